@@ -1,0 +1,43 @@
+# clinetrail: two commands do all set-up on a fresh machine with Node 20 and npm.
+#   make load                         load the demo fleet (fixtures/fleet) into warehouse/
+#   make load FLEET=DIR OUT=DIR       load any fleet
+#   make query Q="select ..."         query the warehouse
+#   make test                         install, build, type-check, run the test suites
+FLEET ?= fixtures/fleet
+OUT ?= warehouse
+Q ?= select host, store, count(*) as rows from raw_events group by all order by all
+FORMAT ?= table
+CLI := node dist/pipeline/cli.js
+
+.PHONY: load query test build install bench clean
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.installed
+
+build: install
+	npx tsc -p tsconfig.json
+
+load: build
+	$(CLI) load --fleet "$(FLEET)" --out "$(OUT)"
+	@echo
+	@echo "Rows per host and store:"
+	@$(CLI) query --out "$(OUT)" "select host, store, count(*) as rows from raw_events group by all order by all"
+	@echo
+	@echo "Example: every command Cline ran, per host (make query Q=\"...\" runs your own SQL):"
+	@$(CLI) query --out "$(OUT)" "select host, timestamp_utc, session_id, text as command from events where tool_name in ('execute_command', 'bash', 'run_commands') and turn_type = 'tool_use' order by host, timestamp_utc limit 20"
+
+query: build
+	@$(CLI) query --out "$(OUT)" --format "$(FORMAT)" "$(Q)"
+
+test: build
+	npx tsc -p tsconfig.json --noEmit
+	TZ=UTC npx vitest run
+
+bench: build
+	node dist/bench/run.js $(if $(SMALL),--small,)
+
+clean:
+	rm -rf dist warehouse

@@ -1,0 +1,29 @@
+/**
+ * Whole-file JSON for the small stores (settings, manifests, task_metadata, sync queue): one parse,
+ * with a size bound so a hostile file of any size costs one `parser:` row.
+ */
+import { promises as fs } from 'node:fs';
+
+/** Largest file parsed whole, in bytes. Transcripts never come here: they are streamed. */
+export const MAX_JSON_FILE_BYTES = 64 * 1024 * 1024;
+
+export type JsonFileResult = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** Reads and parses one JSON file (UTF-8 BOM allowed); never throws. */
+export async function readJsonFile(file: string, maxBytes = MAX_JSON_FILE_BYTES): Promise<JsonFileResult> {
+  try {
+    const handle = await fs.open(file, 'r');
+    try {
+      const stat = await handle.stat();
+      if (stat.size > maxBytes) return { ok: false, message: `file of ${stat.size} bytes is larger than ${maxBytes}, not parsed` };
+      let text = (await handle.readFile()).toString('utf8');
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (text.trim() === '') return { ok: false, message: 'empty file' };
+      return { ok: true, value: JSON.parse(text) };
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    return { ok: false, message: (err as Error).message };
+  }
+}

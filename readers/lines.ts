@@ -1,0 +1,69 @@
+/**
+ * Line-by-line reading of JSONL logs with a bound on line length, so a 1 GB line costs one `parser:`
+ * row, not the process. Each line is parsed on its own, so one bad line never hides the next ones.
+ */
+import { createReadStream } from 'node:fs';
+
+/** Longest line kept, in bytes; longer lines are skipped and reported. */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+export type LineEvent =
+  | { type: 'line'; lineNo: number; text: string }
+  | { type: 'error'; lineNo: number; message: string };
+
+const decoder = new TextDecoder('utf-8');
+
+/** Yields every non-empty line (CRLF or LF, UTF-8 BOM stripped) with its 1-based number. */
+export async function* readLines(file: string, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<LineEvent> {
+  const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
+  let parts: Buffer[] = [];
+  let size = 0;
+  let skipping = false;
+  let lineNo = 0;
+  let first = true;
+  const finish = function* (): Generator<LineEvent> {
+    lineNo += 1;
+    if (skipping) {
+      yield { type: 'error', lineNo, message: `line longer than ${maxLineBytes} bytes, skipped` };
+    } else if (size > 0) {
+      let buf = parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
+      if (first && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
+      if (buf.length > 0 && buf[buf.length - 1] === 0x0d) buf = buf.subarray(0, buf.length - 1);
+      const text = decoder.decode(buf);
+      if (text.trim() !== '') yield { type: 'line', lineNo, text };
+    }
+    first = false;
+    parts = [];
+    size = 0;
+    skipping = false;
+  };
+  try {
+    for await (const raw of stream) {
+      const chunk = raw as Buffer;
+      let start = 0;
+      while (start < chunk.length) {
+        const nl = chunk.indexOf(0x0a, start);
+        const end = nl === -1 ? chunk.length : nl;
+        if (!skipping) {
+          if (size + (end - start) > maxLineBytes) {
+            skipping = true;
+            parts = [];
+            size = 0;
+          } else if (end > start) {
+            parts.push(chunk.subarray(start, end));
+            size += end - start;
+          }
+        }
+        if (nl === -1) break;
+        yield* finish();
+        start = nl + 1;
+      }
+    }
+  } catch (err) {
+    yield { type: 'error', lineNo: lineNo + 1, message: `read error: ${(err as Error).message}` };
+    return;
+  } finally {
+    stream.destroy();
+  }
+  if (size > 0 || skipping) yield* finish();
+}

@@ -1,0 +1,145 @@
+/**
+ * The one row schema every reader yields (DESIGN.md "The row schema"), the source a reader is given,
+ * and the helpers that stamp provenance on a row so no reader writes host, home or source_file by hand.
+ */
+import * as path from 'node:path';
+
+/** Store ids: the `store=` partition values. A contract with analysts' saved queries. */
+export type StoreId =
+  | 'vscode-tasks'
+  | 'cline-tasks'
+  | 'sdk-sessions'
+  | 'sessions-db'
+  | 'search-index'
+  | 'input-history'
+  | 'hooks-log'
+  | 'sync-queue'
+  | 'settings';
+
+export type SourceRole = 'primary' | 'secondary';
+
+export type TurnType = 'user' | 'assistant' | 'thinking' | 'tool_use' | 'tool_result' | 'system';
+
+/** One record of the timeline. Column names are the Parquet and SQL names. */
+export interface Row {
+  host: string;
+  store: StoreId;
+  /** Home folder inside the image, `/` separated, e.g. `C/Users/alice`. */
+  home: string;
+  /** Whose store: `vscode`, `cursor`, `vscode-server`, ..., or `cline` for `~/.cline/data`. */
+  client: string;
+  /** Path of the file relative to the image root, `/` separated. */
+  source_file: string;
+  /** 1-based position of the record in the file (array index + 1, line number, rowid, ordinal + 1). */
+  source_line: number | null;
+  /** 0-based position of the row among the rows of one record (content blocks of one message). */
+  source_seq: number;
+  source_role: SourceRole;
+  /** Milliseconds since the Unix epoch, UTC; null where the source records no time. */
+  timestamp_utc: number | null;
+  session_id: string | null;
+  project_path: string | null;
+  git_branch: string | null;
+  turn_type: TurnType;
+  /** The source's own discriminator: `say:command`, `ask:tool`, `tool_use`, `model`, `parser`, ... */
+  kind: string;
+  model: string | null;
+  provider: string | null;
+  tool_name: string | null;
+  tool_use_id: string | null;
+  text: string | null;
+  tokens_in: number | null;
+  tokens_out: number | null;
+  cost_usd: number | null;
+  is_error: boolean | null;
+}
+
+/** One Cline store root found in a home, with the files of one store under it. */
+export interface Source {
+  host: string;
+  store: StoreId;
+  role: SourceRole;
+  /** Absolute path of the host image root. */
+  imageRoot: string;
+  /** Home folder relative to the image root, `/` separated ('' when the image is the home). */
+  home: string;
+  client: string;
+  /** Absolute path of the store root: `.../globalStorage/saoudrizwan.claude-dev` or `.../.cline/data`. */
+  root: string;
+  /** Absolute paths of the regular files of this store under `root`, sorted. */
+  files: string[];
+}
+
+/** The fields a reader decides; provenance comes from the source and the file. */
+export type RowFields = Partial<Omit<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_role'>> &
+  Pick<Row, 'turn_type' | 'kind'>;
+
+/** Longest text kept in one row, in UTF-16 code units; longer texts are cut and marked. */
+export const MAX_TEXT_CHARS = 8 * 1024 * 1024;
+
+/** Image-relative, `/`-separated path of an absolute path inside the image. */
+export function imagePath(source: Pick<Source, 'imageRoot'>, file: string): string {
+  return path.relative(source.imageRoot, file).split(path.sep).join('/');
+}
+
+/** Cuts a text longer than MAX_TEXT_CHARS and says how long it was. */
+export function capText(text: string | null | undefined): string | null {
+  if (text === null || text === undefined) return null;
+  if (text.length <= MAX_TEXT_CHARS) return text;
+  return `${text.slice(0, MAX_TEXT_CHARS)} [cut: ${text.length} characters in all]`;
+}
+
+/** A row with its provenance filled in from the source (Dissect's `_target`). */
+export function rowFor(source: Source, file: string, fields: RowFields): Row {
+  return {
+    host: source.host,
+    store: source.store,
+    home: source.home,
+    client: source.client,
+    source_file: imagePath(source, file),
+    source_line: fields.source_line ?? null,
+    source_seq: fields.source_seq ?? 0,
+    source_role: source.role,
+    timestamp_utc: fields.timestamp_utc ?? null,
+    session_id: fields.session_id ?? null,
+    project_path: fields.project_path ?? null,
+    git_branch: fields.git_branch ?? null,
+    turn_type: fields.turn_type,
+    kind: fields.kind,
+    model: fields.model ?? null,
+    provider: fields.provider ?? null,
+    tool_name: fields.tool_name ?? null,
+    tool_use_id: fields.tool_use_id ?? null,
+    text: capText(fields.text),
+    tokens_in: fields.tokens_in ?? null,
+    tokens_out: fields.tokens_out ?? null,
+    cost_usd: fields.cost_usd ?? null,
+    is_error: fields.is_error ?? null,
+  };
+}
+
+/**
+ * The `parser:` system row for a file, line or record that could not be read.
+ * Text: `parser: <image-relative file>[ line N]: <problem>`; the problem is cut to 300 characters.
+ */
+export function parserRow(
+  source: Source,
+  file: string,
+  line: number | null,
+  problem: string,
+  fields: Partial<RowFields> = {},
+): Row {
+  const where = line === null ? imagePath(source, file) : `${imagePath(source, file)} line ${line}`;
+  const short = problem.length > 300 ? `${problem.slice(0, 300)}...` : problem;
+  return rowFor(source, file, {
+    ...fields,
+    source_line: line,
+    turn_type: 'system',
+    kind: 'parser',
+    text: `parser: ${where}: ${short}`,
+    is_error: true,
+  });
+}
+
+/** A reader: one source in, rows out, in file order. Never throws for bad input. */
+export type Reader = (source: Source) => AsyncIterable<Row>;

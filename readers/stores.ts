@@ -1,0 +1,20 @@
+/**
+ * The store ids (partition values) and their roles: `primary` stores are the evidence itself,
+ * `secondary` stores repeat it and are what the duplicate rule (sql/20_int_duplicate_pairs.sql) may drop.
+ */
+import type { SourceRole, StoreId } from './row.js';
+
+export const STORE_ROLES: Record<StoreId, SourceRole> = {
+  'vscode-tasks': 'primary',
+  'cline-tasks': 'primary',
+  'sdk-sessions': 'primary',
+  'sessions-db': 'primary',
+  'search-index': 'secondary',
+  'input-history': 'secondary',
+  'hooks-log': 'secondary',
+  'sync-queue': 'primary',
+  settings: 'primary',
+};
+
+/** Every store id, in a fixed order. */
+export const STORE_IDS = Object.keys(STORE_ROLES) as StoreId[];

@@ -1,0 +1,62 @@
+/** Test helpers: a Source over a fixture folder, and a reader's rows gathered into an array. */
+import { readdirSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Reader, Row, Source, SourceRole, StoreId } from '../../readers/row.js';
+
+/** Absolute path of the repository root. */
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Absolute path of `fixtures/<...parts>`. */
+export function fixture(...parts: string[]): string {
+  return path.join(REPO, 'fixtures', ...parts);
+}
+
+/** Every regular file under `dir`, recursively, sorted. */
+export function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const p = path.join(d, name);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else if (st.isFile()) out.push(p);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+export interface SourceOptions {
+  store: StoreId;
+  imageRoot: string;
+  /** Absolute store root (globalStorage/saoudrizwan.claude-dev or .cline/data). */
+  root: string;
+  home?: string;
+  client?: string;
+  role?: SourceRole;
+  host?: string;
+  /** Files of the source; default: every file under root. */
+  files?: string[];
+}
+
+/** A Source as discovery would build it, for one fixture folder. */
+export function makeSource(opts: SourceOptions): Source {
+  return {
+    host: opts.host ?? 'test-host',
+    store: opts.store,
+    role: opts.role ?? 'primary',
+    imageRoot: opts.imageRoot,
+    home: opts.home ?? 'home/u',
+    client: opts.client ?? 'cline',
+    root: opts.root,
+    files: (opts.files ?? listFiles(opts.root)).slice().sort(),
+  };
+}
+
+/** All rows a reader yields for a source. */
+export async function collect(reader: Reader, source: Source): Promise<Row[]> {
+  const rows: Row[] = [];
+  for await (const row of reader(source)) rows.push(row);
+  return rows;
+}
