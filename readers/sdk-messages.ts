@@ -1,0 +1,142 @@
+/**
+ * One SDK transcript `sessions/<id>/<id>.messages.json` (lead) or `<agentId>[__<teamTaskId>].messages.json`
+ * (subagent, teammate): one row per content block of `messages[]`, streamed (cline-formats.md §2.3-2.4;
+ * spec 002 "SDK messages file", "Parser plan", "Model rows"). Used by readers/sdk-sessions.ts only.
+ */
+import { parserRow, rowFor, type Row, type RowFields, type Source, type TurnType } from './row.js';
+import { streamJson } from './json-stream.js';
+import { summariseToolInput, toolResultText } from './tool-input.js';
+import { epochMs, int, num, obj, str } from './values.js';
+
+/** What a transcript takes from its session folder and manifest. */
+export interface TranscriptContext {
+  /** The session folder name, stamped on every row (subagent and teammate rows too). */
+  session_id: string;
+  /** Manifest cwd, else workspace_root; null without a manifest. */
+  project_path: string | null;
+  /** Manifest started_at in epoch ms: the time of a message without `ts`. */
+  started_ms: number | null;
+  /** Model and provider in force before the first `modelInfo`: the manifest's for the lead, null otherwise. */
+  model: string | null;
+  provider: string | null;
+}
+
+/** Longest string kept per field in the JSON text of an unknown block, and longest such text, in characters. */
+const UNKNOWN_FIELD_CHARS = 120;
+const UNKNOWN_TEXT_CHARS = 400;
+
+/**
+ * Rows of one transcript file, in message and block order: source_line = message index + 1, source_seq =
+ * block index. A message that is not an object or has no string or array content is one `parser:` row; a
+ * stream error keeps the rows before it and ends with one `parser:` row. Never throws.
+ */
+export async function* readSdkMessages(source: Source, file: string, context: TranscriptContext): AsyncGenerator<Row> {
+  let model = context.model;
+  let provider = context.provider;
+  const common = { session_id: context.session_id, project_path: context.project_path };
+  let index = -1;
+  for await (const event of streamJson(file, ['$.messages.*'], '{')) {
+    if (event.type === 'error') {
+      yield parserRow(source, file, null, `${event.message} (after ${event.valuesBefore} message(s))`, common);
+      return;
+    }
+    index = typeof event.key === 'number' ? event.key : index + 1;
+    const line = index + 1;
+    const message = obj(event.value);
+    if (!message) {
+      yield parserRow(source, file, line, `message is not an object`, common);
+      continue;
+    }
+    const info = obj(message.modelInfo);
+    model = str(info?.id) ?? model;
+    provider = str(info?.provider) ?? provider;
+    const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    if (!Array.isArray(blocks)) {
+      yield parserRow(source, file, line, `message has no string or array content`, {
+        ...common,
+        timestamp_utc: epochMs(message.ts) ?? context.started_ms,
+      });
+      continue;
+    }
+    const role = str(message.role);
+    const metrics = obj(message.metrics);
+    const base = {
+      ...common,
+      source_line: line,
+      timestamp_utc: epochMs(message.ts) ?? context.started_ms,
+      model,
+      provider,
+    };
+    for (let seq = 0; seq < blocks.length; seq++) {
+      const block = obj(blocks[seq]);
+      const usage =
+        seq === 0 && metrics
+          ? { tokens_in: int(metrics.inputTokens), tokens_out: int(metrics.outputTokens), cost_usd: num(metrics.cost) }
+          : {};
+      if (!block) {
+        yield parserRow(source, file, line, `content block ${seq} is not an object`, { ...base, ...usage, source_seq: seq });
+        continue;
+      }
+      yield rowFor(source, file, { ...base, ...usage, source_seq: seq, ...blockFields(block, role) });
+    }
+  }
+}
+
+/** turn_type, kind and the block's own columns for one content block of a message of `role`. */
+export function blockFields(block: Record<string, unknown>, role: string | null): RowFields {
+  const byRole: TurnType = role === 'user' || role === 'assistant' ? role : 'system';
+  const type = typeof block.type === 'string' ? block.type : String(block.type);
+  switch (type) {
+    case 'text':
+      return { turn_type: byRole, kind: 'text', text: typeof block.text === 'string' ? block.text : null };
+    case 'tool_use':
+      return {
+        turn_type: 'tool_use',
+        kind: 'tool_use',
+        tool_name: str(block.name),
+        tool_use_id: str(block.id),
+        text: summariseToolInput(block.input),
+      };
+    case 'tool_result':
+      return {
+        turn_type: 'tool_result',
+        kind: 'tool_result',
+        tool_name: str(block.name),
+        tool_use_id: str(block.tool_use_id),
+        is_error: block.is_error === true,
+        text: toolResultText(block.content),
+      };
+    case 'thinking':
+      return { turn_type: 'thinking', kind: 'thinking', text: typeof block.thinking === 'string' ? block.thinking : null };
+    case 'redacted_thinking':
+      return { turn_type: 'thinking', kind: 'redacted_thinking', text: '[redacted thinking]' };
+    case 'image':
+      return { turn_type: byRole, kind: 'image', text: '[1 image(s)]' };
+    case 'file':
+      return {
+        turn_type: byRole,
+        kind: 'file',
+        text: `file ${str(block.path) ?? '-'}:\n${typeof block.content === 'string' ? block.content : ''}`,
+      };
+    case 'media': {
+      const media = obj(block.media);
+      const label = [str(media?.mediaType), str(media?.name)].filter((part) => part !== null).join(' ');
+      return { turn_type: byRole, kind: 'media', text: label === '' ? '[media]' : `[media ${label}]` };
+    }
+    default:
+      return { turn_type: 'system', kind: `block:${type}`, text: shortJson(block) };
+  }
+}
+
+/** Compact JSON of an unknown block with long strings cut, so a base64 payload never fills the row. */
+function shortJson(block: Record<string, unknown>): string {
+  let text: string;
+  try {
+    text = JSON.stringify(block, (_key, value: unknown) =>
+      typeof value === 'string' && value.length > UNKNOWN_FIELD_CHARS ? `${value.slice(0, UNKNOWN_FIELD_CHARS)}...` : value,
+    );
+  } catch {
+    text = '{}';
+  }
+  return text.length > UNKNOWN_TEXT_CHARS ? `${text.slice(0, UNKNOWN_TEXT_CHARS)}...` : text;
+}
