@@ -1,0 +1,153 @@
+/**
+ * The DuckDB side, and the only module that imports DuckDB: build `fleet.duckdb` by running the model
+ * files of `sql/` in name order into a new database file that is renamed into place, and answer queries
+ * on it read-only. Extension autoinstall and autoload are off: these machines have no internet.
+ */
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { existsSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { COLUMNS } from './schema.js';
+import { INVENTORY_FILE } from './partition.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** `sql/` beside `pipeline/`, from the sources or from `dist/`. */
+export const SQL_DIR = [path.resolve(HERE, '..', 'sql'), path.resolve(HERE, '..', '..', 'sql')].find((d) => existsSync(d)) ?? path.resolve(HERE, '..', 'sql');
+
+/** Settings of every DuckDB instance clinetrail opens. */
+function instanceOptions(outDir: string, readOnly: boolean): Record<string, string> {
+  const options: Record<string, string> = {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    memory_limit: process.env.CLINETRAIL_DUCKDB_MEMORY ?? '1GB',
+    threads: '2',
+  };
+  if (readOnly) options.access_mode = 'READ_ONLY';
+  else options.temp_directory = path.join(outDir, 'tmp', 'duckdb');
+  return options;
+}
+
+function sqlString(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+type ColumnList = ReadonlyArray<readonly [string, string]>;
+
+/** An empty relation with the given columns, for a warehouse with nothing of that kind yet. */
+function emptyRelation(columns: ColumnList): string {
+  return `(select ${columns.map(([name, type]) => `null::${type} as ${name}`).join(', ')} limit 0)`;
+}
+
+/** The `columns = {...}` argument of read_json for a column list. */
+function jsonColumns(columns: ColumnList): string {
+  return `{${columns.map(([name, type]) => `${name}: '${type}'`).join(', ')}}`;
+}
+
+/** Columns of a partition's `_files.jsonl` inventory (pipeline/partition.ts FileRecord). */
+const FILE_COLUMNS: ColumnList = [
+  ['host', 'VARCHAR'], ['store', 'VARCHAR'], ['home', 'VARCHAR'], ['client', 'VARCHAR'], ['source_file', 'VARCHAR'],
+  ['size', 'BIGINT'], ['mtime_ms', 'BIGINT'], ['sha256', 'VARCHAR'], ['rows', 'BIGINT'], ['errors', 'BIGINT'],
+  ['first_error', 'VARCHAR'],
+];
+
+/** Columns of one line of OUT/state/runs.jsonl (pipeline/load.ts RunRecord). */
+const RUN_COLUMNS: ColumnList = [
+  ['run_id', 'VARCHAR'], ['started_at', 'TIMESTAMPTZ'], ['ended_at', 'TIMESTAMPTZ'], ['hosts', 'BIGINT'],
+  ['partitions_written', 'BIGINT'], ['partitions_unchanged', 'BIGINT'], ['partitions_removed', 'BIGINT'],
+  ['files_read', 'BIGINT'], ['files_unchanged', 'BIGINT'], ['rows_written', 'BIGINT'], ['parser_errors', 'BIGINT'],
+  ['discovery_problems', 'BIGINT'], ['is_full_load', 'BOOLEAN'],
+];
+
+async function hasFiles(dir: string, predicate: (name: string) => boolean): Promise<boolean> {
+  const stack = [dir];
+  while (stack.length) {
+    const d = stack.pop()!;
+    const entries = await fs.readdir(d, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (e.isDirectory()) stack.push(path.join(d, e.name));
+      else if (predicate(e.name)) return true;
+    }
+  }
+  return false;
+}
+
+/** The placeholders model files may use, resolved to absolute paths under OUT. */
+async function placeholders(outDir: string): Promise<Record<string, string>> {
+  const events = path.join(outDir, 'parquet', 'events');
+  const runs = path.join(outDir, 'state', 'runs.jsonl');
+  const haveParquet = await hasFiles(events, (n) => n.endsWith('.parquet'));
+  const haveInventory = await hasFiles(events, (n) => n === INVENTORY_FILE);
+  return {
+    events_source: haveParquet
+      ? `read_parquet(${sqlString(path.join(events, '*', '*', '*.parquet'))}, hive_partitioning = false, union_by_name = true)`
+      : emptyRelation(COLUMNS.map((c) => [c.name, c.sql] as const)),
+    files_source: haveInventory
+      ? `read_json(${sqlString(path.join(events, '*', '*', INVENTORY_FILE))}, format = 'newline_delimited', columns = ${jsonColumns(FILE_COLUMNS)})`
+      : emptyRelation(FILE_COLUMNS),
+    runs_source: existsSync(runs)
+      ? `read_json(${sqlString(runs)}, format = 'newline_delimited', columns = ${jsonColumns(RUN_COLUMNS)})`
+      : emptyRelation(RUN_COLUMNS),
+  };
+}
+
+/** Model files of `sql/`, in name order. */
+export async function modelFiles(): Promise<string[]> {
+  return (await fs.readdir(SQL_DIR)).filter((f) => /^\d\d_.+\.sql$/.test(f)).sort();
+}
+
+/** Runs every model file against `conn`, with `{{name}}` placeholders substituted. */
+export async function runModels(conn: DuckDBConnection, outDir: string): Promise<void> {
+  const vars = await placeholders(outDir);
+  for (const file of await modelFiles()) {
+    const text = (await fs.readFile(path.join(SQL_DIR, file), 'utf8')).replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+      if (!(name in vars)) throw new Error(`warehouse: ${file} uses unknown placeholder {{${name}}}`);
+      return vars[name];
+    });
+    try {
+      await conn.run(text);
+    } catch (err) {
+      throw new Error(`warehouse: model ${file} failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** Builds OUT/fleet.duckdb from the partitions: into a new file, then renamed over the old one. */
+export async function buildWarehouse(outDir: string): Promise<void> {
+  await fs.mkdir(path.join(outDir, 'tmp', 'duckdb'), { recursive: true });
+  const final = path.join(outDir, 'fleet.duckdb');
+  const tmp = path.join(outDir, 'tmp', `fleet.${process.pid}.duckdb`);
+  await fs.rm(tmp, { force: true });
+  await fs.rm(`${tmp}.wal`, { force: true });
+  const instance = await DuckDBInstance.create(tmp, instanceOptions(outDir, false));
+  const conn = await instance.connect();
+  try {
+    await runModels(conn, outDir);
+    await conn.run('checkpoint');
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+  await fs.rename(tmp, final);
+  await fs.rm(`${final}.wal`, { force: true });
+}
+
+/** Result of a query: column names and rows as JSON-safe values. */
+export interface QueryResult {
+  columns: string[];
+  rows: unknown[][];
+}
+
+/** Runs one SQL text on OUT/fleet.duckdb opened read-only. */
+export async function queryWarehouse(outDir: string, sql: string): Promise<QueryResult> {
+  const file = path.join(outDir, 'fleet.duckdb');
+  if (!existsSync(file)) throw new Error(`query: no warehouse at ${file}; run clinetrail load --out ${outDir} first`);
+  const instance = await DuckDBInstance.create(file, instanceOptions(outDir, true));
+  const conn = await instance.connect();
+  try {
+    const reader = await conn.runAndReadAll(sql);
+    return { columns: reader.columnNames(), rows: reader.getRowsJson() as unknown[][] };
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}

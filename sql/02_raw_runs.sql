@@ -1,0 +1,3 @@
+-- raw_runs: one row per `clinetrail load`, from OUT/state/runs.jsonl (pipeline/load.ts RunRecord).
+create or replace view raw_runs as
+select * from {{runs_source}};

@@ -1,0 +1,23 @@
+-- int_secondary_events: rows of the secondary stores (search-index, input-history, hooks-log), which
+-- repeat what a transcript may still hold; sql/20 decides which of them a primary row already records.
+-- Inputs: raw_events. Grain: one row per secondary reader row.
+-- search-index rows take the manifest's cwd (else workspace_root) as project_path when the manifest is
+-- on the host, as the transcript reader does; otherwise they keep the index's workspace_root.
+create or replace view int_secondary_events as
+with manifests as (
+    select host, session_id, any_value(project_path) as project_path
+    from raw_events
+    where store = 'sdk-sessions' and kind = 'session_start' and project_path is not null
+    group by all
+),
+
+final as (
+    select s.* replace (
+        case when s.store = 'search-index' then coalesce(m.project_path, s.project_path) else s.project_path end as project_path
+    )
+    from raw_events as s
+    left join manifests as m on m.host = s.host and m.session_id = s.session_id
+    where s.source_role = 'secondary'
+)
+
+select * from final;

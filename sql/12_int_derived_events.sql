@@ -1,0 +1,107 @@
+-- int_derived_events: system rows derived across records (store specification, "Model rows" and
+-- "Permission rows"). Inputs: raw_events. Grain: one row per model or permission-mode change.
+--   * SDK transcripts: `model: <old> -> <new> provider=<p>` where a message row's model differs from the
+--     row before it in the same transcript file; the lead transcript (<session>.messages.json) starts
+--     from the manifest's `model:` row, a subagent transcript from its own first model. The derived row
+--     sorts just before the row that changed the model (same time, same line, source_seq - 1).
+--   * Legacy tasks, from task_metadata.json model_usage facts (kind model_usage, in entry order):
+--     the first entry gives `model: <model_id> model_provider_id=<p> mode=<m>` and
+--     `permission mode: <mode>`; a later entry with another model_id gives `model: <old> -> <new> ...`,
+--     one with another mode gives `permission mode: <old> -> <new>`.
+create or replace table int_derived_events as
+with sdk_message_rows as (
+    select *
+    from raw_events
+    where store = 'sdk-sessions'
+      and source_file like '%.messages.json'
+      and kind <> 'parser'
+),
+
+manifest_models as (
+    select host, session_id, any_value(model) as model
+    from raw_events
+    where store = 'sdk-sessions' and kind = 'model'
+    group by all
+),
+
+sdk_with_previous as (
+    select
+        r.*,
+        lag(r.model) over (partition by r.host, r.source_file order by r.source_line, r.source_seq) as previous_model,
+        row_number() over (partition by r.host, r.source_file order by r.source_line, r.source_seq) as position_in_file,
+        r.source_file like '%/' || r.session_id || '.messages.json' as is_lead_transcript
+    from sdk_message_rows as r
+),
+
+sdk_changes as (
+    select
+        s.* exclude (previous_model, position_in_file, is_lead_transcript),
+        case when s.position_in_file = 1 and s.is_lead_transcript then m.model else s.previous_model end as old_model
+    from sdk_with_previous as s
+    left join manifest_models as m on m.host = s.host and m.session_id = s.session_id
+),
+
+sdk_model_rows as (
+    select
+        * replace (
+            source_seq - 1 as source_seq,
+            'system' as turn_type,
+            'model' as kind,
+            'model: ' || old_model || ' -> ' || model || ' provider=' || coalesce(provider, '-') as text,
+            null::VARCHAR as tool_name,
+            null::VARCHAR as tool_use_id,
+            null::BIGINT as tokens_in,
+            null::BIGINT as tokens_out,
+            null::DOUBLE as cost_usd,
+            null::BOOLEAN as is_error
+        )
+    from sdk_changes
+    where old_model is not null and model is not null and model <> old_model
+),
+
+usage_facts as (
+    select
+        *,
+        regexp_extract(text, 'mode=(\S+)$', 1) as mode,
+        lag(model) over w as previous_model,
+        lag(regexp_extract(text, 'mode=(\S+)$', 1)) over w as previous_mode,
+        row_number() over w as entry_number
+    from raw_events
+    where kind = 'model_usage'
+    window w as (partition by host, source_file order by source_line)
+),
+
+legacy_model_rows as (
+    select
+        * exclude (mode, previous_model, previous_mode, entry_number)
+        replace (
+            'model' as kind,
+            'model: ' || case when entry_number = 1 then coalesce(model, '-') else previous_model || ' -> ' || model end
+                || ' model_provider_id=' || coalesce(provider, '-') || ' mode=' || coalesce(nullif(mode, ''), '-') as text
+        )
+    from usage_facts
+    where entry_number = 1 or (model is distinct from previous_model and previous_model is not null and model is not null)
+),
+
+legacy_permission_rows as (
+    select
+        * exclude (mode, previous_model, previous_mode, entry_number)
+        replace (
+            'permission' as kind,
+            'permission mode: ' || case when entry_number = 1 then mode else previous_mode || ' -> ' || mode end as text,
+            source_seq + 1 as source_seq
+        )
+    from usage_facts
+    where mode <> '' and mode <> '-'
+      and (entry_number = 1 or (previous_mode is not null and previous_mode <> '' and mode <> previous_mode))
+),
+
+final as (
+    select * from sdk_model_rows
+    union all by name
+    select * from legacy_model_rows
+    union all by name
+    select * from legacy_permission_rows
+)
+
+select * from final;

@@ -1,0 +1,97 @@
+-- sessions: one row per (host, session_id) seen in events (primary or kept secondary rows), so a
+-- session known only from secondary stores (its transcript deleted) is listed with has_transcript false.
+-- Inputs: events, raw_events (for the stores a session appears in, dropped duplicates included).
+--   origin:        'remote' when a `session origin: remote ...` row names it (Cline Cloud), else 'local'
+--   is_synced:     true when a `session synced: ...` row says its transcript left the host; never NULL
+--   sync_target:   where to: `s3 bucket B object O`, `cline-cloud`, or the upload queue key
+--   imported_from: the other agent a session was imported from (manifest metadata.importedFrom)
+--   has_transcript: a transcript row (ui_messages, api history or SDK messages file) is on the host
+create or replace table sessions as
+with session_rows as (
+    select * from events where session_id is not null
+),
+
+transcript_rows as (
+    select distinct host, session_id
+    from raw_events
+    where session_id is not null
+      and store in ('vscode-tasks', 'cline-tasks', 'sdk-sessions')
+      and (source_file like '%/ui_messages.json' or source_file like '%/api_conversation_history.json' or source_file like '%.messages.json')
+      and kind <> 'parser'
+),
+
+session_stores as (
+    select host, session_id, list(distinct store order by store) as stores
+    from raw_events
+    where session_id is not null
+    group by all
+),
+
+sync_rows as (
+    select
+        host,
+        session_id,
+        case
+            when text like 'session synced: cline-cloud%' then 'cline-cloud'
+            when text like 'session synced: enterprise prompt upload to %' then regexp_extract(text, 'upload to (\S+ bucket \S+ object \S+)', 1)
+            when text like 'session synced: enterprise prompt upload synced key %' then 'enterprise upload queue: ' || regexp_extract(text, 'key (\S+)', 1)
+        end as target
+    from session_rows
+    where kind = 'sync' and text like 'session synced:%'
+),
+
+summary as (
+    select
+        host,
+        session_id,
+        min(home) as home,
+        min(client) as client,
+        arg_min(project_path, coalesce(timestamp_utc, '9999-12-31'::TIMESTAMPTZ)) filter (where project_path is not null) as project_path,
+        min(timestamp_utc) as first_timestamp_utc,
+        max(timestamp_utc) as last_timestamp_utc,
+        list(distinct model order by model) filter (where model is not null) as models,
+        count(*) as count_rows,
+        count(*) filter (where turn_type = 'user') as count_user,
+        count(*) filter (where turn_type = 'assistant') as count_assistant,
+        count(*) filter (where turn_type = 'thinking') as count_thinking,
+        count(*) filter (where turn_type = 'tool_use') as count_tool_use,
+        count(*) filter (where turn_type = 'tool_result') as count_tool_result,
+        count(*) filter (where turn_type = 'system') as count_system,
+        count(*) filter (where is_error) as count_errors,
+        bool_or(kind = 'origin' and text like 'session origin: remote%') as is_remote,
+        any_value(regexp_extract(text, 'imported_from=(\S+)', 1)) filter (where kind = 'session_start' and text like '% imported_from=%') as imported_from
+    from session_rows
+    group by all
+),
+
+final as (
+    select
+        s.host,
+        s.session_id,
+        s.home,
+        s.client,
+        s.project_path,
+        s.first_timestamp_utc,
+        s.last_timestamp_utc,
+        s.models,
+        s.count_rows,
+        s.count_user,
+        s.count_assistant,
+        s.count_thinking,
+        s.count_tool_use,
+        s.count_tool_result,
+        s.count_system,
+        s.count_errors,
+        t.session_id is not null as has_transcript,
+        case when s.is_remote then 'remote' else 'local' end as origin,
+        exists (select 1 from sync_rows as y where y.host = s.host and y.session_id = s.session_id) as is_synced,
+        (select string_agg(distinct y.target, '; ' order by y.target) from sync_rows as y where y.host = s.host and y.session_id = s.session_id) as sync_target,
+        s.imported_from,
+        st.stores
+    from summary as s
+    left join transcript_rows as t on t.host = s.host and t.session_id = s.session_id
+    left join session_stores as st on st.host = s.host and st.session_id = s.session_id
+)
+
+select * from final
+order by host, first_timestamp_utc nulls last, session_id;

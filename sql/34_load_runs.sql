@@ -1,0 +1,25 @@
+-- load_runs: one row per `clinetrail load` on this OUT (OUT/state/runs.jsonl), newest last; the newest
+-- run also counts the duplicates the rule dropped (sql/31_duplicates.sql) and the sessions it found.
+create or replace table load_runs as
+with runs as (
+    select *, row_number() over (order by started_at desc) as recency from raw_runs
+)
+
+select
+    run_id,
+    started_at as started_at_utc,
+    ended_at as ended_at_utc,
+    hosts as count_hosts,
+    partitions_written as count_partitions_written,
+    partitions_unchanged as count_partitions_unchanged,
+    partitions_removed as count_partitions_removed,
+    files_read as count_files_read,
+    files_unchanged as count_files_unchanged,
+    rows_written as count_rows_written,
+    parser_errors as count_parser_errors,
+    discovery_problems as count_discovery_problems,
+    case when recency = 1 then (select count(*) from duplicates) end as count_duplicates_dropped,
+    case when recency = 1 then (select count(*) from sessions) end as count_sessions,
+    is_full_load
+from runs
+order by started_at;
