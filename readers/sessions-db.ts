@@ -1,0 +1,105 @@
+/**
+ * Reader of `~/.cline/data/db/sessions.db` (cline-formats.md §3.1): one session record per `sessions`
+ * row, read exactly as a manifest is (session start, model, optional sync and session end rows) with
+ * the origin `sessions.db`. The SQL layer keeps these rows only for sessions whose manifest is gone.
+ *
+ * The db is read through a private copy (sqlite-copy.ts). Older schemas lack the columns the legacy
+ * migrations add (workspace_root, metadata_json, ...): only existing columns are selected and the
+ * absent ones read as null.
+ */
+import * as path from 'node:path';
+import { parserRow, rowFor, type Row, type Source } from './row.js';
+import { sessionRecordFrom, sessionStartFields } from './session-start.js';
+import { columnsOf, dbFilesOf, hasTable, ident, openPrivateCopy } from './sqlite-copy.js';
+import { obj, str } from './values.js';
+
+/** The `sessions` columns the start rows use. */
+const WANTED = [
+  'session_id',
+  'source',
+  'pid',
+  'started_at',
+  'ended_at',
+  'exit_code',
+  'status',
+  'cwd',
+  'workspace_root',
+  'provider',
+  'model',
+  'prompt',
+  'metadata_json',
+] as const;
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Rows of every sessions.db of the source, in file order, then rowid order. */
+export async function* readSessionsDb(source: Source): AsyncGenerator<Row> {
+  for (const file of dbFilesOf(source.files, 'sessions.db')) yield* readOne(source, file);
+}
+
+async function* readOne(source: Source, file: string): AsyncGenerator<Row> {
+  let copy;
+  try {
+    copy = openPrivateCopy(file);
+  } catch (err) {
+    yield parserRow(source, file, null, message(err));
+    return;
+  }
+  let lastRowid: number | null = null;
+  try {
+    const db = copy.db;
+    if (!hasTable(db, 'sessions')) {
+      yield parserRow(source, file, null, `no sessions table (unknown schema; ${path.basename(file)})`);
+      return;
+    }
+    const present = columnsOf(db, 'sessions');
+    const cols = WANTED.filter((c) => present.has(c));
+    const select = ['rowid AS "__rowid"', ...cols.map(ident)].join(', ');
+    const stmt = db.prepare(`SELECT ${select} FROM sessions ORDER BY rowid`);
+    for (const raw of stmt.iterate() as IterableIterator<Record<string, unknown>>) {
+      const rowid = Number(raw.__rowid);
+      lastRowid = rowid;
+      const values: Record<string, unknown> = {};
+      for (const c of WANTED) values[c] = raw[c] ?? null;
+      const sessionId = str(values.session_id);
+      if (sessionId === null) {
+        yield parserRow(source, file, rowid, 'sessions row without a session_id, skipped');
+        continue;
+      }
+      let metadata: unknown = null;
+      let problem: string | null = null;
+      const metaText = values.metadata_json;
+      if (typeof metaText === 'string' && metaText.trim() !== '') {
+        try {
+          metadata = JSON.parse(metaText);
+          if (obj(metadata) === null) problem = 'sessions.metadata_json is not a JSON object';
+        } catch (err) {
+          problem = `sessions.metadata_json is not valid JSON: ${message(err)}`;
+        }
+      } else if (metaText !== null && typeof metaText !== 'string') {
+        problem = `sessions.metadata_json is not text (${typeof metaText})`;
+      }
+      const record = sessionRecordFrom(values, sessionId, metadata);
+      const fields = sessionStartFields(record, 'sessions.db');
+      let seq = 0;
+      for (const f of fields) {
+        yield rowFor(source, file, { ...f, session_id: sessionId, source_line: rowid, source_seq: seq++ });
+      }
+      if (problem !== null) {
+        yield parserRow(source, file, rowid, problem, {
+          session_id: sessionId,
+          source_seq: seq++,
+          timestamp_utc: fields[0]?.timestamp_utc ?? null,
+          project_path: fields[0]?.project_path ?? null,
+        });
+      }
+    }
+  } catch (err) {
+    const where = lastRowid === null ? '' : ` after rowid ${lastRowid}`;
+    yield parserRow(source, file, null, `reading sessions failed${where}: ${message(err)}`);
+  } finally {
+    copy.close();
+  }
+}

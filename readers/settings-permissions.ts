@@ -1,0 +1,84 @@
+/**
+ * The standing permission settings of the `settings` store, as `key=value` pairs (store specification
+ * "Permission rows"; cline-formats §4.4-4.6): globalState.json `autoApprovalSettings` and `mode`,
+ * settings/global-settings.json's permission keys, and settings/cline_mcp_settings.json's per-server
+ * `autoApprove` and `disabled`. Server env, headers and oauth values are never read.
+ */
+import { obj, show } from './values.js';
+
+/** One `key=value` setting, or a part of the file that could not be read. */
+export type PermissionItem = { key: string; value: unknown } | { problem: string };
+
+/** The keys of settings/global-settings.json that grant or withhold permissions. */
+const GLOBAL_SETTINGS_KEYS = new Set(['planActMode', 'toolAutoApprove', 'disabledTools', 'tools', 'disabledPlugins']);
+
+/** Every leaf of an object as a dotted key; arrays are leaves. */
+function* leaves(prefix: string, value: unknown): Generator<PermissionItem> {
+  const record = obj(value);
+  if (!record) {
+    yield { key: prefix, value };
+    return;
+  }
+  for (const [key, child] of Object.entries(record)) yield* leaves(`${prefix}.${key}`, child);
+}
+
+/** One setting per array entry (`disabledTools=<name>`), or the value itself when it is not an array. */
+function* entries(key: string, value: unknown): Generator<PermissionItem> {
+  if (!Array.isArray(value)) {
+    yield { key, value };
+    return;
+  }
+  for (const entry of value) yield { key, value: entry };
+}
+
+/** globalState.json: every leaf of `autoApprovalSettings`, then `mode`. */
+export function* globalStatePermissions(state: Record<string, unknown>): Generator<PermissionItem> {
+  if (state.autoApprovalSettings !== undefined) yield* leaves('autoApprovalSettings', state.autoApprovalSettings);
+  if (state.mode !== undefined) yield { key: 'mode', value: state.mode };
+}
+
+/** settings/global-settings.json: the permission keys in file order; telemetry, updates, theme and compaction are skipped. */
+export function* globalSettingsPermissions(settings: Record<string, unknown>): Generator<PermissionItem> {
+  for (const [key, value] of Object.entries(settings)) {
+    if (!GLOBAL_SETTINGS_KEYS.has(key)) continue;
+    if (key === 'disabledTools' || key === 'disabledPlugins') {
+      yield* entries(key, value);
+    } else if (key === 'tools') {
+      const tools = obj(value);
+      if (!tools) {
+        yield { key, value };
+        continue;
+      }
+      for (const [name, config] of Object.entries(tools)) {
+        const record = obj(config);
+        if (!record) yield { key: `tools.${name}`, value: config };
+        else if (record.enabled !== undefined) yield { key: `tools.${name}.enabled`, value: record.enabled };
+      }
+    } else {
+      yield { key, value };
+    }
+  }
+}
+
+/** settings/cline_mcp_settings.json: per server one `autoApprove=<tool>` per tool and `disabled` when present. */
+export function* mcpSettingsPermissions(settings: Record<string, unknown>): Generator<PermissionItem> {
+  const servers = obj(settings.mcpServers);
+  if (!servers) {
+    yield { problem: 'no mcpServers object' };
+    return;
+  }
+  for (const [name, config] of Object.entries(servers)) {
+    const server = obj(config);
+    if (!server) {
+      yield { problem: `mcpServers.${name} is not an object` };
+      continue;
+    }
+    if (server.autoApprove !== undefined) yield* entries(`mcpServers.${name}.autoApprove`, server.autoApprove);
+    if (server.disabled !== undefined) yield { key: `mcpServers.${name}.disabled`, value: server.disabled };
+  }
+}
+
+/** `permission setting: <key>=<value> (from <file>, file mtime)`; arrays and objects as JSON. */
+export function permissionText(key: string, value: unknown, from: string): string {
+  return `permission setting: ${key}=${show(value)} (from ${from}, file mtime)`;
+}
