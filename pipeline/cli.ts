@@ -40,6 +40,7 @@ async function main(): Promise<void> {
           .option('host', { type: 'string', array: true, describe: 'A host image named explicitly, NAME=PATH (repeatable)' })
           .option('out', { type: 'string', demandOption: true, describe: 'Output folder: parquet/, fleet.duckdb, state/' })
           .option('concurrency', { type: 'number', default: 4, describe: 'Partitions (host, store) read at once' })
+          .option('full', { type: 'boolean', default: false, describe: 'Read every partition again, even where no file changed' })
           .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines on stderr' })
           .example('$0 load --fleet /cases/acme/collections --out /cases/acme/warehouse', 'load every host image of a fleet')
           .example('$0 load --host WS-042=/mnt/ws042 --out ./wh', 'load one image under an explicit host name'),
@@ -47,10 +48,10 @@ async function main(): Promise<void> {
         const hosts = (args.host ?? []).map(parseHost);
         const log = args.quiet ? undefined : (line: string) => process.stderr.write(`${line}\n`);
         const t0 = Date.now();
-        const run = await runLoad({ fleet: args.fleet ? path.resolve(args.fleet) : undefined, hosts, out: args.out, concurrency: args.concurrency, log });
+        const run = await runLoad({ fleet: args.fleet ? path.resolve(args.fleet) : undefined, hosts, out: args.out, concurrency: args.concurrency, full: args.full, log });
         process.stdout.write(
-          `loaded ${run.hosts} host(s): ${run.partitions_written} partition(s), ${run.files_read} file(s), ${run.rows_written} row(s), ` +
-            `${run.parser_errors} parser error(s), ${run.partitions_removed} stale partition(s) removed in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${path.resolve(args.out)}\n`,
+          `loaded ${run.hosts} host(s): ${run.partitions_written} partition(s) written, ${run.partitions_unchanged} unchanged, ` +
+            `${run.partitions_removed} removed; ${run.files_read} file(s), ${run.rows_written} row(s), ${run.parser_errors} parser error(s) in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${path.resolve(args.out)}\n`,
         );
       },
     )

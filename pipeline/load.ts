@@ -9,7 +9,8 @@ import pLimit from 'p-limit';
 import type { Source, StoreId } from '../readers/row.js';
 import { discoverImage, listFleet, type DiscoveryProblem, type HostImage } from './discover.js';
 import { acquireLock } from './lock.js';
-import { partitionDir, writePartition, type PartitionResult } from './partition.js';
+import { writePartition, type PartitionResult } from './partition.js';
+import { currentSignature, loaderVersion, recordLoader, sameLoader, storedSignature } from './state.js';
 import { buildWarehouse } from './warehouse.js';
 
 export interface LoadOptions {
@@ -21,6 +22,8 @@ export interface LoadOptions {
   out: string;
   /** Partitions written at once. */
   concurrency?: number;
+  /** Read every partition again, even those whose files did not change. */
+  full?: boolean;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
 }
@@ -116,14 +119,29 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       }
     });
     log(`discovered ${images.length} host(s), ${groups.size} partition(s)`);
+    const version = await loaderVersion();
+    const full = options.full === true || !(await sameLoader(out, version));
     let done = 0;
-    const results: PartitionResult[] = await Promise.all(
+    let unchanged = 0;
+    let filesUnchanged = 0;
+    const results: PartitionResult[] = [];
+    await Promise.all(
       [...groups.values()].map((g) =>
         limit(async () => {
+          if (!full) {
+            const now = await currentSignature(g.sources, g.problems);
+            if (now === (await storedSignature(out, g.host, g.store))) {
+              unchanged += 1;
+              filesUnchanged += now === '' ? 0 : now.split('\n').length;
+              done += 1;
+              log(`[${done}/${groups.size}] ${g.host} ${g.store}: unchanged, kept`);
+              return;
+            }
+          }
           const result = await writePartition(out, g.host, g.store, g.sources, g.problems);
+          results.push(result);
           done += 1;
           log(`[${done}/${groups.size}] ${g.host} ${g.store}: ${result.rows} rows, ${result.files.length} files, ${result.errors} parser errors`);
-          return result;
         }),
       ),
     );
@@ -140,16 +158,17 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       ended_at: new Date().toISOString(),
       hosts: images.length,
       partitions_written: results.length,
-      partitions_unchanged: 0,
+      partitions_unchanged: unchanged,
       partitions_removed: removed,
       files_read: results.reduce((n, r) => n + r.files.length, 0),
-      files_unchanged: 0,
+      files_unchanged: filesUnchanged,
       rows_written: results.reduce((n, r) => n + r.rows, 0),
       parser_errors: results.reduce((n, r) => n + r.errors, 0),
       discovery_problems: discoveryProblems,
-      is_full_load: true,
+      is_full_load: full,
     };
     log('building warehouse models');
+    await recordLoader(out, version);
     await fs.appendFile(path.join(out, 'state', 'runs.jsonl'), `${JSON.stringify(record)}\n`);
     await buildWarehouse(out);
     return record;

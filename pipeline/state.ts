@@ -1,0 +1,79 @@
+/**
+ * Incremental runs: a partition is re-read only when its inputs changed. The record of what a partition
+ * read is its own `_files.jsonl` inventory (written in the same atomic swap as its Parquet parts), so the
+ * state can never describe data that is not there. `OUT/state/loader.json` holds a hash of the reader
+ * code: when the readers change, every partition is read again.
+ */
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { imagePath, type Source } from '../readers/row.js';
+import type { DiscoveryProblem } from './discover.js';
+import { INVENTORY_FILE, partitionDir } from './partition.js';
+
+const READERS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'readers');
+
+/** Hash of the reader modules this process runs: a change means old partitions may be wrong. */
+export async function loaderVersion(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const name of (await fs.readdir(READERS_DIR)).filter((n) => /\.(js|ts)$/.test(n)).sort()) {
+    hash.update(name).update(await fs.readFile(path.join(READERS_DIR, name)));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** True when OUT's partitions were written by the same reader code. */
+export async function sameLoader(outDir: string, version: string): Promise<boolean> {
+  const text = await fs.readFile(path.join(outDir, 'state', 'loader.json'), 'utf8').catch(() => null);
+  if (text === null) return false;
+  try {
+    return (JSON.parse(text) as { version?: string }).version === version;
+  } catch {
+    return false;
+  }
+}
+
+/** Records the reader code that wrote OUT's partitions (after they are all in place). */
+export async function recordLoader(outDir: string, version: string): Promise<void> {
+  const file = path.join(outDir, 'state', 'loader.json');
+  await fs.writeFile(`${file}.tmp`, `${JSON.stringify({ version })}\n`);
+  await fs.rename(`${file}.tmp`, file);
+}
+
+/** `source_file size mtime` lines, sorted: what a partition's inputs look like to stat(). */
+function signature(entries: Array<{ source_file: string; size: number | null; mtime_ms: number | null }>): string {
+  return entries
+    .map((e) => `${e.source_file}\t${e.size ?? '-'}\t${e.mtime_ms ?? '-'}`)
+    .sort()
+    .join('\n');
+}
+
+/** The inputs of a partition as they are now: every source file's size and mtime, every problem path. */
+export async function currentSignature(sources: Source[], problems: DiscoveryProblem[]): Promise<string> {
+  const entries: Array<{ source_file: string; size: number | null; mtime_ms: number | null }> = [];
+  for (const source of sources) {
+    for (const file of source.files) {
+      const st = await fs.stat(file).catch(() => null);
+      entries.push({ source_file: imagePath(source, file), size: st?.size ?? null, mtime_ms: st ? Math.trunc(st.mtimeMs) : null });
+    }
+  }
+  const image = sources[0];
+  if (image) for (const p of problems) entries.push({ source_file: imagePath(image, p.file), size: null, mtime_ms: null });
+  return signature(entries);
+}
+
+/** The inputs a written partition read, from its inventory; null when there is no partition. */
+export async function storedSignature(outDir: string, host: string, store: string): Promise<string | null> {
+  const text = await fs.readFile(path.join(partitionDir(outDir, host, store), INVENTORY_FILE), 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    const records = text
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as { source_file: string; size: number | null; mtime_ms: number | null });
+    return signature(records);
+  } catch {
+    return null;
+  }
+}
