@@ -10,16 +10,9 @@
  */
 import type { Reader, Row, RowFields, Source } from './row.js';
 import { parserRow, rowFor } from './row.js';
-import { readLines } from './lines.js';
+import { quoteLine, readLines } from './lines.js';
 import { summariseToolInput, toolResultText } from './tool-input.js';
 import { bool, epochMs, obj, show, str } from './values.js';
-
-/** Characters of a bad line quoted in its `parser:` row. */
-const SNIPPET_CHARS = 77;
-
-function snippet(text: string): string {
-  return text.length > SNIPPET_CHARS ? `"${text.slice(0, SNIPPET_CHARS)}..."` : `"${text}"`;
-}
 
 /** The fields every row of a line shares: time, session, project and branch. */
 function lineContext(line: Record<string, unknown>): Partial<RowFields> {
@@ -119,13 +112,13 @@ export const readHooksLog: Reader = async function* (source: Source): AsyncItera
       try {
         value = JSON.parse(event.text);
       } catch {
-        yield parserRow(source, file, event.lineNo, `not JSON: ${snippet(event.text)}`);
+        yield parserRow(source, file, event.lineNo, `not JSON: ${quoteLine(event.text)}`);
         continue;
       }
       const line = obj(value);
       const hookName = str(line?.hookName);
       if (!line || !hookName) {
-        yield parserRow(source, file, event.lineNo, `no hookName: ${snippet(event.text)}`);
+        yield parserRow(source, file, event.lineNo, `no hookName: ${quoteLine(event.text)}`);
         continue;
       }
       yield rowFor(source, file, { ...lineContext(line), ...hookFields(hookName, line), source_line: event.lineNo });

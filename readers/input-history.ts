@@ -9,18 +9,11 @@
  */
 import type { Reader, Row, RowFields, Source } from './row.js';
 import { parserRow, rowFor } from './row.js';
-import { readLines } from './lines.js';
+import { quoteLine, readLines } from './lines.js';
 import { epochMs } from './values.js';
 
 /** Lines kept per file before the rest is reported unread; the CLI itself keeps 20. */
 export const MAX_HISTORY_LINES = 10_000;
-
-/** Characters of a bad line quoted in its `parser:` row. */
-const SNIPPET_CHARS = 77;
-
-function snippet(text: string): string {
-  return text.length > SNIPPET_CHARS ? `"${text.slice(0, SNIPPET_CHARS)}..."` : `"${text}"`;
-}
 
 interface HistoryLine {
   lineNo: number;
@@ -49,13 +42,13 @@ async function readHistoryFile(source: Source, file: string): Promise<{ entries:
     try {
       value = JSON.parse(event.text);
     } catch {
-      entries.push(parserRow(source, file, event.lineNo, `not JSON: ${snippet(event.text)}`));
+      entries.push(parserRow(source, file, event.lineNo, `not JSON: ${quoteLine(event.text)}`));
       hasBadLine = true;
       continue;
     }
     const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
     if (!record || typeof record.prompt !== 'string') {
-      entries.push(parserRow(source, file, event.lineNo, `no prompt string: ${snippet(event.text)}`));
+      entries.push(parserRow(source, file, event.lineNo, `no prompt string: ${quoteLine(event.text)}`));
       hasBadLine = true;
       continue;
     }

@@ -13,6 +13,14 @@ export type LineEvent =
 
 const decoder = new TextDecoder('utf-8');
 
+/** Characters of a bad line quoted in its `parser:` row (plaso quotes 77). */
+const QUOTED_CHARS = 77;
+
+/** A bad line as its `parser:` row quotes it: `"<first 77 characters>..."`. */
+export function quoteLine(text: string): string {
+  return text.length > QUOTED_CHARS ? `"${text.slice(0, QUOTED_CHARS)}..."` : `"${text}"`;
+}
+
 /** Yields every non-empty line (CRLF or LF, UTF-8 BOM stripped) with its 1-based number. */
 export async function* readLines(file: string, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<LineEvent> {
   const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
