@@ -10,7 +10,9 @@
 --     one with another mode gives `permission mode: <old> -> <new>`.
 create or replace table int_derived_events as
 with sdk_message_rows as (
-    select *
+    -- key columns only: the window below must not carry message texts
+    select host, store, home, client, source_file, source_line, source_seq, source_role, timestamp_utc,
+           session_id, project_path, git_branch, model, provider
     from raw_events
     where store = 'sdk-sessions'
       and source_file like '%.messages.json'
@@ -43,18 +45,11 @@ sdk_changes as (
 
 sdk_model_rows as (
     select
-        * replace (
-            source_seq - 1 as source_seq,
-            'system' as turn_type,
-            'model' as kind,
-            'model: ' || old_model || ' -> ' || model || ' provider=' || coalesce(provider, '-') as text,
-            null::VARCHAR as tool_name,
-            null::VARCHAR as tool_use_id,
-            null::BIGINT as tokens_in,
-            null::BIGINT as tokens_out,
-            null::DOUBLE as cost_usd,
-            null::BOOLEAN as is_error
-        )
+        * exclude (old_model)
+        replace (source_seq - 1 as source_seq),
+        'system' as turn_type,
+        'model' as kind,
+        'model: ' || old_model || ' -> ' || model || ' provider=' || coalesce(provider, '-') as text
     from sdk_changes
     where old_model is not null and model is not null and model <> old_model
 ),

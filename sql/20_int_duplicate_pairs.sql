@@ -15,15 +15,6 @@
 --      the same text.
 -- Within a rule, pairs are chosen by mutual first choice (each side's nearest candidate in time, ties by
 -- file and position), repeated for up to five rounds. Texts are compared by 64-bit hash, then exactly.
-create or replace table int_transcript_rows as
-select
-    host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, text, tool_use_id,
-    epoch_ms(timestamp_utc) as ms,
-    hash(text) as text_hash
-from int_primary_events
-where store in ('vscode-tasks', 'cline-tasks', 'sdk-sessions')
-  and turn_type in ('user', 'assistant', 'tool_use', 'tool_result');
-
 create or replace table int_duplicate_candidates as
 with secondary as (
     select
@@ -34,46 +25,60 @@ with secondary as (
     where kind <> 'parser'
 ),
 
-hook_tool_call as (
+-- Transcript rows that can repeat a secondary row; text is compared here but not carried further.
+transcript as (
+    select
+        host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, text, tool_use_id,
+        epoch_ms(timestamp_utc) as ms,
+        hash(text) as text_hash
+    from int_primary_events
+    where store in ('vscode-tasks', 'cline-tasks', 'sdk-sessions')
+      and turn_type in ('user', 'assistant', 'tool_use', 'tool_result')
+),
+
+pairs as (
     select 'hook_tool_call' as rule, s, p, abs(s.ms - p.ms) as distance_ms
     from secondary as s
-    join int_transcript_rows as p
+    join transcript as p
         on p.host = s.host and p.turn_type = s.turn_type and p.tool_use_id = s.tool_use_id
     where s.store = 'hooks-log' and s.turn_type in ('tool_use', 'tool_result')
       and abs(s.ms - p.ms) <= 3600 * 1000
-),
 
-hook_text as (
+    union all
     select 'hook_text' as rule, s, p, abs(s.ms - p.ms) as distance_ms
     from secondary as s
-    join int_transcript_rows as p
+    join transcript as p
         on p.host = s.host and p.turn_type = s.turn_type and p.text_hash = s.text_hash and p.text = s.text
     where s.store = 'hooks-log' and s.turn_type in ('user', 'assistant')
       and abs(s.ms - p.ms) <= 3600 * 1000
-),
 
-input_history as (
+    union all
     select 'input_history' as rule, s, p, coalesce(abs(s.ms - p.ms), 0) as distance_ms
     from secondary as s
-    join int_transcript_rows as p
+    join transcript as p
         on p.host = s.host and p.home = s.home and p.turn_type = 'user'
         and p.text_hash = s.text_hash and p.text = s.text
     where s.store = 'input-history'
       and (s.ms is null or abs(s.ms - p.ms) <= 2000)
-),
 
-search_index as (
+    union all
     select 'search_index' as rule, s, p, 0::BIGINT as distance_ms
     from secondary as s
-    join int_transcript_rows as p
+    join transcript as p
         on p.host = s.host and p.session_id = s.session_id and p.text_hash = s.text_hash and p.text = s.text
     where s.store = 'search-index' and s.kind = 'search_document'
 )
 
-select * from hook_tool_call
-union all select * from hook_text
-union all select * from input_history
-union all select * from search_index;
+select
+    rule,
+    s,
+    {
+        'host': p.host, 'store': p.store, 'home': p.home, 'source_file': p.source_file, 'source_line': p.source_line,
+        'source_seq': p.source_seq, 'session_id': p.session_id, 'kind': p.kind, 'turn_type': p.turn_type,
+        'tool_use_id': p.tool_use_id, 'ms': p.ms
+    } as p,
+    distance_ms
+from pairs;
 
 create or replace table int_duplicate_pairs as
 select rule, s as secondary, p as primary_row, distance_ms, 0 as round
@@ -139,5 +144,3 @@ insert into int_duplicate_pairs select * from int_match_round('search_index', 2)
 insert into int_duplicate_pairs select * from int_match_round('search_index', 3);
 insert into int_duplicate_pairs select * from int_match_round('search_index', 4);
 insert into int_duplicate_pairs select * from int_match_round('search_index', 5);
-
-drop table int_transcript_rows;

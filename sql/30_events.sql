@@ -1,27 +1,5 @@
--- events: the hunt timeline. Inputs: int_primary_events, int_secondary_events, int_duplicate_pairs,
--- int_derived_events. Grain: one row per event, same columns as raw_events.
--- Every primary row, every secondary row the duplicate rule did not drop, and the derived model and
--- permission-mode change rows; ordered by host, time (undated rows last), file and position.
+-- events: the hunt timeline (sql/21_int_timeline.sql), ordered by host, time (undated rows last), file
+-- and position. Grain: one row per event, same columns as raw_events.
 create or replace view events as
-with kept_secondary as (
-    select s.*
-    from int_secondary_events as s
-    anti join int_duplicate_pairs as d
-        on d.secondary.host = s.host and d.secondary.store = s.store
-        and d.secondary.source_file = s.source_file
-        and d.secondary.source_line is not distinct from s.source_line
-        and d.secondary.source_seq = s.source_seq
-        and d.secondary.session_id is not distinct from s.session_id
-        and d.secondary.kind = s.kind
-),
-
-final as (
-    select * from int_primary_events
-    union all by name
-    select * from kept_secondary
-    union all by name
-    select * from int_derived_events
-)
-
-select * from final
+select * from int_timeline
 order by host, timestamp_utc nulls last, source_file, source_line nulls first, source_seq;

@@ -1,6 +1,6 @@
 -- sessions: one row per (host, session_id) seen in events (primary or kept secondary rows), so a
 -- session known only from secondary stores (its transcript deleted) is listed with has_transcript false.
--- Inputs: events, raw_events (for the stores a session appears in, dropped duplicates included).
+-- Inputs: int_timeline (the rows of events), raw_events (for the stores a session appears in, dropped duplicates included).
 --   origin:        'remote' when a `session origin: remote ...` row names it (Cline Cloud), else 'local'
 --   is_synced:     true when a `session synced: ...` row says its transcript left the host; never NULL
 --   sync_target:   where to: `s3 bucket B object O`, `cline-cloud`, or the upload queue key
@@ -8,7 +8,7 @@
 --   has_transcript: a transcript row (ui_messages, api history or SDK messages file) is on the host
 create or replace table sessions as
 with session_rows as (
-    select * from events where session_id is not null
+    select * from int_timeline where session_id is not null
 ),
 
 transcript_rows as (
