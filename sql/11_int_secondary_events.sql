@@ -11,13 +11,17 @@ with manifests as (
     group by all
 ),
 
-final as (
-    select s.* replace (
-        case when s.store = 'search-index' then coalesce(m.project_path, s.project_path) else s.project_path end as project_path
-    )
+search_index_with_paths as (
+    select s.* replace (coalesce(m.project_path, s.project_path) as project_path)
     from raw_events as s
     left join manifests as m on m.host = s.host and m.session_id = s.session_id
-    where s.source_role = 'secondary'
+    where s.store = 'search-index'
+),
+
+final as (
+    select * from raw_events where source_role = 'secondary' and store <> 'search-index'
+    union all by name
+    select * from search_index_with_paths
 )
 
 select * from final;

@@ -2,4 +2,4 @@
 -- and position. Grain: one row per event, same columns as raw_events.
 create or replace view events as
 select * from int_timeline
-order by host, timestamp_utc nulls last, source_file, source_line nulls first, source_seq;
+order by host, timestamp_utc nulls last, source_file, source_line nulls first, source_seq, session_id, kind;

@@ -7,11 +7,7 @@
 --   imported_from: the other agent a session was imported from (manifest metadata.importedFrom)
 --   has_transcript: a transcript row (ui_messages, api history or SDK messages file) is on the host
 create or replace table sessions as
-with session_rows as (
-    select * from int_timeline where session_id is not null
-),
-
-transcript_rows as (
+with transcript_rows as (
     select distinct host, session_id
     from raw_events
     where session_id is not null
@@ -25,19 +21,6 @@ session_stores as (
     from raw_events
     where session_id is not null
     group by all
-),
-
-sync_rows as (
-    select
-        host,
-        session_id,
-        case
-            when text like 'session synced: cline-cloud%' then 'cline-cloud'
-            when text like 'session synced: enterprise prompt upload to %' then regexp_extract(text, 'upload to (\S+ bucket \S+ object \S+)', 1)
-            when text like 'session synced: enterprise prompt upload synced key %' then 'enterprise upload queue: ' || regexp_extract(text, 'key (\S+)', 1)
-        end as target
-    from session_rows
-    where kind = 'sync' and text like 'session synced:%'
 ),
 
 summary as (
@@ -58,9 +41,20 @@ summary as (
         count(*) filter (where turn_type = 'tool_result') as count_tool_result,
         count(*) filter (where turn_type = 'system') as count_system,
         count(*) filter (where is_error) as count_errors,
-        bool_or(kind = 'origin' and text like 'session origin: remote%') as is_remote,
-        any_value(regexp_extract(text, 'imported_from=(\S+)', 1)) filter (where kind = 'session_start' and text like '% imported_from=%') as imported_from
-    from session_rows
+        bool_or(case when kind = 'origin' then text like 'session origin: remote%' end) as is_remote,
+        bool_or(case when kind = 'sync' then text like 'session synced:%' end) as is_synced,
+        list(distinct
+            case
+                when kind <> 'sync' then null
+                when text like 'session synced: cline-cloud%' then 'cline-cloud'
+                when text like 'session synced: enterprise prompt upload to %' then regexp_extract(text, 'upload to (\S+ bucket \S+ object \S+)', 1)
+                when text like 'session synced: enterprise prompt upload synced key %' then 'enterprise upload queue: ' || regexp_extract(text, 'key (\S+)', 1)
+            end
+        ) as sync_targets,
+        -- text functions only inside CASE on the few rows they concern: a regex over every message costs seconds
+        max(case when kind = 'session_start' then nullif(regexp_extract(text, ' imported_from=(\S+)', 1), '') end) as imported_from
+    from int_timeline
+    where session_id is not null
     group by all
 ),
 
@@ -84,8 +78,8 @@ final as (
         s.count_errors,
         t.session_id is not null as has_transcript,
         case when s.is_remote then 'remote' else 'local' end as origin,
-        exists (select 1 from sync_rows as y where y.host = s.host and y.session_id = s.session_id) as is_synced,
-        (select string_agg(distinct y.target, '; ' order by y.target) from sync_rows as y where y.host = s.host and y.session_id = s.session_id) as sync_target,
+        coalesce(s.is_synced, false) as is_synced,
+        nullif(array_to_string(list_sort(list_filter(s.sync_targets, x -> x is not null)), '; '), '') as sync_target,
         s.imported_from,
         st.stores
     from summary as s

@@ -1,0 +1,157 @@
+/**
+ * Test helper for the SQL models: an in-memory DuckDB whose `raw_events` is a TABLE of hand-made rows
+ * (exactly pipeline/schema.ts COLUMNS), with empty `raw_files` and `raw_runs`, and models 10+ run on it.
+ */
+import { DuckDBInstance, type Json } from '@duckdb/node-api';
+import { COLUMNS } from '../../pipeline/schema.js';
+import { runModels } from '../../pipeline/warehouse.js';
+import type { Row, StoreId } from '../../readers/row.js';
+import { STORE_ROLES } from '../../readers/stores.js';
+
+/** A hand-made raw row: any Row field, with timestamp_utc as epoch ms or an ISO string. */
+export type TestRow = Partial<Omit<Row, 'timestamp_utc'>> & { timestamp_utc?: number | string | null };
+
+/** One result row, as DuckDB's JSON conversion gives it (BIGINT and HUGEINT come back as strings). */
+export type ResultRow = Record<string, Json>;
+
+export interface ModelDb {
+  /** Rows of a query as plain objects. */
+  query(sql: string): Promise<ResultRow[]>;
+  close(): void;
+}
+
+const DEFAULT_HOME = 'home/u';
+const VSCODE_ROOT = '.config/Code/User/globalStorage/saoudrizwan.claude-dev';
+
+/** Image-relative paths of the store files, as the readers write source_file. */
+export const files = {
+  sdkManifest: (sid: string, home = DEFAULT_HOME) => `${home}/.cline/data/sessions/${sid}/${sid}.json`,
+  /** The lead transcript, or a subagent's `<agent>.messages.json` in the same session folder. */
+  sdkMessages: (sid: string, agent: string = sid, home = DEFAULT_HOME) => `${home}/.cline/data/sessions/${sid}/${agent}.messages.json`,
+  uiMessages: (sid: string, home = DEFAULT_HOME) => `${home}/${VSCODE_ROOT}/tasks/${sid}/ui_messages.json`,
+  apiHistory: (sid: string, home = DEFAULT_HOME) => `${home}/${VSCODE_ROOT}/tasks/${sid}/api_conversation_history.json`,
+  taskMetadata: (sid: string, home = DEFAULT_HOME) => `${home}/${VSCODE_ROOT}/tasks/${sid}/task_metadata.json`,
+  taskHistory: (home = DEFAULT_HOME) => `${home}/${VSCODE_ROOT}/state/taskHistory.json`,
+  syncQueue: (home = DEFAULT_HOME) => `${home}/${VSCODE_ROOT}/cache/sync-queue.json`,
+  clineUiMessages: (sid: string, home = DEFAULT_HOME) => `${home}/.cline/data/tasks/${sid}/ui_messages.json`,
+  sessionsDb: (home = DEFAULT_HOME) => `${home}/.cline/data/db/sessions.db`,
+  searchIndex: (home = DEFAULT_HOME) => `${home}/.cline/data/db/session-search.db`,
+  inputHistory: (home = DEFAULT_HOME) => `${home}/.cline/data/cache/user_input_history.jsonl`,
+  hooksLog: (home = DEFAULT_HOME) => `${home}/.cline/data/logs/hooks.jsonl`,
+  globalState: (home = DEFAULT_HOME) => `${home}/.cline/data/globalState.json`,
+};
+
+const MANIFEST_KINDS = new Set(['session_start', 'model', 'sync', 'session_end']);
+
+/** The file a reader of `store` would have read a row of `kind` from. */
+function defaultFile(store: StoreId, home: string, sid: string, kind: string): string {
+  switch (store) {
+    case 'sdk-sessions':
+      return MANIFEST_KINDS.has(kind) ? files.sdkManifest(sid, home) : files.sdkMessages(sid, sid, home);
+    case 'vscode-tasks':
+      if (kind === 'task_history') return files.taskHistory(home);
+      if (kind === 'model_usage') return files.taskMetadata(sid, home);
+      return files.uiMessages(sid, home);
+    case 'cline-tasks':
+      return files.clineUiMessages(sid, home);
+    case 'sessions-db':
+      return files.sessionsDb(home);
+    case 'search-index':
+      return files.searchIndex(home);
+    case 'input-history':
+      return files.inputHistory(home);
+    case 'hooks-log':
+      return files.hooksLog(home);
+    case 'sync-queue':
+      return files.syncQueue(home);
+    case 'settings':
+      return files.globalState(home);
+  }
+}
+
+/** A raw row with every column filled: given values, else the defaults, else null. */
+export function completeRow(row: TestRow, index: number): Record<string, unknown> {
+  const store = row.store ?? 'sdk-sessions';
+  const home = row.home ?? DEFAULT_HOME;
+  const kind = row.kind ?? 'text';
+  const ts = row.timestamp_utc;
+  return {
+    ...Object.fromEntries(COLUMNS.map((c) => [c.name, null])),
+    ...row,
+    host: row.host ?? 'h1',
+    store,
+    home,
+    client: row.client ?? 'cline',
+    source_file: row.source_file ?? defaultFile(store, home, row.session_id ?? 'nosession', kind),
+    source_line: row.source_line === undefined ? index + 1 : row.source_line,
+    source_seq: row.source_seq ?? 0,
+    source_role: row.source_role ?? STORE_ROLES[store],
+    timestamp_utc: typeof ts === 'string' ? Date.parse(ts) : (ts ?? null),
+    turn_type: row.turn_type ?? 'user',
+    kind,
+  };
+}
+
+/** SQL literal of one value for a column of DuckDB type `sql`. */
+function literal(value: unknown, sql: string): string {
+  if (value === null || value === undefined) return `null::${sql}`;
+  switch (sql) {
+    case 'VARCHAR':
+      return `'${String(value).replace(/'/g, "''")}'`;
+    case 'BIGINT':
+    case 'INTEGER':
+    case 'DOUBLE':
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`not a number for ${sql}: ${String(value)}`);
+      return `${value}::${sql}`;
+    case 'BOOLEAN':
+      return value ? 'true' : 'false';
+    case 'TIMESTAMPTZ':
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw new Error(`bad timestamp: ${String(value)}`);
+      return `make_timestamptz(${value}::BIGINT * 1000)`;
+    default:
+      throw new Error(`no literal for type ${sql}`);
+  }
+}
+
+/** Columns of raw_files and raw_runs that sql/33 and sql/34 read (mirrors pipeline/warehouse.ts). */
+const FILE_COLUMNS = 'host VARCHAR, store VARCHAR, home VARCHAR, client VARCHAR, source_file VARCHAR, size BIGINT, mtime_ms BIGINT, sha256 VARCHAR, rows BIGINT, errors BIGINT, first_error VARCHAR';
+const RUN_COLUMNS =
+  'run_id VARCHAR, started_at TIMESTAMPTZ, ended_at TIMESTAMPTZ, hosts BIGINT, partitions_written BIGINT, partitions_unchanged BIGINT, ' +
+  'partitions_removed BIGINT, files_read BIGINT, files_unchanged BIGINT, rows_written BIGINT, parser_errors BIGINT, ' +
+  'discovery_problems BIGINT, is_full_load BOOLEAN';
+
+/** Loads `rows` as raw_events into a fresh in-memory DuckDB and runs the models from sql/10 on. */
+export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } = {}): Promise<ModelDb> {
+  const instance = await DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  });
+  const conn = await instance.connect();
+  const close = (): void => {
+    conn.closeSync();
+    instance.closeSync();
+  };
+  try {
+    await conn.run(`set TimeZone = 'UTC'`);
+    await conn.run(`create table raw_events (${COLUMNS.map((c) => `${c.name} ${c.sql}`).join(', ')})`);
+    if (rows.length > 0) {
+      const values = rows.map((r, i) => {
+        const full = completeRow({ ...opts.defaults, ...r }, i);
+        return `(${COLUMNS.map((c) => literal(full[c.name], c.sql)).join(', ')})`;
+      });
+      await conn.run(`insert into raw_events values ${values.join(',\n')}`);
+    }
+    await conn.run(`create table raw_files (${FILE_COLUMNS})`);
+    await conn.run(`create table raw_runs (${RUN_COLUMNS})`);
+    await runModels(conn, {}, 10);
+  } catch (err) {
+    close();
+    throw err;
+  }
+  return {
+    async query(sql: string): Promise<ResultRow[]> {
+      return (await conn.runAndReadAll(sql)).getRowObjectsJson();
+    },
+    close,
+  };
+}
