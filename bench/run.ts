@@ -1,0 +1,165 @@
+/**
+ * `make bench` / `node dist/bench/run.js [--small] [--rounds N] [--dir D] [--seed N]`: generates (or reuses)
+ * the synthetic fleet under D (default /tmp/clinetrail-bench, never inside the repository), then measures,
+ * in interleaved rounds, each as its own process under `/usr/bin/time -v`:
+ *   full     clinetrail load of the fleet into a fresh OUT
+ *   rerun    the same load again into the same OUT (nothing changed)
+ *   changed  the same OUT after one small transcript of one host got one extra message
+ *   floor    a bare streaming parse of the same transcript files (bench/floor.ts)
+ *   duckdb   DuckDB read_json -> zstd Parquet of the same transcript files (bench/duckdb-baseline.ts)
+ * and prints a table plus a JSON summary (also written to D/bench-summary.json). Ratios are taken per
+ * round, then the median over rounds is reported (feasibility.md: this machine is noisy).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { checkDir, existingFleet, generateFleet, type FleetManifest, type GenerateOptions, type Transcript } from './generate.js';
+import { median, run, table, timed, type Measured } from './measure.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '..', '..');
+const NODE = process.execPath;
+const CLI = path.join(REPO, 'dist', 'pipeline', 'cli.js');
+const MEASURES = ['full', 'rerun', 'changed', 'floor', 'duckdb'] as const;
+type MeasureName = (typeof MEASURES)[number];
+
+interface Sample extends Omit<Measured, 'stdout' | 'stderr'> {
+  round: number;
+  measure: MeasureName;
+  rows: number | null;
+  detail: string;
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The transcript rewritten by `changed`: a small ui_messages.json of an ordinary host. */
+function pickChanged(m: FleetManifest): Transcript {
+  const candidates = m.transcripts.filter((t) => t.kind === 'ui' && !t.path.includes(`${path.sep}host-big${path.sep}`) && t.bytes > 2_000 && t.bytes < 200_000);
+  if (candidates.length === 0) throw new Error('bench: no small ui_messages.json to change');
+  return candidates[0];
+}
+
+function check(m: Measured, what: string): Measured {
+  if (m.exit_code !== 0) throw new Error(`bench: ${what} exited ${m.exit_code}: ${m.stderr.trim().slice(-600)}`);
+  return m;
+}
+
+/** The clinetrail measures of one round, which share OUT: full, then rerun, then changed (restored after). */
+async function loadGroup(round: number, m: FleetManifest, out: string, change: Transcript): Promise<Sample[]> {
+  const load = () => [NODE, CLI, 'load', '--fleet', m.fleet, '--out', out, '--quiet'];
+  const summary = (x: Measured) => x.stdout.trim().split('\n').pop() ?? '';
+  fs.rmSync(out, { recursive: true, force: true });
+  const full = check(await timed(load(), REPO), 'full load');
+  const counted = await run([NODE, CLI, 'query', '--out', out, '--format', 'json', 'select count(*) as n from raw_events'], REPO);
+  const rows = Number((JSON.parse(counted.trim().split('\n')[0]) as { n: string | number }).n);
+  const rerun = check(await timed(load(), REPO), 'unchanged re-run');
+  const original = fs.readFileSync(change.path);
+  const st = fs.statSync(change.path);
+  const text = original.toString('utf8');
+  const extra = JSON.stringify({ ts: 1_800_000_000_000 + round, type: 'say', say: 'user_feedback', text: `bench round ${round}: one more message 🙂` });
+  fs.writeFileSync(change.path, `${text.slice(0, text.lastIndexOf(']'))},${extra}]`);
+  let changed: Measured;
+  try {
+    changed = check(await timed(load(), REPO), 'one-host-changed load');
+  } finally {
+    fs.writeFileSync(change.path, original);
+    fs.utimesSync(change.path, st.atime, st.mtime);
+  }
+  const sample = (measure: MeasureName, x: Measured, r: number | null): Sample => ({ round, measure, wall_s: x.wall_s, time_elapsed_s: x.time_elapsed_s, peak_rss_mb: x.peak_rss_mb, exit_code: x.exit_code, rows: r, detail: summary(x) });
+  return [sample('full', full, rows), sample('rerun', rerun, null), sample('changed', changed, null)];
+}
+
+async function floorSample(round: number, manifestFile: string): Promise<Sample> {
+  const x = check(await timed([NODE, path.join(HERE, 'floor.js'), '--manifest', manifestFile], REPO), 'floor');
+  const r = JSON.parse(x.stdout.trim()) as { values: number };
+  return { round, measure: 'floor', wall_s: x.wall_s, time_elapsed_s: x.time_elapsed_s, peak_rss_mb: x.peak_rss_mb, exit_code: x.exit_code, rows: r.values, detail: x.stdout.trim() };
+}
+
+async function duckdbSample(round: number, manifestFile: string, out: string): Promise<Sample> {
+  const x = await timed([NODE, path.join(HERE, 'duckdb-baseline.js'), '--manifest', manifestFile, '--out', out], REPO);
+  let rows: number | null = null;
+  let detail = x.stderr.trim().slice(-600);
+  if (x.exit_code === 0) {
+    const r = JSON.parse(x.stdout.trim()) as { rows: number; ok: boolean };
+    rows = r.rows;
+    detail = x.stdout.trim();
+  }
+  fs.rmSync(out, { recursive: true, force: true });
+  return { round, measure: 'duckdb', wall_s: x.wall_s, time_elapsed_s: x.time_elapsed_s, peak_rss_mb: x.peak_rss_mb, exit_code: x.exit_code, rows, detail };
+}
+
+function machine(): Record<string, string | number> {
+  const cpu = os.cpus()[0]?.model ?? 'unknown';
+  return { nproc: os.availableParallelism(), cpu, mem_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.type()} ${os.release()}`, date: new Date().toISOString() };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { small: { type: 'boolean', default: false }, rounds: { type: 'string' }, dir: { type: 'string', default: '/tmp/clinetrail-bench' }, seed: { type: 'string', default: '1' } },
+  });
+  if (!fs.existsSync(CLI)) throw new Error(`bench: ${CLI} not found; run make build first`);
+  const dir = checkDir(values.dir!);
+  const small = values.small === true;
+  const rounds = Number(values.rounds ?? (small ? 1 : 3));
+  const gen: GenerateOptions = small ? { dir, seed: Number(values.seed), hosts: 20, mb: 60, bigMb: 100 } : { dir, seed: Number(values.seed), hosts: 200, mb: 1024, bigMb: 1024 };
+  let m = existingFleet(gen);
+  if (m) log(`reusing fleet ${m.fleet} (same seed and size)`);
+  else {
+    log(`generating ${gen.mb} MB over ${gen.hosts} hosts + a ${gen.bigMb} MB ui_messages.json under ${dir} ...`);
+    m = generateFleet(gen);
+  }
+  const MB = 1024 * 1024;
+  log(`fleet: ${m.files_total} files, ${(m.bytes_total / MB).toFixed(1)} MB; ${m.transcripts.length} transcripts, ${(m.transcript_bytes / MB).toFixed(1)} MB (generated in ${m.seconds.toFixed(1)} s)`);
+  const manifestFile = path.join(dir, 'fleet-manifest.json');
+  const change = pickChanged(m);
+  const samples: Sample[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    const steps: Array<() => Promise<Sample[]>> = [
+      async () => loadGroup(round, m!, path.join(dir, 'out-load'), change),
+      async () => [await floorSample(round, manifestFile)],
+      async () => [await duckdbSample(round, manifestFile, path.join(dir, 'out-duckdb'))],
+    ];
+    for (let i = 0; i < steps.length; i++) {
+      const got = await steps[(i + round - 1) % steps.length]();
+      for (const s of got) log(`round ${round}: ${s.measure} ${s.wall_s.toFixed(2)} s, peak RSS ${s.peak_rss_mb?.toFixed(0)} MB`);
+      samples.push(...got);
+    }
+  }
+  const of = (name: MeasureName) => samples.filter((s) => s.measure === name);
+  const wall = (name: MeasureName, round: number) => samples.find((s) => s.measure === name && s.round === round)?.wall_s ?? NaN;
+  const perRound = (a: MeasureName, b: MeasureName) => Array.from({ length: rounds }, (_, i) => wall(a, i + 1) / wall(b, i + 1));
+  const ratios = {
+    full_over_floor: perRound('full', 'floor'),
+    full_over_duckdb: perRound('full', 'duckdb'),
+    rerun_over_full: perRound('rerun', 'full'),
+    changed_over_full: perRound('changed', 'full'),
+  };
+  const inputMb = m.transcript_bytes / MB;
+  const medians = Object.fromEntries(
+    MEASURES.map((name) => {
+      const w = median(of(name).map((s) => s.wall_s));
+      const rows = median(of(name).map((s) => s.rows ?? NaN));
+      return [name, { wall_s: w, input_mb_s: w ? inputMb / w : null, rows: rows, rows_s: w && rows !== null ? rows / w : null, peak_rss_mb: median(of(name).map((s) => s.peak_rss_mb ?? NaN)) }];
+    }),
+  ) as Record<MeasureName, { wall_s: number | null; input_mb_s: number | null; rows: number | null; rows_s: number | null; peak_rss_mb: number | null }>;
+  const ratioMedians = Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, median(v)]));
+  const labels: Record<MeasureName, string> = { full: 'clinetrail full load', rerun: 'clinetrail re-run, unchanged', changed: 'clinetrail re-run, one host changed', floor: 'floor: bare streaming parse', duckdb: 'DuckDB read_json -> Parquet' };
+  const text = [
+    `Fleet: ${m.params.hosts} hosts + host-big, ${(m.bytes_total / MB).toFixed(0)} MB in ${m.files_total} files; transcripts ${inputMb.toFixed(0)} MB in ${m.transcripts.length} files (big file ${m.params.bigMb} MB). Rounds: ${rounds}. Medians over rounds.`,
+    '',
+    table(['measure', 'wall s', 'input MB/s', 'rows', 'rows/s', 'peak RSS MB'], MEASURES.map((n) => [labels[n], medians[n].wall_s, n === 'rerun' || n === 'changed' ? null : medians[n].input_mb_s, medians[n].rows, medians[n].rows_s, medians[n].peak_rss_mb])),
+    '',
+    table(['ratio (median of per-round ratios)', 'value', 'per round'], Object.entries(ratios).map(([k, v]) => [k.replace(/_/g, ' '), ratioMedians[k], v.map((x) => x.toFixed(2)).join(', ')])),
+  ].join('\n');
+  const summary = { machine: machine(), fleet: { ...m, transcripts: undefined, transcript_files: m.transcripts.length }, rounds, changed_file: change.path, medians, ratios, ratio_medians: ratioMedians, samples };
+  fs.writeFileSync(path.join(dir, 'bench-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  process.stdout.write(`${text}\n\nload summaries: ${of('full')[0]?.detail} | rerun: ${of('rerun')[0]?.detail} | changed: ${of('changed')[0]?.detail}\nduckdb: ${of('duckdb')[0]?.detail}\n\n`);
+  process.stdout.write(`${JSON.stringify({ machine: summary.machine, medians, ratio_medians: ratioMedians })}\n(full summary: ${path.join(dir, 'bench-summary.json')})\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${(err as Error).message}\n`);
+  process.exit(1);
+});
