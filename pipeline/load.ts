@@ -3,15 +3,15 @@
  * the partitions of sources that are gone, record the run, and rebuild the warehouse models.
  */
 import { randomUUID } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import pLimit from 'p-limit';
 import type { Source, StoreId } from '../readers/row.js';
-import { discoverImage, listFleet, type DiscoveryProblem, type HostImage } from './discover.js';
+import { discoverImage, listFleet, type Discovery, type DiscoveryProblem, type HostImage } from './discover.js';
 import { acquireLock } from './lock.js';
 import { writePartition, type PartitionResult } from './partition.js';
-import { currentSignature, loaderVersion, recordLoader, sameLoader, storedSignature } from './state.js';
-import { buildWarehouse } from './warehouse.js';
+import { currentSignature, loaderVersion, recordedVersion, recordVersion, STALE_MARKER, storedSignature } from './state.js';
+import { buildWarehouse, modelsVersion } from './warehouse.js';
 
 export interface LoadOptions {
   /** Folder whose child folders are host images. */
@@ -85,6 +85,32 @@ async function existingPartitions(outDir: string): Promise<Map<string, string>> 
   return found;
 }
 
+interface PartitionGroup {
+  host: string;
+  store: StoreId;
+  sources: Source[];
+  problems: DiscoveryProblem[];
+}
+
+/** Sources and discovery problems grouped by (host, store); problems outside any store are logged. */
+function groupByPartition(images: HostImage[], discoveries: Discovery[], log: (line: string) => void): Map<string, PartitionGroup> {
+  const groups = new Map<string, PartitionGroup>();
+  discoveries.forEach((d, i) => {
+    for (const source of d.sources) {
+      const key = `${source.host}\0${source.store}`;
+      const g = groups.get(key) ?? { host: source.host, store: source.store, sources: [], problems: [] };
+      g.sources.push(source);
+      groups.set(key, g);
+    }
+    for (const problem of d.problems) {
+      const g = problem.store ? groups.get(`${problem.host}\0${problem.store}`) : undefined;
+      if (g) g.problems.push(problem);
+      else log(`${images[i].host}: ${problem.file}: ${problem.message}`);
+    }
+  });
+  return groups;
+}
+
 /** Runs a whole load; returns the run record it appended to OUT/state/runs.jsonl. */
 export async function runLoad(options: LoadOptions): Promise<RunRecord> {
   const log = options.log ?? (() => {});
@@ -102,25 +128,12 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     await fs.rm(path.join(out, 'parquet', '.tmp'), { recursive: true, force: true });
     const limit = pLimit(options.concurrency ?? 4);
     const discoveries = await Promise.all(images.map((image) => limit(() => discoverImage(image))));
-    const groups = new Map<string, { host: string; store: StoreId; sources: Source[]; problems: DiscoveryProblem[] }>();
-    let discoveryProblems = 0;
-    discoveries.forEach((d, i) => {
-      for (const source of d.sources) {
-        const key = `${source.host}\0${source.store}`;
-        const g = groups.get(key) ?? { host: source.host, store: source.store, sources: [], problems: [] };
-        g.sources.push(source);
-        groups.set(key, g);
-      }
-      for (const problem of d.problems) {
-        discoveryProblems += 1;
-        const g = problem.store ? groups.get(`${problem.host}\0${problem.store}`) : undefined;
-        if (g) g.problems.push(problem);
-        else log(`${images[i].host}: ${problem.file}: ${problem.message}`);
-      }
-    });
+    const groups = groupByPartition(images, discoveries, log);
     log(`discovered ${images.length} host(s), ${groups.size} partition(s)`);
     const version = await loaderVersion();
-    const full = options.full === true || !(await sameLoader(out, version));
+    const full = options.full === true || (await recordedVersion(out, 'loader')) !== version;
+    const staleMarker = path.join(out, STALE_MARKER);
+    const markStale = () => fs.writeFile(staleMarker, '');
     let done = 0;
     let unchanged = 0;
     let filesUnchanged = 0;
@@ -138,6 +151,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
               return;
             }
           }
+          await markStale();
           const result = await writePartition(out, g.host, g.store, g.sources, g.problems);
           results.push(result);
           done += 1;
@@ -148,6 +162,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     let removed = 0;
     for (const [key, dir] of await existingPartitions(out)) {
       if (!groups.has(key)) {
+        await markStale();
         await fs.rm(dir, { recursive: true, force: true });
         removed += 1;
       }
@@ -164,16 +179,24 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       files_unchanged: filesUnchanged,
       rows_written: results.reduce((n, r) => n + r.rows, 0),
       parser_errors: results.reduce((n, r) => n + r.errors, 0),
-      discovery_problems: discoveryProblems,
+      discovery_problems: discoveries.reduce((n, d) => n + d.problems.length, 0),
       is_full_load: full,
     };
-    log('building warehouse models');
-    await recordLoader(out, version);
+    await recordVersion(out, 'loader', version);
     await fs.appendFile(path.join(out, 'state', 'runs.jsonl'), `${JSON.stringify(record)}\n`);
-    await buildWarehouse(out);
+    const models = await modelsVersion();
+    const modelsCurrent =
+      existsSync(path.join(out, 'fleet.duckdb')) && !existsSync(staleMarker) && (await recordedVersion(out, 'models')) === models;
+    if (modelsCurrent) {
+      log('no partition changed: warehouse models kept (load_runs reads this run from state/runs.jsonl)');
+    } else {
+      log('building warehouse models');
+      await buildWarehouse(out);
+      await recordVersion(out, 'models', models);
+      await fs.rm(staleMarker, { force: true });
+    }
     return record;
   } finally {
     await release();
   }
 }
-

@@ -14,32 +14,45 @@ import { INVENTORY_FILE, partitionDir } from './partition.js';
 
 const READERS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'readers');
 
-/** Hash of the reader modules this process runs: a change means old partitions may be wrong. */
-export async function loaderVersion(): Promise<string> {
+/** Hash of the files of a folder whose names match `pattern`: the version of that code. */
+export async function codeVersion(dir: string, pattern: RegExp): Promise<string> {
   const hash = createHash('sha256');
-  for (const name of (await fs.readdir(READERS_DIR)).filter((n) => /\.(js|ts)$/.test(n)).sort()) {
-    hash.update(name).update(await fs.readFile(path.join(READERS_DIR, name)));
+  for (const name of (await fs.readdir(dir)).filter((n) => pattern.test(n)).sort()) {
+    hash.update(name).update(await fs.readFile(path.join(dir, name)));
   }
   return hash.digest('hex').slice(0, 16);
 }
 
-/** True when OUT's partitions were written by the same reader code. */
-export async function sameLoader(outDir: string, version: string): Promise<boolean> {
-  const text = await fs.readFile(path.join(outDir, 'state', 'loader.json'), 'utf8').catch(() => null);
-  if (text === null) return false;
+/** Hash of the reader modules this process runs: a change means old partitions may be wrong. */
+export function loaderVersion(): Promise<string> {
+  return codeVersion(READERS_DIR, /\.(js|ts)$/);
+}
+
+/**
+ * `OUT/state/<name>.json` records the version of the code that wrote part of OUT: `loader` for the
+ * partitions, `models` for fleet.duckdb. Written after what it describes, by rename.
+ */
+export async function recordedVersion(outDir: string, name: 'loader' | 'models'): Promise<string | null> {
+  const text = await fs.readFile(path.join(outDir, 'state', `${name}.json`), 'utf8').catch(() => null);
+  if (text === null) return null;
   try {
-    return (JSON.parse(text) as { version?: string }).version === version;
+    return (JSON.parse(text) as { version?: string }).version ?? null;
   } catch {
-    return false;
+    return null;
   }
 }
 
-/** Records the reader code that wrote OUT's partitions (after they are all in place). */
-export async function recordLoader(outDir: string, version: string): Promise<void> {
-  const file = path.join(outDir, 'state', 'loader.json');
+export async function recordVersion(outDir: string, name: 'loader' | 'models', version: string): Promise<void> {
+  const file = path.join(outDir, 'state', `${name}.json`);
   await fs.writeFile(`${file}.tmp`, `${JSON.stringify({ version })}\n`);
   await fs.rename(`${file}.tmp`, file);
 }
+
+/**
+ * `OUT/state/models.stale` exists from the first partition change of a run until fleet.duckdb is
+ * rebuilt, so a run killed in between makes the next run rebuild the models even if no file changed.
+ */
+export const STALE_MARKER = path.join('state', 'models.stale');
 
 /** `source_file size mtime` lines, sorted: what a partition's inputs look like to stat(). */
 function signature(entries: Array<{ source_file: string; size: number | null; mtime_ms: number | null }>): string {

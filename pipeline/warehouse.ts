@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COLUMNS } from './schema.js';
 import { INVENTORY_FILE } from './partition.js';
+import { codeVersion } from './state.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** `sql/` beside `pipeline/`, from the sources or from `dist/`. */
@@ -79,7 +80,7 @@ async function placeholders(outDir: string): Promise<Record<string, string>> {
   const haveInventory = await hasFiles(events, (n) => n === INVENTORY_FILE);
   return {
     events_source: haveParquet
-      ? `read_parquet(${sqlString(path.join(events, '*', '*', '*.parquet'))}, hive_partitioning = false, union_by_name = true)`
+      ? `read_parquet(${sqlString(path.join(events, '*', '*', '*.parquet'))}, hive_partitioning = false)`
       : emptyRelation(COLUMNS.map((c) => [c.name, c.sql] as const)),
     files_source: haveInventory
       ? `read_json(${sqlString(path.join(events, '*', '*', INVENTORY_FILE))}, format = 'newline_delimited', columns = ${jsonColumns(FILE_COLUMNS)})`
@@ -88,6 +89,11 @@ async function placeholders(outDir: string): Promise<Record<string, string>> {
       ? `read_json(${sqlString(runs)}, format = 'newline_delimited', columns = ${jsonColumns(RUN_COLUMNS)})`
       : emptyRelation(RUN_COLUMNS),
   };
+}
+
+/** Hash of the model files: a change means fleet.duckdb must be rebuilt. */
+export function modelsVersion(): Promise<string> {
+  return codeVersion(SQL_DIR, /^\d\d_.+\.sql$/);
 }
 
 /** Model files of `sql/`, in name order. */

@@ -77,9 +77,14 @@ export type RowFields = Partial<Omit<Row, 'host' | 'store' | 'home' | 'client' |
 /** Longest text kept in one row, in UTF-16 code units; longer texts are cut and marked. */
 export const MAX_TEXT_CHARS = 8 * 1024 * 1024;
 
-/** Image-relative, `/`-separated path of an absolute path inside the image. */
+let lastPath = { root: '', file: '', rel: '' };
+
+/** Image-relative, `/`-separated path of an absolute path inside the image (the last answer is kept: rows come file by file). */
 export function imagePath(source: Pick<Source, 'imageRoot'>, file: string): string {
-  return path.relative(source.imageRoot, file).split(path.sep).join('/');
+  if (file !== lastPath.file || source.imageRoot !== lastPath.root) {
+    lastPath = { root: source.imageRoot, file, rel: path.relative(source.imageRoot, file).split(path.sep).join('/') };
+  }
+  return lastPath.rel;
 }
 
 /** Cuts a text longer than MAX_TEXT_CHARS and says how long it was. */

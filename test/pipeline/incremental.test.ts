@@ -1,6 +1,6 @@
 /** Incremental nightly runs and the OUT lock, through runLoad on copies of reader fixtures. */
 import { spawn } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +42,7 @@ describe('incremental loads', () => {
     expect(first).toMatchObject({ hosts: 3, partitions_written: 3, partitions_unchanged: 0, is_full_load: true });
     const before = parts();
     const rowsBefore = await timeline();
+    const warehouseBefore = statSync(path.join(out, 'fleet.duckdb')).mtimeMs;
     const second = await runLoad({ fleet, out });
     expect(second).toMatchObject({ partitions_written: 0, partitions_unchanged: 3, rows_written: 0, is_full_load: false });
     expect(second.files_unchanged).toBe(first.files_read);
@@ -49,6 +50,18 @@ describe('incremental loads', () => {
     expect(await timeline()).toEqual(rowsBefore);
     const runs = await queryWarehouse(out, 'select count(*) from load_runs');
     expect(runs.rows).toEqual([['2']]);
+    expect(statSync(path.join(out, 'fleet.duckdb')).mtimeMs).toBe(warehouseBefore);
+  });
+
+  it('rebuilds the models when a killed run left partitions newer than fleet.duckdb', async () => {
+    const warehouseBefore = statSync(path.join(out, 'fleet.duckdb')).mtimeMs;
+    writeFileSync(path.join(out, 'state', 'models.stale'), '');
+    const run = await runLoad({ fleet, out });
+    expect(run).toMatchObject({ partitions_written: 0, partitions_unchanged: 3 });
+    expect(statSync(path.join(out, 'fleet.duckdb')).mtimeMs).toBeGreaterThan(warehouseBefore);
+    expect(existsSync(path.join(out, 'state', 'models.stale'))).toBe(false);
+    const runs = await queryWarehouse(out, 'select count(*) from load_runs');
+    expect(runs.rows).toEqual([['3']]);
   });
 
   it('re-reads only the partition whose file changed', async () => {
