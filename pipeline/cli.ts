@@ -39,7 +39,7 @@ async function main(): Promise<void> {
           .option('fleet', { type: 'string', describe: 'Folder whose child folders are host images, each named by its folder name' })
           .option('host', { type: 'string', array: true, describe: 'A host image named explicitly, NAME=PATH (repeatable)' })
           .option('out', { type: 'string', demandOption: true, describe: 'Output folder: parquet/, fleet.duckdb, state/' })
-          .option('concurrency', { type: 'number', default: 4, describe: 'Partitions (host, store) read at once' })
+          .option('concurrency', { type: 'number', default: 2, describe: 'Partitions (host, store) written at once, each in a worker thread' })
           .option('full', { type: 'boolean', default: false, describe: 'Read every partition again, even where no file changed' })
           .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines on stderr' })
           .example('$0 load --fleet /cases/acme/collections --out /cases/acme/warehouse', 'load every host image of a fleet')

@@ -71,11 +71,17 @@ function inside(realRoot: string, real: string): boolean {
 }
 
 /** What an entry is once links are resolved inside the image; null (with a problem) when unusable. */
-async function resolveEntry(walk: Walk, full: string, entry: Dirent, store: StoreId | null): Promise<'dir' | 'file' | null> {
+async function resolveEntry(
+  walk: Walk,
+  full: string,
+  entry: Dirent,
+  store: StoreId | null,
+  owner: StoreId | null = store,
+): Promise<'dir' | 'file' | null> {
   if (entry.isDirectory()) return 'dir';
   if (entry.isFile()) return 'file';
   const problem = (message: string) => {
-    walk.out.problems.push({ host: walk.image.host, store, file: full, message });
+    walk.out.problems.push({ host: walk.image.host, store: store ?? owner, file: full, message });
     return null;
   };
   if (entry.isSymbolicLink()) {
@@ -168,6 +174,19 @@ export function storeOf(rel: string, kind: 'globalStorage' | 'cline'): StoreId |
   return null;
 }
 
+/**
+ * The store whose files a folder under a store root holds (root-relative path), so a problem found
+ * there (a link out of the image, an unreadable folder) is reported with that store; null when shared.
+ */
+export function folderStore(rel: string, kind: 'globalStorage' | 'cline'): StoreId | null {
+  const first = rel.split('/')[0];
+  if (first === 'tasks' || first === 'state') return kind === 'globalStorage' ? 'vscode-tasks' : 'cline-tasks';
+  if (kind === 'cline' && first === 'sessions') return 'sdk-sessions';
+  if (kind === 'cline' && first === 'logs') return 'hooks-log';
+  if (first === 'settings' || (kind === 'cline' && first === 'cloud-pending-starts')) return 'settings';
+  return null;
+}
+
 /** Folders under a store root that hold files of some store (the rest is never listed). */
 const ROOT_DIRS: Record<'globalStorage' | 'cline', string[]> = {
   globalStorage: ['tasks', 'state', 'settings', 'cache'],
@@ -179,7 +198,7 @@ async function addRoot(walk: Walk, root: string, kind: 'globalStorage' | 'cline'
   const { home, client } = homeAndClient(relRoot, kind);
   const byStore = new Map<StoreId, string[]>();
   const visit = async (dir: string, rel: string, depth: number): Promise<void> => {
-    for (const entry of await readDir(walk, dir, null)) {
+    for (const entry of await readDir(walk, dir, rel === '' ? null : folderStore(rel, kind))) {
       const full = path.join(dir, entry.name);
       const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (depth === 0 && !ROOT_DIRS[kind].includes(entry.name)) {
@@ -188,7 +207,7 @@ async function addRoot(walk: Walk, root: string, kind: 'globalStorage' | 'cline'
         continue;
       }
       const store = storeOf(childRel, kind);
-      const what = await resolveEntry(walk, full, entry, store);
+      const what = await resolveEntry(walk, full, entry, store, folderStore(childRel, kind));
       if (what === 'file' && store) push(store, full);
       else if (what === 'dir' && depth < 2) await visit(full, childRel, depth + 1);
     }

@@ -9,9 +9,10 @@ import pLimit from 'p-limit';
 import type { Source, StoreId } from '../readers/row.js';
 import { discoverImage, listFleet, type Discovery, type DiscoveryProblem, type HostImage } from './discover.js';
 import { acquireLock } from './lock.js';
-import { writePartition, type PartitionResult } from './partition.js';
+import type { PartitionResult } from './partition.js';
 import { currentSignature, loaderVersion, recordedVersion, recordVersion, STALE_MARKER, storedSignature } from './state.js';
 import { buildWarehouse, modelsVersion } from './warehouse.js';
+import { createPartitionPool } from './worker-pool.js';
 
 export interface LoadOptions {
   /** Folder whose child folders are host images. */
@@ -20,7 +21,7 @@ export interface LoadOptions {
   hosts?: HostImage[];
   /** Output folder: parquet/, fleet.duckdb, state/. */
   out: string;
-  /** Partitions written at once. */
+  /** Partitions written at once, each in its own worker thread (default: 2, the cores of these machines). */
   concurrency?: number;
   /** Read every partition again, even those whose files did not change. */
   full?: boolean;
@@ -126,7 +127,8 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
   const release = await acquireLock(out);
   try {
     await fs.rm(path.join(out, 'parquet', '.tmp'), { recursive: true, force: true });
-    const limit = pLimit(options.concurrency ?? 4);
+    const concurrency = options.concurrency ?? 2;
+    const limit = pLimit(Math.max(concurrency, 4));
     const discoveries = await Promise.all(images.map((image) => limit(() => discoverImage(image))));
     const groups = groupByPartition(images, discoveries, log);
     log(`discovered ${images.length} host(s), ${groups.size} partition(s)`);
@@ -138,9 +140,11 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     let unchanged = 0;
     let filesUnchanged = 0;
     const results: PartitionResult[] = [];
+    const pool = createPartitionPool(concurrency);
+    const writeLimit = pLimit(concurrency);
     await Promise.all(
       [...groups.values()].map((g) =>
-        limit(async () => {
+        writeLimit(async () => {
           if (!full) {
             const now = await currentSignature(g.sources, g.problems);
             if (now === (await storedSignature(out, g.host, g.store))) {
@@ -152,13 +156,13 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
             }
           }
           await markStale();
-          const result = await writePartition(out, g.host, g.store, g.sources, g.problems);
+          const result = await pool.write({ out, host: g.host, store: g.store, sources: g.sources, problems: g.problems });
           results.push(result);
           done += 1;
           log(`[${done}/${groups.size}] ${g.host} ${g.store}: ${result.rows} rows, ${result.files.length} files, ${result.errors} parser errors`);
         }),
       ),
-    );
+    ).finally(() => pool.close());
     let removed = 0;
     for (const [key, dir] of await existingPartitions(out)) {
       if (!groups.has(key)) {
