@@ -2,6 +2,7 @@
  * Line-by-line reading of JSONL logs with a bound on line length, so a 1 GB line costs one `parser:`
  * row, not the process. Each line is parsed on its own, so one bad line never hides the next ones.
  */
+import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 
 /** Longest line kept, in bytes; longer lines are skipped and reported. */
@@ -21,7 +22,11 @@ export function quoteLine(text: string): string {
   return text.length > QUOTED_CHARS ? `"${text.slice(0, QUOTED_CHARS)}..."` : `"${text}"`;
 }
 
-/** Yields every non-empty line (CRLF or LF, UTF-8 BOM stripped) with its 1-based number. */
+/**
+ * Yields every non-empty line (CRLF or LF, UTF-8 BOM stripped) with its 1-based number. A line with
+ * invalid UTF-8 is yielded with U+FFFD in place of the bad bytes, then followed by an `error` event of
+ * the same number, so the repair is never silent.
+ */
 export async function* readLines(file: string, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<LineEvent> {
   const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
   let parts: Buffer[] = [];
@@ -38,7 +43,10 @@ export async function* readLines(file: string, maxLineBytes = MAX_LINE_BYTES): A
       if (first && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
       if (buf.length > 0 && buf[buf.length - 1] === 0x0d) buf = buf.subarray(0, buf.length - 1);
       const text = decoder.decode(buf);
-      if (text.trim() !== '') yield { type: 'line', lineNo, text };
+      if (text.trim() !== '') {
+        yield { type: 'line', lineNo, text };
+        if (!isUtf8(buf)) yield { type: 'error', lineNo, message: 'invalid UTF-8 bytes, read as U+FFFD' };
+      }
     }
     first = false;
     parts = [];

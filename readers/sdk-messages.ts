@@ -6,7 +6,8 @@
 import { parserRow, rowFor, type Row, type RowFields, type Source, type TurnType } from './row.js';
 import { streamJson } from './json-stream.js';
 import { summariseToolInput, toolResultText } from './tool-input.js';
-import { epochMs, int, num, obj, str } from './values.js';
+import { readJsonFile } from './json-file.js';
+import { epochMs, int, num, obj, show, str } from './values.js';
 
 /** What a transcript takes from its session folder and manifest. */
 export interface TranscriptContext {
@@ -80,6 +81,19 @@ export async function* readSdkMessages(source: Source, file: string, context: Tr
       yield rowFor(source, file, { ...base, ...usage, source_seq: seq, ...blockFields(block, role) });
     }
   }
+  if (index === -1) {
+    const problem = await noMessagesProblem(file);
+    if (problem !== null) yield parserRow(source, file, null, problem, common);
+  }
+}
+
+/** Why a transcript that gave no message has none: null for a real empty `messages`, else the problem. */
+async function noMessagesProblem(file: string): Promise<string | null> {
+  const parsed = await readJsonFile(file);
+  if (!parsed.ok) return `no message read: ${parsed.message}`;
+  const messages = obj(parsed.value)?.messages;
+  if (Array.isArray(messages) || obj(messages) !== null) return null;
+  return messages === undefined ? 'no messages array, no message read' : `messages is not an array (${show(messages).slice(0, 77)}), no message read`;
 }
 
 /** turn_type, kind and the block's own columns for one content block of a message of `role`. */

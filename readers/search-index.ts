@@ -9,7 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import { parserRow, rowFor, type Row, type Source, type TurnType } from './row.js';
-import { columnsOf, dbFilesOf, hasTable, openPrivateCopy } from './sqlite-copy.js';
+import { columnsOf, dbFilesOf, orphanProblem, orphanSideFiles, hasTable, openPrivateCopy } from './sqlite-copy.js';
 import { epochMs, show, str } from './values.js';
 
 export const NO_FTS5_TEXT = 'session search index: SQLite build lacks FTS5; session_search not read';
@@ -59,6 +59,7 @@ function textOf(value: unknown): string | null {
 /** Rows of every session-search.db of the source. */
 export async function* readSearchIndex(source: Source): AsyncGenerator<Row> {
   for (const file of dbFilesOf(source.files, 'session-search.db')) yield* readOne(source, file);
+  for (const side of orphanSideFiles(source.files)) yield parserRow(source, side, null, orphanProblem(side));
 }
 
 function loadIndexed(db: Database.Database): Map<string, IndexedSession> {

@@ -10,7 +10,7 @@
 import * as path from 'node:path';
 import { parserRow, rowFor, type Row, type Source } from './row.js';
 import { sessionRecordFrom, sessionStartFields } from './session-start.js';
-import { columnsOf, dbFilesOf, hasTable, ident, openPrivateCopy } from './sqlite-copy.js';
+import { columnsOf, dbFilesOf, orphanProblem, orphanSideFiles, hasTable, ident, openPrivateCopy } from './sqlite-copy.js';
 import { obj, str } from './values.js';
 
 /** The `sessions` columns the start rows use. */
@@ -37,6 +37,7 @@ function message(err: unknown): string {
 /** Rows of every sessions.db of the source, in file order, then rowid order. */
 export async function* readSessionsDb(source: Source): AsyncGenerator<Row> {
   for (const file of dbFilesOf(source.files, 'sessions.db')) yield* readOne(source, file);
+  for (const side of orphanSideFiles(source.files)) yield parserRow(source, side, null, orphanProblem(side));
 }
 
 async function* readOne(source: Source, file: string): AsyncGenerator<Row> {

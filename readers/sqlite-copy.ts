@@ -136,6 +136,21 @@ export function dbFilesOf(files: readonly string[], preferred: string): string[]
   return files.filter((f) => !SQLITE_SIDE_FILE.test(path.basename(f)));
 }
 
+/** Side files (`-wal`, `-shm`, `-journal`) among `files` whose database file is not among them. */
+export function orphanSideFiles(files: readonly string[]): string[] {
+  const all = new Set(files);
+  return files.filter((f) => {
+    const m = SQLITE_SIDE_FILE.exec(path.basename(f));
+    return m !== null && !all.has(f.slice(0, -m[0].length));
+  });
+}
+
+/** The `parser:` problem of an orphan side file: its content cannot be read without the database. */
+export function orphanProblem(file: string): string {
+  const db = path.basename(file).replace(SQLITE_SIDE_FILE, '');
+  return `SQLite side file without its database (${db} is absent): not readable alone, not read`;
+}
+
 /** Names of the columns of `table` in the copy (empty when the table does not exist). */
 export function columnsOf(db: Database.Database, table: string): Set<string> {
   const rows = db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[];

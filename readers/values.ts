@@ -69,6 +69,12 @@ export function show(value: unknown): string {
   try {
     return JSON.stringify(value) ?? '-';
   } catch {
-    return String(value);
+    // Too deep for JSON.stringify (a hostile 100,000-level nesting) or not serialisable; String() of a
+    // deep array recurses as well, so it is guarded too: show() must never throw.
+    try {
+      return String(value);
+    } catch {
+      return Array.isArray(value) ? '[array nested too deeply to show]' : '[value nested too deeply to show]';
+    }
   }
 }
