@@ -217,7 +217,13 @@ async function addRoot(walk: Walk, root: string, kind: 'globalStorage' | 'cline'
     list.push(file);
     byStore.set(store, list);
   };
+  const problemsBefore = walk.out.problems.length;
   await visit(root, '', 0);
+  // A store whose only entries are problems (a FIFO hooks.jsonl) still gets a source, so its problems
+  // become rows of its own partition.
+  for (const problem of walk.out.problems.slice(problemsBefore)) {
+    if (problem.store && !byStore.has(problem.store)) byStore.set(problem.store, []);
+  }
   for (const [store, files] of byStore) {
     const role: SourceRole = STORE_ROLES[store];
     walk.out.sources.push({ host: walk.image.host, store, role, imageRoot: walk.image.root, home, client, root, files: files.sort() });

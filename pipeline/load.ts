@@ -49,6 +49,21 @@ export interface RunRecord {
 /** A user error: bad paths or arguments. The CLI prints the message alone and exits 2. */
 export class UsageError extends Error {}
 
+/**
+ * mkdir -p one level at a time. Node 20's recursive mkdir loops forever where a file system answers
+ * ENOENT for a child of an existing folder (procfs, e.g. `--out /proc/x`); this fails instead.
+ */
+async function makeFolder(dir: string): Promise<void> {
+  const st = await fs.stat(dir).catch(() => null);
+  if (st?.isDirectory()) return;
+  if (st) throw new Error('exists and is not a folder');
+  const parent = path.dirname(dir);
+  if (parent !== dir) await makeFolder(parent);
+  await fs.mkdir(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
+}
+
 async function isDir(p: string): Promise<boolean> {
   return (await fs.stat(p).catch(() => null))?.isDirectory() ?? false;
 }
@@ -93,7 +108,11 @@ interface PartitionGroup {
   problems: DiscoveryProblem[];
 }
 
-/** Sources and discovery problems grouped by (host, store); problems outside any store are logged. */
+/**
+ * Sources and discovery problems grouped by (host, store). Every problem is logged and becomes a
+ * `parser:` row: in its store's partition, or in the host's `discovery` partition when it lies
+ * outside every store root.
+ */
 function groupByPartition(images: HostImage[], discoveries: Discovery[], log: (line: string) => void): Map<string, PartitionGroup> {
   const groups = new Map<string, PartitionGroup>();
   discoveries.forEach((d, i) => {
@@ -104,9 +123,16 @@ function groupByPartition(images: HostImage[], discoveries: Discovery[], log: (l
       groups.set(key, g);
     }
     for (const problem of d.problems) {
-      const g = problem.store ? groups.get(`${problem.host}\0${problem.store}`) : undefined;
-      if (g) g.problems.push(problem);
-      else log(`${images[i].host}: ${problem.file}: ${problem.message}`);
+      log(`${images[i].host}: ${problem.file}: ${problem.message}`);
+      let g = groups.get(`${problem.host}\0${problem.store ?? 'discovery'}`);
+      if (!g) {
+        // outside every store root: the host's `discovery` partition, whose source is the image itself
+        const image = images[i];
+        const source: Source = { host: image.host, store: 'discovery', role: 'primary', imageRoot: image.root, home: '', client: '-', root: image.root, files: [] };
+        g = { host: image.host, store: 'discovery', sources: [source], problems: [] };
+        groups.set(`${problem.host}\0discovery`, g);
+      }
+      g.problems.push(problem);
     }
   });
   return groups;
@@ -120,7 +146,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
   if (images.length === 0) throw new UsageError('load: no host image to load (give --fleet DIR or --host NAME=PATH)');
   const out = path.resolve(options.out);
   try {
-    await fs.mkdir(out, { recursive: true });
+    await makeFolder(out);
   } catch (err) {
     throw new UsageError(`load: cannot create output folder ${out}: ${(err as Error).message}`);
   }

@@ -130,8 +130,10 @@ export async function buildWarehouse(outDir: string): Promise<void> {
   await fs.mkdir(path.join(outDir, 'tmp', 'duckdb'), { recursive: true });
   const final = path.join(outDir, 'fleet.duckdb');
   const tmp = path.join(outDir, 'tmp', `fleet.${process.pid}.duckdb`);
-  await fs.rm(tmp, { force: true });
-  await fs.rm(`${tmp}.wal`, { force: true });
+  // The caller holds OUT's lock: any other fleet.*.duckdb here is a killed build's leftover.
+  for (const name of await fs.readdir(path.join(outDir, 'tmp'))) {
+    if (/^fleet\.\d+\.duckdb(\.wal)?$/.test(name)) await fs.rm(path.join(outDir, 'tmp', name), { force: true });
+  }
   const instance = await DuckDBInstance.create(tmp, instanceOptions(outDir, false));
   const conn = await instance.connect();
   try {

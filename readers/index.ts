@@ -12,6 +12,9 @@ import { readVscodeTasks } from './vscode-tasks.js';
 
 export { STORE_IDS, STORE_ROLES } from './stores.js';
 
+/** The `discovery` partition has no files of its own: its rows are discovery's problems. */
+async function* readNothing(): AsyncGenerator<never> {}
+
 export const READERS: Record<StoreId, Reader> = {
   'vscode-tasks': readVscodeTasks,
   'cline-tasks': readClineTasks,
@@ -22,4 +25,5 @@ export const READERS: Record<StoreId, Reader> = {
   'hooks-log': readHooksLog,
   'sync-queue': readSyncQueue,
   settings: readSettings,
+  discovery: readNothing,
 };

@@ -14,7 +14,8 @@ export type StoreId =
   | 'input-history'
   | 'hooks-log'
   | 'sync-queue'
-  | 'settings';
+  | 'settings'
+  | 'discovery';
 
 export type SourceRole = 'primary' | 'secondary';
 

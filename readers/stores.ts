@@ -1,6 +1,8 @@
 /**
  * The store ids (partition values) and their roles: `primary` stores are the evidence itself,
  * `secondary` stores repeat it and are what the duplicate rule (sql/20_int_duplicate_pairs.sql) may drop.
+ * `discovery` is not a Cline store: it holds the `parser:` rows of entries discovery found outside any
+ * store root and could not search (a link out of the image, a tree too deep).
  */
 import type { SourceRole, StoreId } from './row.js';
 
@@ -14,6 +16,7 @@ export const STORE_ROLES: Record<StoreId, SourceRole> = {
   'hooks-log': 'secondary',
   'sync-queue': 'primary',
   settings: 'primary',
+  discovery: 'primary',
 };
 
 /** Every store id, in a fixed order. */

@@ -66,6 +66,8 @@ function defaultFile(store: StoreId, home: string, sid: string, kind: string): s
       return files.syncQueue(home);
     case 'settings':
       return files.globalState(home);
+    case 'discovery':
+      return home;
   }
 }
 
