@@ -10,9 +10,9 @@ import * as path from 'node:path';
 import { ERROR_KINDS, messageTurnType } from './cline-message-kinds.js';
 import { readJsonFile } from './json-file.js';
 import { streamJson } from './json-stream.js';
-import { parserRow, rowFor, type Row, type RowFields, type Source, type TurnType } from './row.js';
-import { summariseToolInput, toolResultText } from './tool-input.js';
-import { bool, epochMs, int, num, obj, parseEmbeddedJson, show, str } from './values.js';
+import { parserRow, rowFor, type Row, type RowFields, type Source } from './row.js';
+import { contentBlockFields } from './content-blocks.js';
+import { epochMs, int, num, obj, parseEmbeddedJson, show, str } from './values.js';
 
 /** What taskHistory.json says about one task, for the task's own rows. */
 interface HistoryFacts {
@@ -282,7 +282,6 @@ async function* readApiHistory(source: Source, file: string, task: TaskContext):
       continue;
     }
     const role = str(entry.role);
-    const byRole: TurnType = role === 'user' ? 'user' : role === 'assistant' ? 'assistant' : 'system';
     const ts = epochMs(entry.ts);
     const model = modelAt(task, entry.modelInfo, ts);
     const metrics = obj(entry.metrics);
@@ -297,30 +296,7 @@ async function* readApiHistory(source: Source, file: string, task: TaskContext):
         yield parserRow(source, file, index, `content block ${seq} is not a JSON object`, at);
         continue;
       }
-      yield rowFor(source, file, { ...at, ...usage, ...blockFields(block, byRole) });
+      yield rowFor(source, file, { ...at, ...usage, ...contentBlockFields(block, role) });
     }
-  }
-}
-
-/** turn type, kind, text and tool columns of one Anthropic content block. */
-function blockFields(block: Record<string, unknown>, byRole: TurnType): RowFields {
-  const type = str(block.type) ?? 'unknown';
-  switch (type) {
-    case 'text':
-      return { turn_type: byRole, kind: type, text: typeof block.text === 'string' ? block.text : null };
-    case 'tool_use':
-      return { turn_type: 'tool_use', kind: type, tool_name: str(block.name), tool_use_id: str(block.id), text: summariseToolInput(block.input) };
-    case 'tool_result':
-      return { turn_type: 'tool_result', kind: type, tool_use_id: str(block.tool_use_id), is_error: bool(block.is_error), text: toolResultText(block.content) };
-    case 'thinking':
-      return { turn_type: 'thinking', kind: type, text: typeof block.thinking === 'string' ? block.thinking : null };
-    case 'redacted_thinking':
-      return { turn_type: 'thinking', kind: type, text: '[redacted thinking]' };
-    case 'image':
-      return { turn_type: byRole, kind: type, text: '[1 image(s)]' };
-    case 'document':
-      return { turn_type: byRole, kind: type, text: '[document]' };
-    default:
-      return { turn_type: byRole, kind: type, text: typeof block.text === 'string' ? block.text : `[${type}]` };
   }
 }

@@ -3,9 +3,9 @@
  * (subagent, teammate): one row per content block of `messages[]`, streamed (cline-formats.md §2.3-2.4;
  * spec 002 "SDK messages file", "Parser plan", "Model rows"). Used by readers/sdk-sessions.ts only.
  */
-import { parserRow, rowFor, type Row, type RowFields, type Source, type TurnType } from './row.js';
+import { parserRow, rowFor, type Row, type Source } from './row.js';
 import { streamJson } from './json-stream.js';
-import { summariseToolInput, toolResultText } from './tool-input.js';
+import { contentBlockFields } from './content-blocks.js';
 import { readJsonFile } from './json-file.js';
 import { epochMs, int, num, obj, show, str } from './values.js';
 
@@ -22,9 +22,6 @@ export interface TranscriptContext {
   provider: string | null;
 }
 
-/** Longest string kept per field in the JSON text of an unknown block, and longest such text, in characters. */
-const UNKNOWN_FIELD_CHARS = 120;
-const UNKNOWN_TEXT_CHARS = 400;
 
 /**
  * Rows of one transcript file, in message and block order: source_line = message index + 1, source_seq =
@@ -78,7 +75,7 @@ export async function* readSdkMessages(source: Source, file: string, context: Tr
         yield parserRow(source, file, line, `content block ${seq} is not an object`, { ...base, ...usage, source_seq: seq });
         continue;
       }
-      yield rowFor(source, file, { ...base, ...usage, source_seq: seq, ...blockFields(block, role) });
+      yield rowFor(source, file, { ...base, ...usage, source_seq: seq, ...contentBlockFields(block, role) });
     }
   }
   if (index === -1) {
@@ -94,63 +91,4 @@ async function noMessagesProblem(file: string): Promise<string | null> {
   const messages = obj(parsed.value)?.messages;
   if (Array.isArray(messages) || obj(messages) !== null) return null;
   return messages === undefined ? 'no messages array, no message read' : `messages is not an array (${show(messages).slice(0, 77)}), no message read`;
-}
-
-/** turn_type, kind and the block's own columns for one content block of a message of `role`. */
-export function blockFields(block: Record<string, unknown>, role: string | null): RowFields {
-  const byRole: TurnType = role === 'user' || role === 'assistant' ? role : 'system';
-  const type = typeof block.type === 'string' ? block.type : String(block.type);
-  switch (type) {
-    case 'text':
-      return { turn_type: byRole, kind: 'text', text: typeof block.text === 'string' ? block.text : null };
-    case 'tool_use':
-      return {
-        turn_type: 'tool_use',
-        kind: 'tool_use',
-        tool_name: str(block.name),
-        tool_use_id: str(block.id),
-        text: summariseToolInput(block.input),
-      };
-    case 'tool_result':
-      return {
-        turn_type: 'tool_result',
-        kind: 'tool_result',
-        tool_name: str(block.name),
-        tool_use_id: str(block.tool_use_id),
-        is_error: block.is_error === true,
-        text: toolResultText(block.content),
-      };
-    case 'thinking':
-      return { turn_type: 'thinking', kind: 'thinking', text: typeof block.thinking === 'string' ? block.thinking : null };
-    case 'redacted_thinking':
-      return { turn_type: 'thinking', kind: 'redacted_thinking', text: '[redacted thinking]' };
-    case 'image':
-      return { turn_type: byRole, kind: 'image', text: '[1 image(s)]' };
-    case 'file':
-      return {
-        turn_type: byRole,
-        kind: 'file',
-        text: `file ${str(block.path) ?? '-'}:\n${typeof block.content === 'string' ? block.content : ''}`,
-      };
-    case 'media': {
-      const media = obj(block.media);
-      const label = [str(media?.mediaType), str(media?.name)].filter((part) => part !== null).join(' ');
-      return { turn_type: byRole, kind: 'media', text: label === '' ? '[media]' : `[media ${label}]` };
-    }
-    default:
-      return { turn_type: 'system', kind: `block:${type}`, text: shortJson(block) };
-  }
-}
-
-/** Compact JSON of an unknown block with long strings cut, so a base64 payload never fills the row. */
-function shortJson(block: Record<string, unknown>): string {
-  let text: string;
-  try {
-    text = JSON.stringify(block, (_key, value: unknown) =>
-      typeof value === 'string' && value.length > UNKNOWN_FIELD_CHARS ? `${value.slice(0, UNKNOWN_FIELD_CHARS)}...` : value,
-    );
-  } catch {
-    text = '{}';
-  }
-  return text.length > UNKNOWN_TEXT_CHARS ? `${text.slice(0, UNKNOWN_TEXT_CHARS)}...` : text;
 }
