@@ -41,6 +41,11 @@ async function main(): Promise<void> {
           .option('out', { type: 'string', demandOption: true, describe: 'Output folder: parquet/, fleet.duckdb, state/' })
           .option('concurrency', { type: 'number', default: 2, describe: 'Partitions (host, store) written at once, each in a worker thread' })
           .option('full', { type: 'boolean', default: false, describe: 'Read every partition again, even where no file changed' })
+          .option('keep-secrets', {
+            type: 'boolean',
+            default: false,
+            describe: 'Store texts with their API keys and tokens as found (default: each is replaced by [REDACTED:<kind>:<fingerprint>] and listed in the secrets table)',
+          })
           .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines on stderr' })
           .example('$0 load --fleet /cases/acme/collections --out /cases/acme/warehouse', 'load every host image of a fleet')
           .example('$0 load --host WS-042=/mnt/ws042 --out ./wh', 'load one image under an explicit host name'),
@@ -48,10 +53,10 @@ async function main(): Promise<void> {
         const hosts = (args.host ?? []).map(parseHost);
         const log = args.quiet ? undefined : (line: string) => process.stderr.write(`${line}\n`);
         const t0 = Date.now();
-        const run = await runLoad({ fleet: args.fleet ? path.resolve(args.fleet) : undefined, hosts, out: args.out, concurrency: args.concurrency, full: args.full, log });
+        const run = await runLoad({ fleet: args.fleet ? path.resolve(args.fleet) : undefined, hosts, out: args.out, concurrency: args.concurrency, full: args.full, keepSecrets: args.keepSecrets, log });
         process.stdout.write(
           `loaded ${run.hosts} host(s): ${run.partitions_written} partition(s) written, ${run.partitions_unchanged} unchanged, ` +
-            `${run.partitions_removed} removed; ${run.files_read} file(s), ${run.rows_written} row(s), ${run.parser_errors} parser error(s) in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${path.resolve(args.out)}\n`,
+            `${run.partitions_removed} removed; ${run.files_read} file(s), ${run.rows_written} row(s), ${run.parser_errors} parser error(s), ${run.secrets_redacted === false ? 'secrets kept (--keep-secrets)' : `${run.secrets_found ?? 0} secret(s) redacted`} in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${path.resolve(args.out)}\n`,
         );
       },
     )

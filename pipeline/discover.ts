@@ -121,6 +121,8 @@ async function walkDir(walk: Walk, dir: string, depth: number): Promise<void> {
     if ((await resolveEntry(walk, full, entry, null)) !== 'dir') continue;
     if (EXTENSION_IDS.has(entry.name) && path.basename(dir) === 'globalStorage') {
       await addRoot(walk, full, 'globalStorage');
+    } else if (entry.name === 'Cline' && path.basename(dir) === 'Documents') {
+      await addDocumentsRoot(walk, full);
     } else if (entry.name === '.cline') {
       const data = path.join(full, 'data');
       const st = await fs.stat(data).catch(() => null);
@@ -160,7 +162,12 @@ export function storeOf(rel: string, kind: 'globalStorage' | 'cline'): StoreId |
   if (s.length === 3 && s[0] === 'tasks' && ['ui_messages.json', 'api_conversation_history.json', 'task_metadata.json'].includes(s[2])) return tasks;
   if (rel === 'state/taskHistory.json') return tasks;
   if (rel === 'settings/cline_mcp_settings.json') return 'settings';
-  if (kind === 'globalStorage') return rel === 'cache/sync-queue.json' ? 'sync-queue' : null;
+  if (kind === 'globalStorage') {
+    if (rel === 'cache/sync-queue.json') return 'sync-queue';
+    if (s.length === 2 && s[0] === 'cache' && /^remote_config_.*\.json$/.test(s[1])) return 'credentials';
+    return null;
+  }
+  if (rel === 'secrets.json' || rel === 'settings/providers.json' || rel === 'connectors/settings.json') return 'credentials';
   if (s.length === 3 && s[0] === 'sessions' && s[2].endsWith('.json') && !s[2].endsWith('.compaction.json')) return 'sdk-sessions';
   if (s.length === 2 && s[0] === 'db') {
     if (/^sessions\.db(-wal|-shm|-journal)?$/.test(s[1])) return 'sessions-db';
@@ -184,13 +191,14 @@ export function folderStore(rel: string, kind: 'globalStorage' | 'cline'): Store
   if (kind === 'cline' && first === 'sessions') return 'sdk-sessions';
   if (kind === 'cline' && first === 'logs') return 'hooks-log';
   if (first === 'settings' || (kind === 'cline' && first === 'cloud-pending-starts')) return 'settings';
+  if (kind === 'cline' && first === 'connectors') return 'credentials';
   return null;
 }
 
 /** Folders under a store root that hold files of some store (the rest is never listed). */
 const ROOT_DIRS: Record<'globalStorage' | 'cline', string[]> = {
   globalStorage: ['tasks', 'state', 'settings', 'cache'],
-  cline: ['tasks', 'state', 'settings', 'cache', 'sessions', 'db', 'logs', 'cloud-pending-starts'],
+  cline: ['tasks', 'state', 'settings', 'cache', 'sessions', 'db', 'logs', 'cloud-pending-starts', 'connectors'],
 };
 
 async function addRoot(walk: Walk, root: string, kind: 'globalStorage' | 'cline'): Promise<void> {
@@ -228,4 +236,27 @@ async function addRoot(walk: Walk, root: string, kind: 'globalStorage' | 'cline'
     const role: SourceRole = STORE_ROLES[store];
     walk.out.sources.push({ host: walk.image.host, store, role, imageRoot: walk.image.root, home, client, root, files: files.sort() });
   }
+}
+
+/** The file of a `Documents/Cline` folder that holds credentials (the webhook configuration). */
+const DOCUMENTS_CREDENTIAL_FILES = new Set(['webhook_config.json']);
+
+/**
+ * `<home>/Documents/Cline` (or `<home>/OneDrive/Documents/Cline`): its `webhook_config.json` is a
+ * `credentials` source of that home, whose client is `-`: every Cline client shares the folder.
+ */
+async function addDocumentsRoot(walk: Walk, root: string): Promise<void> {
+  const segs = path.relative(walk.image.root, root).split(path.sep);
+  let homeEnd = segs.length - 2;
+  if (homeEnd > 0 && /^OneDrive\b/.test(segs[homeEnd - 1])) homeEnd -= 1;
+  const home = segs.slice(0, homeEnd).join('/');
+  const files: string[] = [];
+  const problemsBefore = walk.out.problems.length;
+  for (const entry of await readDir(walk, root, null)) {
+    if (!DOCUMENTS_CREDENTIAL_FILES.has(entry.name)) continue;
+    const full = path.join(root, entry.name);
+    if ((await resolveEntry(walk, full, entry, 'credentials')) === 'file') files.push(full);
+  }
+  if (files.length === 0 && walk.out.problems.length === problemsBefore) return;
+  walk.out.sources.push({ host: walk.image.host, store: 'credentials', role: STORE_ROLES.credentials, imageRoot: walk.image.root, home, client: '-', root, files });
 }

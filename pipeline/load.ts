@@ -5,12 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import type { Source, StoreId } from '../readers/row.js';
 import { discoverImage, listFleet, type Discovery, type DiscoveryProblem, type HostImage } from './discover.js';
 import { acquireLock } from './lock.js';
 import type { PartitionResult } from './partition.js';
-import { currentSignature, loaderVersion, recordedVersion, recordVersion, STALE_MARKER, storedSignature } from './state.js';
+import { codeVersion, currentSignature, loaderVersion, recordedVersion, recordVersion, STALE_MARKER, storedSignature } from './state.js';
 import { buildWarehouse, modelsVersion } from './warehouse.js';
 import { createPartitionPool } from './worker-pool.js';
 
@@ -25,6 +26,11 @@ export interface LoadOptions {
   concurrency?: number;
   /** Read every partition again, even those whose files did not change. */
   full?: boolean;
+  /**
+   * Store texts with their secrets (`--keep-secrets`). By default every secret in a text is replaced by
+   * `[REDACTED:<kind>:<fingerprint>]` and listed in the `secrets` table.
+   */
+  keepSecrets?: boolean;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
 }
@@ -44,6 +50,15 @@ export interface RunRecord {
   parser_errors: number;
   discovery_problems: number;
   is_full_load: boolean;
+  /** False when the load kept secrets in the texts (`--keep-secrets`); always set by runLoad. */
+  secrets_redacted?: boolean;
+  /** Secrets redacted from the partitions written by this run; always set by runLoad. */
+  secrets_found?: number;
+}
+
+/** Hash of the redaction code (pipeline/redact.ts or .js beside this module): new detectors mean new texts. */
+function redactionVersion(): Promise<string> {
+  return codeVersion(path.dirname(fileURLToPath(import.meta.url)), /^redact\.(js|ts)$/);
 }
 
 /** A user error: bad paths or arguments. The CLI prints the message alone and exits 2. */
@@ -158,7 +173,9 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     const discoveries = await Promise.all(images.map((image) => limit(() => discoverImage(image))));
     const groups = groupByPartition(images, discoveries, log);
     log(`discovered ${images.length} host(s), ${groups.size} partition(s)`);
-    const version = await loaderVersion();
+    // Partitions written with the other redaction setting, or by other redaction code, are read again.
+    const keepSecrets = options.keepSecrets === true;
+    const version = `${await loaderVersion()}${keepSecrets ? '+keep-secrets' : `+redact-${await redactionVersion()}`}`;
     const full = options.full === true || (await recordedVersion(out, 'loader')) !== version;
     const staleMarker = path.join(out, STALE_MARKER);
     const markStale = () => fs.writeFile(staleMarker, '');
@@ -182,10 +199,10 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
             }
           }
           await markStale();
-          const result = await pool.write({ out, host: g.host, store: g.store, sources: g.sources, problems: g.problems });
+          const result = await pool.write({ out, host: g.host, store: g.store, sources: g.sources, problems: g.problems, keepSecrets });
           results.push(result);
           done += 1;
-          log(`[${done}/${groups.size}] ${g.host} ${g.store}: ${result.rows} rows, ${result.files.length} files, ${result.errors} parser errors`);
+          log(`[${done}/${groups.size}] ${g.host} ${g.store}: ${result.rows} rows, ${result.files.length} files, ${result.errors} parser errors${result.secrets ? `, ${result.secrets} secrets redacted` : ''}`);
         }),
       ),
     ).finally(() => pool.close());
@@ -211,6 +228,8 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       parser_errors: results.reduce((n, r) => n + r.errors, 0),
       discovery_problems: discoveries.reduce((n, d) => n + d.problems.length, 0),
       is_full_load: full,
+      secrets_redacted: !keepSecrets,
+      secrets_found: results.reduce((n, r) => n + r.secrets, 0),
     };
     await recordVersion(out, 'loader', version);
     await fs.appendFile(path.join(out, 'state', 'runs.jsonl'), `${JSON.stringify(record)}\n`);

@@ -9,7 +9,7 @@ import type { PartitionJob, WorkerReply } from './worker-pool.js';
 parentPort?.on('message', async (job: PartitionJob) => {
   let reply: WorkerReply;
   try {
-    reply = { ok: true, result: await writePartition(job.out, job.host, job.store, job.sources, job.problems) };
+    reply = { ok: true, result: await writePartition(job.out, job.host, job.store, job.sources, job.problems, { keepSecrets: job.keepSecrets }) };
   } catch (err) {
     reply = { ok: false, message: (err as Error).message };
   }

@@ -1,7 +1,8 @@
 /**
  * One (host, store) partition: run the store's reader over every source of that host, batch the rows
  * into Arrow record batches, write them as Parquet parts into a private temporary folder, and swap the
- * folder in whole, so a failed or killed run never leaves half a partition.
+ * folder in whole, so a failed or killed run never leaves half a partition. Each row's text is redacted
+ * (pipeline/redact.ts) before it is batched, unless the load keeps secrets; the hits go to `_secrets.jsonl`.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -12,6 +13,7 @@ import { rowsToRecordBatch } from './arrow-batch.js';
 import type { DiscoveryProblem } from './discover.js';
 import { fingerprint } from './fingerprint.js';
 import { recordBatchToParquet } from './parquet-file.js';
+import { redact } from './redact.js';
 
 /** Rows per Parquet part, and text bytes (UTF-16 units) per part, whichever comes first. */
 export const BATCH_ROWS = 50_000;
@@ -37,7 +39,33 @@ export interface PartitionResult {
   store: StoreId;
   rows: number;
   errors: number;
+  /** Secrets redacted from the partition's texts (0 with keepSecrets). */
+  secrets: number;
   files: FileRecord[];
+}
+
+export interface PartitionOptions {
+  /** Store texts as found, secrets included: no redaction and no `_secrets.jsonl` (`--keep-secrets`). */
+  keepSecrets?: boolean;
+}
+
+/**
+ * One secret redacted from a row's text (pipeline/redact.ts), as `_secrets.jsonl` holds it and the
+ * `secrets` table reads it: where it was and what it was, never its value.
+ */
+export interface SecretRecord {
+  host: string;
+  store: StoreId;
+  home: string;
+  client: string;
+  source_file: string;
+  source_line: number | null;
+  source_seq: number;
+  session_id: string | null;
+  timestamp_ms: number | null;
+  row_kind: string;
+  kind: string;
+  fingerprint: string;
 }
 
 /** Folder of a partition under `OUT/parquet/events`; host names are percent-encoded. */
@@ -47,6 +75,9 @@ export function partitionDir(outDir: string, host: string, store: string): strin
 
 /** Name of the inventory file that lists a partition's evidence files, beside its Parquet parts. */
 export const INVENTORY_FILE = '_files.jsonl';
+
+/** Name of the file of a partition's redacted secrets (SecretRecord lines), beside its inventory. */
+export const SECRETS_FILE = '_secrets.jsonl';
 
 /** Rows of one source, with a reader failure turned into a `parser:` row instead of an abort. */
 async function* rowsOf(source: Source): AsyncGenerator<Row> {
@@ -64,6 +95,7 @@ export async function writePartition(
   store: StoreId,
   sources: Source[],
   problems: DiscoveryProblem[],
+  options: PartitionOptions = {},
 ): Promise<PartitionResult> {
   const finalDir = partitionDir(outDir, host, store);
   const tmpDir = path.join(outDir, 'parquet', '.tmp', `${encodeURIComponent(host)}__${store}.${process.pid}.${randomBytes(4).toString('hex')}`);
@@ -83,7 +115,15 @@ export async function writePartition(
   let part = 0;
   let rows = 0;
   let errors = 0;
+  let secrets = 0;
+  /** SecretRecord lines not yet appended to the secrets file (written with each part). */
+  let secretLines: string[] = [];
+  const secretsFile = path.join(tmpDir, SECRETS_FILE);
   const flush = async () => {
+    if (secretLines.length > 0) {
+      await fs.appendFile(secretsFile, secretLines.join(''));
+      secretLines = [];
+    }
     if (batch.length === 0) return;
     const bytes = recordBatchToParquet(rowsToRecordBatch(batch));
     await fs.writeFile(path.join(tmpDir, `part-${String(part).padStart(5, '0')}.parquet`), bytes);
@@ -92,6 +132,30 @@ export async function writePartition(
     batchChars = 0;
   };
   const take = async (source: Source, file: string, row: Row) => {
+    if (!options.keepSecrets && row.text) {
+      const found = redact(row.text);
+      if (found.hits.length > 0) {
+        row.text = found.text;
+        secrets += found.hits.length;
+        for (const hit of found.hits) {
+          const record: SecretRecord = {
+            host,
+            store,
+            home: row.home,
+            client: row.client,
+            source_file: row.source_file,
+            source_line: row.source_line,
+            source_seq: row.source_seq,
+            session_id: row.session_id,
+            timestamp_ms: row.timestamp_utc,
+            row_kind: row.kind,
+            kind: hit.kind,
+            fingerprint: hit.fingerprint,
+          };
+          secretLines.push(`${JSON.stringify(record)}\n`);
+        }
+      }
+    }
     const rec = fileRecord(source, file);
     rec.rows += 1;
     if (row.kind === 'parser') {
@@ -128,7 +192,7 @@ export async function writePartition(
   }
   await fs.writeFile(path.join(tmpDir, INVENTORY_FILE), files.map((f) => JSON.stringify(f)).join('\n') + (files.length ? '\n' : ''));
   await swapIn(tmpDir, finalDir);
-  return { host, store, rows, errors, files };
+  return { host, store, rows, errors, secrets, files };
 }
 
 /** Replaces `finalDir` by `tmpDir` with renames only; the old folder is removed after the swap. */

@@ -8,7 +8,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COLUMNS } from './schema.js';
-import { INVENTORY_FILE } from './partition.js';
+import { INVENTORY_FILE, SECRETS_FILE } from './partition.js';
 import { codeVersion } from './state.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -51,6 +51,13 @@ const FILE_COLUMNS: ColumnList = [
   ['first_error', 'VARCHAR'],
 ];
 
+/** Columns of a partition's `_secrets.jsonl` (pipeline/partition.ts SecretRecord). */
+const SECRET_COLUMNS: ColumnList = [
+  ['host', 'VARCHAR'], ['store', 'VARCHAR'], ['home', 'VARCHAR'], ['client', 'VARCHAR'], ['source_file', 'VARCHAR'],
+  ['source_line', 'BIGINT'], ['source_seq', 'INTEGER'], ['session_id', 'VARCHAR'], ['timestamp_ms', 'BIGINT'],
+  ['row_kind', 'VARCHAR'], ['kind', 'VARCHAR'], ['fingerprint', 'VARCHAR'],
+];
+
 /** Columns of one line of OUT/state/runs.jsonl (pipeline/load.ts RunRecord). */
 const RUN_COLUMNS: ColumnList = [
   ['run_id', 'VARCHAR'], ['started_at', 'TIMESTAMPTZ'], ['ended_at', 'TIMESTAMPTZ'], ['hosts', 'BIGINT'],
@@ -78,6 +85,7 @@ async function placeholders(outDir: string): Promise<Record<string, string>> {
   const runs = path.join(outDir, 'state', 'runs.jsonl');
   const haveParquet = await hasFiles(events, (n) => n.endsWith('.parquet'));
   const haveInventory = await hasFiles(events, (n) => n === INVENTORY_FILE);
+  const haveSecrets = await hasFiles(events, (n) => n === SECRETS_FILE);
   return {
     events_source: haveParquet
       ? `read_parquet(${sqlString(path.join(events, '*', '*', '*.parquet'))}, hive_partitioning = false)`
@@ -85,6 +93,9 @@ async function placeholders(outDir: string): Promise<Record<string, string>> {
     files_source: haveInventory
       ? `read_json(${sqlString(path.join(events, '*', '*', INVENTORY_FILE))}, format = 'newline_delimited', columns = ${jsonColumns(FILE_COLUMNS)})`
       : emptyRelation(FILE_COLUMNS),
+    secrets_source: haveSecrets
+      ? `read_json(${sqlString(path.join(events, '*', '*', SECRETS_FILE))}, format = 'newline_delimited', columns = ${jsonColumns(SECRET_COLUMNS)})`
+      : emptyRelation(SECRET_COLUMNS),
     runs_source: existsSync(runs)
       ? `read_json(${sqlString(runs)}, format = 'newline_delimited', columns = ${jsonColumns(RUN_COLUMNS)})`
       : emptyRelation(RUN_COLUMNS),
@@ -153,13 +164,35 @@ export interface QueryResult {
   rows: unknown[][];
 }
 
-/** Runs one SQL text on OUT/fleet.duckdb opened read-only. */
+/** The error of json_serialize_sql for a statement that is not a query (CREATE, COPY, SET, ...). */
+const NOT_A_QUERY = 'Only SELECT statements can be serialized to json!';
+
+/**
+ * Refuses any statement that is not a query. Read-only mode stops writes to fleet.duckdb, but not
+ * `COPY ... TO` or `EXPORT DATABASE` writing files (over OUT's Parquet parts, say), nor `INSTALL` going
+ * to the network. json_serialize_sql only parses (binding a COPY or EXPORT can already create files) and
+ * accepts SELECT, FROM, WITH, VALUES, TABLE, DESCRIBE, SHOW and SUMMARIZE; `EXPLAIN [ANALYZE]` of those
+ * is allowed too. A text that does not parse is left to DuckDB, which reports the syntax error.
+ */
+async function assertQueryOnly(conn: DuckDBConnection, sql: string): Promise<void> {
+  const query = sql.replace(/^\s*explain\s+(?:analyze\s+)?/i, '');
+  const reader = await conn.runAndReadAll(
+    `select json_extract(j, '$.error')::boolean, json_extract_string(j, '$.error_message') from (select json_serialize_sql(${sqlString(query)}) as j)`,
+  );
+  const [failed, message] = reader.getRowsJson()[0] as [boolean | null, string | null];
+  if (failed && message === NOT_A_QUERY) {
+    throw new Error('query: the warehouse is read-only: only queries (select, from, with, describe, show, summarize, explain) are allowed, not statements that create, change, copy, export, attach, install or set');
+  }
+}
+
+/** Runs one SQL text on OUT/fleet.duckdb opened read-only; only queries are allowed. */
 export async function queryWarehouse(outDir: string, sql: string): Promise<QueryResult> {
   const file = path.join(outDir, 'fleet.duckdb');
   if (!existsSync(file)) throw new Error(`query: no warehouse at ${file}; run clinetrail load --out ${outDir} first`);
   const instance = await DuckDBInstance.create(file, instanceOptions(outDir, true));
   const conn = await instance.connect();
   try {
+    await assertQueryOnly(conn, sql);
     const reader = await conn.runAndReadAll(sql);
     return { columns: reader.columnNames(), rows: reader.getRowsJson() as unknown[][] };
   } finally {

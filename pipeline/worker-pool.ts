@@ -17,6 +17,8 @@ export interface PartitionJob {
   store: StoreId;
   sources: Source[];
   problems: DiscoveryProblem[];
+  /** `--keep-secrets`: no redaction. */
+  keepSecrets?: boolean;
 }
 
 export type WorkerReply = { ok: true; result: PartitionResult } | { ok: false; message: string };
@@ -31,7 +33,7 @@ export interface PartitionPool {
 /** A pool of `size` workers, or the in-thread writer when no compiled worker file exists. */
 export function createPartitionPool(size: number): PartitionPool {
   if (!existsSync(WORKER_FILE) || size < 1) {
-    return { write: (j) => writePartition(j.out, j.host, j.store, j.sources, j.problems), close: async () => {} };
+    return { write: (j) => writePartition(j.out, j.host, j.store, j.sources, j.problems, { keepSecrets: j.keepSecrets }), close: async () => {} };
   }
   const idle: Worker[] = [];
   const all: Worker[] = [];

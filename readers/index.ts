@@ -1,6 +1,7 @@
 /** The reader registry as plain data: one entry per store id. */
 import type { Reader, StoreId } from './row.js';
 import { readClineTasks } from './cline-tasks.js';
+import { readCredentials } from './credentials.js';
 import { readHooksLog } from './hooks-log.js';
 import { readInputHistory } from './input-history.js';
 import { readSdkSessions } from './sdk-sessions.js';
@@ -25,5 +26,6 @@ export const READERS: Record<StoreId, Reader> = {
   'hooks-log': readHooksLog,
   'sync-queue': readSyncQueue,
   settings: readSettings,
+  credentials: readCredentials,
   discovery: readNothing,
 };

@@ -15,6 +15,7 @@ export type StoreId =
   | 'hooks-log'
   | 'sync-queue'
   | 'settings'
+  | 'credentials'
   | 'discovery';
 
 export type SourceRole = 'primary' | 'secondary';

@@ -16,6 +16,7 @@ export const STORE_ROLES: Record<StoreId, SourceRole> = {
   'hooks-log': 'secondary',
   'sync-queue': 'primary',
   settings: 'primary',
+  credentials: 'primary',
   discovery: 'primary',
 };
 

@@ -1,6 +1,6 @@
 /**
  * Test helper for the SQL models: an in-memory DuckDB whose `raw_events` is a TABLE of hand-made rows
- * (exactly pipeline/schema.ts COLUMNS), with empty `raw_files` and `raw_runs`, and models 10+ run on it.
+ * (exactly pipeline/schema.ts COLUMNS), with empty `raw_files`, `raw_runs` and `raw_secrets`, and models 10+ run on it.
  */
 import { DuckDBInstance, type Json } from '@duckdb/node-api';
 import { COLUMNS } from '../../pipeline/schema.js';
@@ -66,6 +66,8 @@ function defaultFile(store: StoreId, home: string, sid: string, kind: string): s
       return files.syncQueue(home);
     case 'settings':
       return files.globalState(home);
+    case 'credentials':
+      return `${home}/.cline/data/secrets.json`;
     case 'discovery':
       return home;
   }
@@ -122,6 +124,10 @@ const RUN_COLUMNS =
   'partitions_removed BIGINT, files_read BIGINT, files_unchanged BIGINT, rows_written BIGINT, parser_errors BIGINT, ' +
   'discovery_problems BIGINT, is_full_load BOOLEAN';
 
+const SECRET_COLUMNS =
+  'host VARCHAR, store VARCHAR, home VARCHAR, client VARCHAR, source_file VARCHAR, source_line BIGINT, source_seq INTEGER, ' +
+  'session_id VARCHAR, timestamp_ms BIGINT, row_kind VARCHAR, kind VARCHAR, fingerprint VARCHAR';
+
 /** Loads `rows` as raw_events into a fresh in-memory DuckDB and runs the models from sql/10 on. */
 export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } = {}): Promise<ModelDb> {
   const instance = await DuckDBInstance.create(':memory:', {
@@ -145,6 +151,7 @@ export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } 
     }
     await conn.run(`create table raw_files (${FILE_COLUMNS})`);
     await conn.run(`create table raw_runs (${RUN_COLUMNS})`);
+    await conn.run(`create table raw_secrets (${SECRET_COLUMNS})`);
     await runModels(conn, {}, 10);
   } catch (err) {
     close();

@@ -58,7 +58,7 @@ describe(`hostile content: ${cases.length} planted files in ${builders.length} h
 
   it('keeps unknown kinds and block types as their own kind instead of dropping them', async () => {
     const kinds = (await query(out, `select distinct kind from raw_events where host = 'h-types' order by 1`)).map((r) => r[0]);
-    expect(kinds).toEqual(expect.arrayContaining(['ask:no_such_ask_kind', 'say:no_such_say_kind', 'no_such_block']));
+    expect(kinds).toEqual(expect.arrayContaining(['ask:no_such_ask_kind', 'say:no_such_say_kind', 'block:no_such_block']));
   });
 
   it('every hostile host file is in the files table (none silently missing)', async () => {

@@ -1,0 +1,50 @@
+/**
+ * Realistic fake API keys and tokens for the redaction tests, built at test time by concatenation from a
+ * seeded generator, so the repository holds no literal that a secret scanner would flag.
+ */
+import { createHash } from 'node:crypto';
+
+/** Deterministic random characters from an alphabet (seeded, so failures reproduce). */
+export function chars(alphabet: string, n: number, seed: string): string {
+  let out = '';
+  let block = Buffer.alloc(0);
+  let counter = 0;
+  while (out.length < n) {
+    if (block.length === 0) block = createHash('sha256').update(`${seed}:${counter++}`).digest();
+    out += alphabet[block[0] % alphabet.length];
+    block = block.subarray(1);
+  }
+  return out;
+}
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const DIGITS = '0123456789';
+const ALNUM = UPPER + LOWER + DIGITS;
+const URLSAFE = `${ALNUM}_-`;
+export const B64 = `${ALNUM}+/`;
+export const b64url = (s: string) => Buffer.from(s).toString('base64url');
+
+/** Fake keys, each built from its parts. */
+export const FAKE = {
+  anthropic: ['sk', 'ant', 'api03', chars(URLSAFE, 93, 'ant') + 'AA'].join('-'),
+  openai: ['sk', 'proj', chars(URLSAFE, 156, 'oai')].join('-'),
+  openaiLegacy: 'sk' + '-' + chars(ALNUM, 20, 'oa1') + 'T3Blbk' + 'FJ' + chars(ALNUM, 20, 'oa2'),
+  openrouter: ['sk', 'or', 'v1', chars('0123456789abcdef', 64, 'or')].join('-'),
+  google: 'AI' + 'za' + 'Sy' + chars(URLSAFE, 33, 'goog'),
+  googleOauth: 'ya' + '29.' + chars(URLSAFE, 120, 'ya29'),
+  awsId: 'AK' + 'IA' + chars(UPPER + '234567', 16, 'aws'),
+  awsSecret: chars(B64, 40, 'awssecret'),
+  github: 'gh' + 'p_' + chars(ALNUM, 36, 'ghp'),
+  githubFine: 'github' + '_pat_' + chars(ALNUM, 22, 'ghf1') + '_' + chars(ALNUM, 59, 'ghf2'),
+  gitlab: 'gl' + 'pat-' + chars(URLSAFE, 20, 'glpat'),
+  slack: ['xo' + 'xb', chars(DIGITS, 12, 's1'), chars(DIGITS, 13, 's2'), chars(ALNUM, 24, 's3')].join('-'),
+  slackWebhook: 'https://hooks.slack.com/services/' + 'T' + chars(UPPER + DIGITS, 8, 'w1') + '/B' + chars(UPPER + DIGITS, 10, 'w2') + '/' + chars(ALNUM, 24, 'w3'),
+  jwt: [b64url('{"alg":"HS256","typ":"JWT"}'), b64url(`{"sub":"${chars(DIGITS, 10, 'sub')}","name":"Jane Doe","iat":1516239022}`), chars(URLSAFE, 43, 'sig')].join('.'),
+  bearer: chars(ALNUM, 40, 'bearer'),
+  privateKey:
+    '-----BEGIN ' + 'RSA PRIVATE KEY-----\n' +
+    Array.from({ length: 6 }, (_, i) => chars(B64, 64, `pem${i}`)).join('\n') +
+    '\n-----END ' + 'RSA PRIVATE KEY-----',
+  assignment: chars(ALNUM, 24, 'assign'),
+};
+
