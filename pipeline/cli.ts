@@ -9,6 +9,7 @@ import { hideBin } from 'yargs/helpers';
 import * as path from 'node:path';
 import type { HostImage } from './discover.js';
 import { formatResult, type OutputFormat } from './format.js';
+import { createProgress, summaryLine, type LogFormat } from './progress.js';
 import { runLoad, UsageError } from './load.js';
 import { LockHeldError } from './lock.js';
 import { queryWarehouse } from './warehouse.js';
@@ -46,18 +47,37 @@ async function main(): Promise<void> {
             default: false,
             describe: 'Store texts with their API keys and tokens as found (default: each is replaced by [REDACTED:<kind>:<fingerprint>] and listed in the secrets table)',
           })
-          .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines on stderr' })
+          .option('quiet', { type: 'boolean', default: false, describe: 'No progress on stderr (the summary line still goes to stdout)' })
+          .option('log-format', {
+            choices: ['text', 'json'] as const,
+            default: 'text',
+            describe: 'Progress on stderr: text (a live line on a terminal, a line every 10 s otherwise) or json (one object per event)',
+          })
           .example('$0 load --fleet /cases/acme/collections --out /cases/acme/warehouse', 'load every host image of a fleet')
           .example('$0 load --host WS-042=/mnt/ws042 --out ./wh', 'load one image under an explicit host name'),
       async (args) => {
         const hosts = (args.host ?? []).map(parseHost);
-        const log = args.quiet ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+        const onEvent = createProgress({
+          format: args.logFormat as LogFormat,
+          quiet: args.quiet,
+          isTTY: process.stderr.isTTY === true,
+          write: (text) => process.stderr.write(text),
+        });
         const t0 = Date.now();
-        const run = await runLoad({ fleet: args.fleet ? path.resolve(args.fleet) : undefined, hosts, out: args.out, concurrency: args.concurrency, full: args.full, keepSecrets: args.keepSecrets, log });
-        process.stdout.write(
-          `loaded ${run.hosts} host(s): ${run.partitions_written} partition(s) written, ${run.partitions_unchanged} unchanged, ` +
-            `${run.partitions_removed} removed; ${run.files_read} file(s), ${run.rows_written} row(s), ${run.parser_errors} parser error(s), ${run.secrets_redacted === false ? 'secrets kept (--keep-secrets)' : `${run.secrets_found ?? 0} secret(s) redacted`} in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${path.resolve(args.out)}\n`,
-        );
+        const out = path.resolve(args.out);
+        const run = await runLoad({
+          fleet: args.fleet ? path.resolve(args.fleet) : undefined,
+          hosts,
+          out,
+          concurrency: args.concurrency,
+          full: args.full,
+          keepSecrets: args.keepSecrets,
+          onEvent,
+        });
+        const duplicates = Number((await queryWarehouse(out, 'select count(*) from duplicates')).rows[0]?.[0] ?? NaN);
+        const dropped = Number.isFinite(duplicates) ? duplicates : null;
+        onEvent({ event: 'done', run, duplicates_dropped: dropped });
+        process.stdout.write(summaryLine(run, dropped, out, Date.now() - t0));
       },
     )
     .command(

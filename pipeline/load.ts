@@ -13,6 +13,7 @@ import { acquireLock } from './lock.js';
 import type { PartitionResult } from './partition.js';
 import { codeVersion, currentSignature, loaderVersion, recordedVersion, recordVersion, STALE_MARKER, storedSignature } from './state.js';
 import { buildWarehouse, modelsVersion } from './warehouse.js';
+import type { LoadEvent } from './progress.js';
 import { createPartitionPool } from './worker-pool.js';
 
 export interface LoadOptions {
@@ -31,8 +32,8 @@ export interface LoadOptions {
    * `[REDACTED:<kind>:<fingerprint>]` and listed in the `secrets` table.
    */
   keepSecrets?: boolean;
-  /** Progress lines (stderr in the CLI). */
-  log?: (line: string) => void;
+  /** Progress events (rendered on stderr by the CLI, pipeline/progress.ts). */
+  onEvent?: (event: LoadEvent) => void;
 }
 
 /** One line of OUT/state/runs.jsonl, the source of the `load_runs` table. */
@@ -128,7 +129,7 @@ interface PartitionGroup {
  * `parser:` row: in its store's partition, or in the host's `discovery` partition when it lies
  * outside every store root.
  */
-function groupByPartition(images: HostImage[], discoveries: Discovery[], log: (line: string) => void): Map<string, PartitionGroup> {
+function groupByPartition(images: HostImage[], discoveries: Discovery[], emit: (event: LoadEvent) => void): Map<string, PartitionGroup> {
   const groups = new Map<string, PartitionGroup>();
   discoveries.forEach((d, i) => {
     for (const source of d.sources) {
@@ -138,7 +139,7 @@ function groupByPartition(images: HostImage[], discoveries: Discovery[], log: (l
       groups.set(key, g);
     }
     for (const problem of d.problems) {
-      log(`${images[i].host}: ${problem.file}: ${problem.message}`);
+      emit({ event: 'problem', host: images[i].host, file: problem.file, message: problem.message });
       let g = groups.get(`${problem.host}\0${problem.store ?? 'discovery'}`);
       if (!g) {
         // outside every store root: the host's `discovery` partition, whose source is the image itself
@@ -155,7 +156,7 @@ function groupByPartition(images: HostImage[], discoveries: Discovery[], log: (l
 
 /** Runs a whole load; returns the run record it appended to OUT/state/runs.jsonl. */
 export async function runLoad(options: LoadOptions): Promise<RunRecord> {
-  const log = options.log ?? (() => {});
+  const emit = options.onEvent ?? (() => {});
   const started = new Date();
   const images = await resolveImages(options);
   if (images.length === 0) throw new UsageError('load: no host image to load (give --fleet DIR or --host NAME=PATH)');
@@ -171,15 +172,14 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     const concurrency = options.concurrency ?? 2;
     const limit = pLimit(Math.max(concurrency, 4));
     const discoveries = await Promise.all(images.map((image) => limit(() => discoverImage(image))));
-    const groups = groupByPartition(images, discoveries, log);
-    log(`discovered ${images.length} host(s), ${groups.size} partition(s)`);
+    const groups = groupByPartition(images, discoveries, emit);
+    emit({ event: 'discovered', hosts: images.length, partitions: groups.size });
     // Partitions written with the other redaction setting, or by other redaction code, are read again.
     const keepSecrets = options.keepSecrets === true;
     const version = `${await loaderVersion()}${keepSecrets ? '+keep-secrets' : `+redact-${await redactionVersion()}`}`;
     const full = options.full === true || (await recordedVersion(out, 'loader')) !== version;
     const staleMarker = path.join(out, STALE_MARKER);
     const markStale = () => fs.writeFile(staleMarker, '');
-    let done = 0;
     let unchanged = 0;
     let filesUnchanged = 0;
     const results: PartitionResult[] = [];
@@ -193,16 +193,15 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
             if (now === (await storedSignature(out, g.host, g.store))) {
               unchanged += 1;
               filesUnchanged += now === '' ? 0 : now.split('\n').length;
-              done += 1;
-              log(`[${done}/${groups.size}] ${g.host} ${g.store}: unchanged, kept`);
+              emit({ event: 'partition', host: g.host, store: g.store, unchanged: true, rows: 0, files: 0, bytes: 0, parser_errors: 0 });
               return;
             }
           }
           await markStale();
           const result = await pool.write({ out, host: g.host, store: g.store, sources: g.sources, problems: g.problems, keepSecrets });
           results.push(result);
-          done += 1;
-          log(`[${done}/${groups.size}] ${g.host} ${g.store}: ${result.rows} rows, ${result.files.length} files, ${result.errors} parser errors${result.secrets ? `, ${result.secrets} secrets redacted` : ''}`);
+          const bytes = result.files.reduce((n, f) => n + (f.size ?? 0), 0);
+          emit({ event: 'partition', host: g.host, store: g.store, unchanged: false, rows: result.rows, files: result.files.length, bytes, parser_errors: result.errors });
         }),
       ),
     ).finally(() => pool.close());
@@ -237,9 +236,9 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     const modelsCurrent =
       existsSync(path.join(out, 'fleet.duckdb')) && !existsSync(staleMarker) && (await recordedVersion(out, 'models')) === models;
     if (modelsCurrent) {
-      log('no partition changed: warehouse models kept (load_runs reads this run from state/runs.jsonl)');
+      emit({ event: 'models', rebuilt: false });
     } else {
-      log('building warehouse models');
+      emit({ event: 'models', rebuilt: true });
       await buildWarehouse(out);
       await recordVersion(out, 'models', models);
       await fs.rm(staleMarker, { force: true });

@@ -97,9 +97,10 @@ export function createProgress(options: ProgressOptions): (e: LoadEvent) => void
 
 /** The final summary line (stdout), printed whatever the log options. */
 export function summaryLine(run: RunRecord, duplicatesDropped: number | null, out: string, elapsedMs: number): string {
+  const secrets = run.secrets_redacted === false ? 'secrets kept (--keep-secrets)' : `${run.secrets_found ?? 0} secret(s) redacted`;
   return (
     `loaded ${run.hosts} host(s): ${run.partitions_written} partition(s) written, ${run.partitions_unchanged} unchanged, ` +
     `${run.partitions_removed} removed; ${run.files_read} file(s) read, ${run.files_unchanged} unchanged; ${run.rows_written} row(s), ` +
-    `${run.parser_errors} parser error(s), ${duplicatesDropped ?? '-'} duplicate(s) dropped in ${(elapsedMs / 1000).toFixed(1)} s -> ${out}\n`
+    `${run.parser_errors} parser error(s), ${duplicatesDropped ?? '-'} duplicate(s) dropped, ${secrets} in ${(elapsedMs / 1000).toFixed(1)} s -> ${out}\n`
   );
 }

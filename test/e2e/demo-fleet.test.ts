@@ -146,7 +146,7 @@ describe('demo fleet: first load', () => {
   it('exits 0 and reports 4 hosts, 13 partitions, 32 files, 132 rows, 1 parser error', () => {
     expect(load1.status).toBe(0);
     expect(load1.stdout).toMatch(/^loaded 4 host\(s\): 13 partition\(s\) written\b/);
-    expect(load1.stdout).toMatch(/\b32 file\(s\), 132 row\(s\), 1 parser error\(s\)/);
+    expect(load1.stdout).toMatch(/\b32 file\(s\) read, 0 unchanged; 132 row\(s\), 1 parser error\(s\), 5 duplicate\(s\) dropped, 0 secret\(s\) redacted in /);
     expect(fs.existsSync(path.join(out, 'fleet.duckdb'))).toBe(true);
   });
 

@@ -54,12 +54,12 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('SIGKILL at several points, then a run to completion', () => {
   const out = path.join(work, 'out');
-  const points: Array<{ label: string; afterMs?: number; onText?: string; delayMs?: number }> = [
+  const points: Array<{ label: string; afterMs?: number; onText?: string; delayMs?: number; onStaging?: boolean }> = [
     { label: 'after 100 ms', afterMs: 100 },
     { label: 'after 500 ms', afterMs: 500 },
     { label: 'after 1.5 s', afterMs: 1500 },
     { label: 'during the warehouse build', onText: 'building warehouse models', delayMs: 150 },
-    { label: 'while partitions are being written (second run)', onText: '] host-10', delayMs: 0 },
+    { label: 'while partitions are being written (a --full run)', onStaging: true },
     { label: 'right after discovery', onText: 'discovered', delayMs: 0 },
   ];
   let hadWarehouse = false;
@@ -69,10 +69,21 @@ describe('SIGKILL at several points, then a run to completion', () => {
     if (hadWarehouse) before = String((await query(out, 'select count(*) from raw_events'))[0][0]);
     let timer: NodeJS.Timeout | undefined;
     let armed = false;
-    const run: CliRun = await runCli(loadArgs(out), {
+    const run: CliRun = await runCli(loadArgs(out, p.onStaging === true), {
       timeoutMs: 600_000,
       onSpawn: (child) => {
         if (p.afterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), p.afterMs);
+        if (p.onStaging) {
+          // kill as soon as a partition is being staged in OUT/parquet/.tmp
+          const staging = path.join(out, 'parquet', '.tmp');
+          const poll = setInterval(() => {
+            if (existsSync(staging) && readdirSync(staging).length > 0) {
+              clearInterval(poll);
+              child.kill('SIGKILL');
+            }
+          }, 5);
+          child.once('exit', () => clearInterval(poll));
+        }
       },
       onStderr: (text, child) => {
         if (p.onText && !armed && text.includes(p.onText)) {

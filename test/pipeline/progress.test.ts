@@ -67,7 +67,7 @@ describe('progress', () => {
 
   it('summarises a run in one line', () => {
     expect(summaryLine(RUN, 5, '/w', 1234)).toBe(
-      'loaded 2 host(s): 3 partition(s) written, 1 unchanged, 0 removed; 7 file(s) read, 2 unchanged; 1500 row(s), 1 parser error(s), 5 duplicate(s) dropped in 1.2 s -> /w\n',
+      'loaded 2 host(s): 3 partition(s) written, 1 unchanged, 0 removed; 7 file(s) read, 2 unchanged; 1500 row(s), 1 parser error(s), 5 duplicate(s) dropped, 0 secret(s) redacted in 1.2 s -> /w\n',
     );
   });
 });
