@@ -9,7 +9,8 @@
  */
 import type Database from 'better-sqlite3';
 import { parserRow, rowFor, type Row, type Source, type TurnType } from './row.js';
-import { columnsOf, dbFilesOf, orphanProblem, orphanSideFiles, hasTable, openPrivateCopy } from './sqlite-copy.js';
+import { columnsOf, hasTable, type PrivateCopy } from './sqlite-copy.js';
+import { readEvidenceDatabases } from './sqlite-evidence.js';
 import { epochMs, show, str } from './values.js';
 
 export const NO_FTS5_TEXT = 'session search index: SQLite build lacks FTS5; session_search not read';
@@ -58,8 +59,7 @@ function textOf(value: unknown): string | null {
 
 /** Rows of every session-search.db of the source. */
 export async function* readSearchIndex(source: Source): AsyncGenerator<Row> {
-  for (const file of dbFilesOf(source.files, 'session-search.db')) yield* readOne(source, file);
-  for (const side of orphanSideFiles(source.files)) yield parserRow(source, side, null, orphanProblem(side));
+  yield* readEvidenceDatabases(source, 'session-search.db', (copy, file) => readOne(source, copy, file));
 }
 
 function loadIndexed(db: Database.Database): Map<string, IndexedSession> {
@@ -77,14 +77,7 @@ function loadIndexed(db: Database.Database): Map<string, IndexedSession> {
   return map;
 }
 
-async function* readOne(source: Source, file: string): AsyncGenerator<Row> {
-  let copy;
-  try {
-    copy = openPrivateCopy(file);
-  } catch (err) {
-    yield parserRow(source, file, null, message(err));
-    return;
-  }
+async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncGenerator<Row> {
   try {
     const db = copy.db;
     const hasIndexed = hasTable(db, 'indexed_sessions');
@@ -185,7 +178,5 @@ async function* readOne(source: Source, file: string): AsyncGenerator<Row> {
     yield* before(null);
   } catch (err) {
     yield parserRow(source, file, null, `reading the search index failed: ${message(err)}`);
-  } finally {
-    copy.close();
   }
 }

@@ -10,7 +10,8 @@
 import * as path from 'node:path';
 import { parserRow, rowFor, type Row, type Source } from './row.js';
 import { sessionRecordFrom, sessionStartFields } from './session-start.js';
-import { columnsOf, dbFilesOf, orphanProblem, orphanSideFiles, hasTable, ident, openPrivateCopy } from './sqlite-copy.js';
+import { columnsOf, hasTable, ident, type PrivateCopy } from './sqlite-copy.js';
+import { readEvidenceDatabases } from './sqlite-evidence.js';
 import { obj, str } from './values.js';
 
 /** The `sessions` columns the start rows use. */
@@ -36,18 +37,10 @@ function message(err: unknown): string {
 
 /** Rows of every sessions.db of the source, in file order, then rowid order. */
 export async function* readSessionsDb(source: Source): AsyncGenerator<Row> {
-  for (const file of dbFilesOf(source.files, 'sessions.db')) yield* readOne(source, file);
-  for (const side of orphanSideFiles(source.files)) yield parserRow(source, side, null, orphanProblem(side));
+  yield* readEvidenceDatabases(source, 'sessions.db', (copy, file) => readOne(source, copy, file));
 }
 
-async function* readOne(source: Source, file: string): AsyncGenerator<Row> {
-  let copy;
-  try {
-    copy = openPrivateCopy(file);
-  } catch (err) {
-    yield parserRow(source, file, null, message(err));
-    return;
-  }
+async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncGenerator<Row> {
   let lastRowid: number | null = null;
   try {
     const db = copy.db;
@@ -100,7 +93,5 @@ async function* readOne(source: Source, file: string): AsyncGenerator<Row> {
   } catch (err) {
     const where = lastRowid === null ? '' : ` after rowid ${lastRowid}`;
     yield parserRow(source, file, null, `reading sessions failed${where}: ${message(err)}`);
-  } finally {
-    copy.close();
   }
 }

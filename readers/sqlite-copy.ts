@@ -119,16 +119,6 @@ export function openPrivateCopy(dbFile: string): PrivateCopy {
   return { db: opened, copyPath, close: cleanup };
 }
 
-/** Runs `fn` on a private copy of `dbFile` and always cleans the copy up. */
-export async function withPrivateCopy<T>(dbFile: string, fn: (db: Database.Database) => Promise<T> | T): Promise<T> {
-  const copy = openPrivateCopy(dbFile);
-  try {
-    return await fn(copy.db);
-  } finally {
-    copy.close();
-  }
-}
-
 /** The db files of a source: the file named `preferred` when present, else every non-side file. */
 export function dbFilesOf(files: readonly string[], preferred: string): string[] {
   const named = files.filter((f) => path.basename(f) === preferred);

@@ -2,6 +2,7 @@
  * Test helper for the SQL models: an in-memory DuckDB whose `raw_events` is a TABLE of hand-made rows
  * (exactly pipeline/schema.ts COLUMNS), with empty `raw_files`, `raw_runs` and `raw_secrets`, and models 10+ run on it.
  */
+import { afterEach } from 'vitest';
 import { DuckDBInstance, type Json } from '@duckdb/node-api';
 import { COLUMNS } from '../../pipeline/schema.js';
 import { runModels } from '../../pipeline/warehouse.js';
@@ -162,5 +163,18 @@ export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } 
       return (await conn.runAndReadAll(sql)).getRowObjectsJson();
     },
     close,
+  };
+}
+
+/** `open(rows)` for a test file: runs the models on `rows`; every database it opened is closed after each test. */
+export function useModelDbs(): (rows: TestRow[]) => Promise<ModelDb> {
+  const opened: ModelDb[] = [];
+  afterEach(() => {
+    while (opened.length) opened.pop()!.close();
+  });
+  return async (rows) => {
+    const db = await runModelsOn(rows);
+    opened.push(db);
+    return db;
   };
 }

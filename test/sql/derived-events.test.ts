@@ -3,22 +3,14 @@
  * `model:` / `permission mode:` rows of legacy task_metadata.json model_usage facts (spec 002 "Model rows",
  * "Permission rows"), and where they sort in events.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COLUMNS } from '../../pipeline/schema.js';
-import { files, runModelsOn, type ModelDb, type TestRow } from '../helpers/models.js';
+import { files, useModelDbs, type TestRow } from '../helpers/models.js';
 
 const T0 = Date.parse('2025-10-09T08:00:00.000Z');
 const at = (s: number): number => T0 + s * 1000;
 
-const opened: ModelDb[] = [];
-afterEach(() => {
-  while (opened.length) opened.pop()!.close();
-});
-async function open(rows: TestRow[]): Promise<ModelDb> {
-  const db = await runModelsOn(rows);
-  opened.push(db);
-  return db;
-}
+const open = useModelDbs();
 
 /** Manifest rows of SDK session `sid`: session start and `model: <model> provider=<provider>`. */
 function manifest(sid: string, model: string, provider: string): TestRow[] {

@@ -3,22 +3,14 @@
  * secondary rows (hooks-log, input-history, search-index) the duplicate rule drops, one-to-one, in the
  * fixed rule order hook_tool_call, hook_text, input_history, search_index.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { files, runModelsOn, type ModelDb, type TestRow } from '../helpers/models.js';
+import { describe, expect, it } from 'vitest';
+import { files, useModelDbs, type ModelDb, type TestRow } from '../helpers/models.js';
 
 const T0 = Date.parse('2025-10-09T08:00:00.000Z');
 /** T0 plus `s` seconds, in epoch ms. */
 const at = (s: number): number => T0 + Math.round(s * 1000);
 
-const opened: ModelDb[] = [];
-afterEach(() => {
-  while (opened.length) opened.pop()!.close();
-});
-async function open(rows: TestRow[]): Promise<ModelDb> {
-  const db = await runModelsOn(rows);
-  opened.push(db);
-  return db;
-}
+const open = useModelDbs();
 
 /** (store, source_line, text) of the secondary rows events keeps, in a fixed order. */
 async function keptSecondary(db: ModelDb): Promise<[string, number, string | null][]> {

@@ -3,20 +3,12 @@
  * stand-in rule, model_usage facts kept out of the timeline, and the project_path each takes from
  * another record (sync-queue from taskHistory, search-index from the SDK manifest).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { files, runModelsOn, type ModelDb, type TestRow } from '../helpers/models.js';
+import { describe, expect, it } from 'vitest';
+import { files, useModelDbs, type TestRow } from '../helpers/models.js';
 
 const T0 = Date.parse('2025-10-09T08:00:00.000Z');
 
-const opened: ModelDb[] = [];
-afterEach(() => {
-  while (opened.length) opened.pop()!.close();
-});
-async function open(rows: TestRow[]): Promise<ModelDb> {
-  const db = await runModelsOn(rows);
-  opened.push(db);
-  return db;
-}
+const open = useModelDbs();
 
 /** The session start / model rows a manifest or a sessions.db row yields (readers/session-start.ts). */
 function startRows(store: 'sdk-sessions' | 'sessions-db', sid: string, extra: TestRow = {}): TestRow[] {

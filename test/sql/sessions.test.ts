@@ -2,21 +2,13 @@
  * sql/32_sessions.sql on hand-made rows: one row per (host, session_id) with origin, sync, import,
  * transcript presence, the stores a session appears in and its row counts per turn type.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { files, runModelsOn, type ModelDb, type TestRow } from '../helpers/models.js';
+import { describe, expect, it } from 'vitest';
+import { files, useModelDbs, type TestRow } from '../helpers/models.js';
 
 const T0 = Date.parse('2025-10-09T08:00:00.000Z');
 const at = (s: number): number => T0 + s * 1000;
 
-const opened: ModelDb[] = [];
-afterEach(() => {
-  while (opened.length) opened.pop()!.close();
-});
-async function open(rows: TestRow[]): Promise<ModelDb> {
-  const db = await runModelsOn(rows);
-  opened.push(db);
-  return db;
-}
+const open = useModelDbs();
 
 const START = 'session start: source=cli status=completed pid=1 cwd=/w workspace_root=/w title=-';
 function startRows(store: 'sdk-sessions' | 'sessions-db', sid: string, extra: TestRow = {}): TestRow[] {
