@@ -53,20 +53,16 @@ export interface PartitionOptions {
  * One secret redacted from a row's text (pipeline/redact.ts), as `_secrets.jsonl` holds it and the
  * `secrets` table reads it: where it was and what it was, never its value.
  */
-export interface SecretRecord {
-  host: string;
-  store: StoreId;
-  home: string;
-  client: string;
-  source_file: string;
-  source_line: number | null;
-  source_seq: number;
-  session_id: string | null;
+export type SecretRecord = Pick<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_line' | 'source_seq' | 'session_id'> & {
+  /** The row's timestamp_utc, epoch ms. */
   timestamp_ms: number | null;
+  /** The row's kind (`say:command`, `tool_result`, ...). */
   row_kind: string;
+  /** The detector that matched (`anthropic`, `aws_access_key_id`, ...). */
   kind: string;
+  /** First 12 hex of the secret's SHA-256. */
   fingerprint: string;
-}
+};
 
 /** Folder of a partition under `OUT/parquet/events`; host names are percent-encoded. */
 export function partitionDir(outDir: string, host: string, store: string): string {
