@@ -77,6 +77,7 @@ export const readCredentials: Reader = async function* (source: Source): AsyncIt
       yield parserRow(source, file, null, safeProblem(result.message));
       continue;
     }
+    if (result.repair) yield parserRow(source, file, null, result.repair);
     const mtime = await fs.stat(file).then((st) => Math.trunc(st.mtimeMs), () => null);
     yield rowFor(source, file, {
       timestamp_utc: mtime,

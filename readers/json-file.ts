@@ -7,7 +7,14 @@ import { promises as fs } from 'node:fs';
 /** Largest file parsed whole, in bytes. Transcripts never come here: they are streamed. */
 export const MAX_JSON_FILE_BYTES = 64 * 1024 * 1024;
 
-export type JsonFileResult = { ok: true; value: unknown } | { ok: false; message: string };
+/**
+ * The parsed value, or why there is none. `repair` says what was mended to parse it (invalid UTF-8
+ * bytes read as U+FFFD): the caller keeps the value and adds one `parser:` row with that text.
+ */
+export type JsonFileResult = { ok: true; value: unknown; repair: string | null } | { ok: false; message: string };
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
 
 /** Reads and parses one JSON file (UTF-8 BOM allowed); never throws. */
 export async function readJsonFile(file: string, maxBytes = MAX_JSON_FILE_BYTES): Promise<JsonFileResult> {
@@ -16,10 +23,18 @@ export async function readJsonFile(file: string, maxBytes = MAX_JSON_FILE_BYTES)
     try {
       const stat = await handle.stat();
       if (stat.size > maxBytes) return { ok: false, message: `file of ${stat.size} bytes is larger than ${maxBytes}, not parsed` };
-      let text = (await handle.readFile()).toString('utf8');
+      const bytes = await handle.readFile();
+      let text: string;
+      let repair: string | null = null;
+      try {
+        text = strictUtf8.decode(bytes);
+      } catch {
+        text = lenientUtf8.decode(bytes);
+        repair = 'invalid UTF-8 bytes read as U+FFFD';
+      }
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       if (text.trim() === '') return { ok: false, message: 'empty file' };
-      return { ok: true, value: JSON.parse(text) };
+      return { ok: true, value: JSON.parse(text), repair };
     } finally {
       await handle.close();
     }

@@ -117,6 +117,7 @@ async function* readTaskMetadata(source: Source, file: string, task: TaskContext
     yield parserRow(source, file, null, parsed.ok ? 'task metadata is not a JSON object' : parsed.message, base);
     return;
   }
+  if (parsed.repair) yield parserRow(source, file, null, parsed.repair, base);
   for (const field of ['model_usage', 'environment_history', 'files_in_context'] as const) {
     const list = meta[field];
     if (list === undefined || list === null) continue;

@@ -61,6 +61,7 @@ async function* readSessionFolder(source: Source, folder: string, files: string[
     } else if (!manifest) {
       yield parserRow(source, manifestFile, null, 'manifest is not a JSON object', { session_id: sessionId });
     } else {
+      if (result.repair) yield parserRow(source, manifestFile, null, result.repair, { session_id: sessionId });
       const record = sessionRecordFrom(manifest, sessionId, manifest.metadata);
       const fields = sessionStartFields(record, 'manifest');
       for (let seq = 0; seq < fields.length; seq++) {

@@ -99,6 +99,7 @@ export const readSettings: Reader = async function* (source: Source): AsyncItera
       yield parserRow(source, file, null, result.message);
       continue;
     }
+    if (result.repair) yield parserRow(source, file, null, result.repair);
     const mtimeMs = await mtimeOf(file);
     const from = homePath(source, file);
     const seq: Counter = { next: 0 };

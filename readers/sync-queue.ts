@@ -29,6 +29,7 @@ export const readSyncQueue: Reader = async function* (source: Source): AsyncIter
       yield parserRow(source, file, null, result.message);
       continue;
     }
+    if (result.repair) yield parserRow(source, file, null, result.repair);
     const items = obj(obj(result.value)?.items);
     if (!items) {
       yield parserRow(source, file, null, 'not a JSON object with an items object');
