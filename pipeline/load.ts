@@ -117,6 +117,18 @@ async function existingPartitions(outDir: string): Promise<Map<string, string>> 
   return found;
 }
 
+/**
+ * Discovery of one image; an image that cannot be searched at all (its folder name is not valid UTF-8,
+ * it vanished, it is unreadable) becomes one problem of its own, never the end of the fleet's load.
+ */
+async function discoverOrReport(image: HostImage): Promise<Discovery> {
+  try {
+    return await discoverImage(image);
+  } catch (err) {
+    return { sources: [], problems: [{ host: image.host, store: null, file: image.root, message: `image not searched: ${(err as Error).message}` }] };
+  }
+}
+
 interface PartitionGroup {
   host: string;
   store: StoreId;
@@ -171,7 +183,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     await fs.rm(path.join(out, 'parquet', '.tmp'), { recursive: true, force: true });
     const concurrency = options.concurrency ?? 2;
     const limit = pLimit(Math.max(concurrency, 4));
-    const discoveries = await Promise.all(images.map((image) => limit(() => discoverImage(image))));
+    const discoveries = await Promise.all(images.map((image) => limit(() => discoverOrReport(image))));
     const groups = groupByPartition(images, discoveries, emit);
     emit({ event: 'discovered', hosts: images.length, partitions: groups.size });
     // Partitions written with the other redaction setting, or by other redaction code, are read again.

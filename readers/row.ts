@@ -136,7 +136,8 @@ export function parserRow(
   problem: string,
   fields: Partial<RowFields> = {},
 ): Row {
-  const where = line === null ? imagePath(source, file) : `${imagePath(source, file)} line ${line}`;
+  const rel = imagePath(source, file) || '.';
+  const where = line === null ? rel : `${rel} line ${line}`;
   const short = problem.length > 300 ? `${problem.slice(0, 300)}...` : problem;
   return rowFor(source, file, {
     ...fields,

@@ -71,6 +71,14 @@ function buildSpecial(): void {
     symlinkSync('/dev/zero', b.abs(dev));
     b.record(dev, 'link to /dev/zero named ui_messages.json', 'problem');
   }
+  const blockDev = `${DATA}/tasks/1762000000204/ui_messages.json`;
+  mkdirSync(path.dirname(b.abs(blockDev)), { recursive: true });
+  try {
+    execFileSync('mknod', [b.abs(blockDev), 'b', '7', '0']); // a loop device node: never opened
+    b.record(blockDev, 'block device named ui_messages.json', 'problem');
+  } catch (err) {
+    notes.push(`mknod of a block device refused (${(err as Error).message.split('\n')[0]}): not tested`);
+  }
   cases.push(...b.cases);
   // The FIFO hooks.jsonl is the only file of its store: load.ts has no partition to put the problem in.
   outsideStores.push({ host: 'h-special', file: fifo2, what: 'FIFO hooks.jsonl, alone in its store', expect: 'problem' });
