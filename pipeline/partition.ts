@@ -17,7 +17,7 @@ import { redact } from './redact.js';
 
 /** Rows per Parquet part, and text bytes (UTF-16 units) per part, whichever comes first. */
 export const BATCH_ROWS = 50_000;
-export const BATCH_TEXT_CHARS = 8 * 1024 * 1024;
+export const BATCH_TEXT_CHARS = 4 * 1024 * 1024;
 
 /** One evidence file of a partition as the `files` table lists it. */
 export interface FileRecord {
