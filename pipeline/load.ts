@@ -36,7 +36,7 @@ export interface LoadOptions {
   onEvent?: (event: LoadEvent) => void;
 }
 
-/** One line of OUT/state/runs.jsonl, the source of the `load_runs` table. */
+/** One file of OUT/state/runs/, the source of the `load_runs` table. */
 export interface RunRecord {
   run_id: string;
   started_at: string;
@@ -78,6 +78,15 @@ async function makeFolder(dir: string): Promise<void> {
   await fs.mkdir(dir).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'EEXIST') throw err;
   });
+}
+
+/** Writes one run record as its own file, by rename: a killed load leaves a whole record or none. */
+async function recordRun(outDir: string, record: RunRecord): Promise<void> {
+  const dir = path.join(outDir, 'state', 'runs');
+  await fs.mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${record.started_at.replace(/[:.]/g, '-')}_${record.run_id}.json`);
+  await fs.writeFile(`${file}.tmp`, `${JSON.stringify(record)}\n`);
+  await fs.rename(`${file}.tmp`, file);
 }
 
 async function isDir(p: string): Promise<boolean> {
@@ -166,7 +175,7 @@ function groupByPartition(images: HostImage[], discoveries: Discovery[], emit: (
   return groups;
 }
 
-/** Runs a whole load; returns the run record it appended to OUT/state/runs.jsonl. */
+/** Runs a whole load; returns the run record it wrote to OUT/state/runs/. */
 export async function runLoad(options: LoadOptions): Promise<RunRecord> {
   const emit = options.onEvent ?? (() => {});
   const started = new Date();
@@ -243,7 +252,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       secrets_found: results.reduce((n, r) => n + r.secrets, 0),
     };
     await recordVersion(out, 'loader', version);
-    await fs.appendFile(path.join(out, 'state', 'runs.jsonl'), `${JSON.stringify(record)}\n`);
+    await recordRun(out, record);
     const models = await modelsVersion();
     const modelsCurrent =
       existsSync(path.join(out, 'fleet.duckdb')) && !existsSync(staleMarker) && (await recordedVersion(out, 'models')) === models;

@@ -58,7 +58,7 @@ const SECRET_COLUMNS: ColumnList = [
   ['row_kind', 'VARCHAR'], ['kind', 'VARCHAR'], ['fingerprint', 'VARCHAR'],
 ];
 
-/** Columns of one line of OUT/state/runs.jsonl (pipeline/load.ts RunRecord). */
+/** Columns of one OUT/state/runs/*.json record (pipeline/load.ts RunRecord). */
 const RUN_COLUMNS: ColumnList = [
   ['run_id', 'VARCHAR'], ['started_at', 'TIMESTAMPTZ'], ['ended_at', 'TIMESTAMPTZ'], ['hosts', 'BIGINT'],
   ['partitions_written', 'BIGINT'], ['partitions_unchanged', 'BIGINT'], ['partitions_removed', 'BIGINT'],
@@ -82,7 +82,7 @@ async function hasFiles(dir: string, predicate: (name: string) => boolean): Prom
 /** The placeholders model files may use, resolved to absolute paths under OUT. */
 async function placeholders(outDir: string): Promise<Record<string, string>> {
   const events = path.join(outDir, 'parquet', 'events');
-  const runs = path.join(outDir, 'state', 'runs.jsonl');
+  const runs = path.join(outDir, 'state', 'runs');
   const haveParquet = await hasFiles(events, (n) => n.endsWith('.parquet'));
   const haveInventory = await hasFiles(events, (n) => n === INVENTORY_FILE);
   const haveSecrets = await hasFiles(events, (n) => n === SECRETS_FILE);
@@ -97,7 +97,7 @@ async function placeholders(outDir: string): Promise<Record<string, string>> {
       ? `read_json(${sqlString(path.join(events, '*', '*', SECRETS_FILE))}, format = 'newline_delimited', columns = ${jsonColumns(SECRET_COLUMNS)})`
       : emptyRelation(SECRET_COLUMNS),
     runs_source: existsSync(runs)
-      ? `read_json(${sqlString(runs)}, format = 'newline_delimited', columns = ${jsonColumns(RUN_COLUMNS)})`
+      ? `read_json(${sqlString(path.join(runs, '*.json'))}, format = 'newline_delimited', columns = ${jsonColumns(RUN_COLUMNS)})`
       : emptyRelation(RUN_COLUMNS),
   };
 }

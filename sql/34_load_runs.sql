@@ -1,9 +1,10 @@
--- load_runs: one row per `clinetrail load` on this OUT (OUT/state/runs.jsonl), newest last; the newest
+-- load_runs: one row per `clinetrail load` on this OUT (OUT/state/runs/*.json), newest last; the newest
 -- run also counts the duplicates the rule dropped (sql/31_duplicates.sql) and the sessions it found.
 -- A view, so a load that changed no partition (and kept fleet.duckdb) still shows its run.
 create or replace view load_runs as
 with runs as (
-    select *, row_number() over (order by started_at desc) as recency from raw_runs
+    select *, row_number() over (order by started_at desc) as recency
+    from raw_runs
 )
 
 select

@@ -56,6 +56,8 @@ describe('incremental loads', () => {
   it('rebuilds the models when a killed run left partitions newer than fleet.duckdb', async () => {
     const warehouseBefore = statSync(path.join(out, 'fleet.duckdb')).mtimeMs;
     writeFileSync(path.join(out, 'state', 'models.stale'), '');
+    // and the half-written record of that killed run, never renamed into place
+    writeFileSync(path.join(out, 'state', 'runs', 'killed.json.tmp'), '{"run_id":"killed","hosts":');
     const run = await runLoad({ fleet, out });
     expect(run).toMatchObject({ partitions_written: 0, partitions_unchanged: 3 });
     expect(statSync(path.join(out, 'fleet.duckdb')).mtimeMs).toBeGreaterThan(warehouseBefore);
