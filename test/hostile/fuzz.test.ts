@@ -141,6 +141,9 @@ const TARGETS: Target[] = [
   { store: 'settings', img: 'settings', root: CLINE, kind: 'cline' },
 ];
 
+/** Resident memory bound of the test process after each case, in MB. */
+const MAX_RSS_MB = 1024;
+
 const work = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-fuzz-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -180,6 +183,9 @@ describe(`fuzz every reader (seed ${SEED}, ${CASES} cases each; replay with FUZZ
         failures.push(`${label}: THREW ${(err as Error).stack?.split('\n').slice(0, 3).join(' | ')}`);
         continue;
       }
+      // bounded memory: a mutated fixture of a few KB never makes the process grow past the bound
+      const rssMb = process.memoryUsage().rss / 1024 / 1024;
+      if (rssMb > MAX_RSS_MB) failures.push(`${label}: process RSS ${Math.round(rssMb)} MB after the case (bound ${MAX_RSS_MB} MB)`);
       for (const row of rows) {
         const problems = typeProblems(row);
         if (problems.length > 0) {
