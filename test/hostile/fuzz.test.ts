@@ -139,6 +139,7 @@ const TARGETS: Target[] = [
   { store: 'hooks-log', img: 'hooks-log', root: CLINE, kind: 'cline' },
   { store: 'sync-queue', img: 'sync-queue', root: 'home/u/.config/Code/User/globalStorage/saoudrizwan.claude-dev', kind: 'globalStorage' },
   { store: 'settings', img: 'settings', root: CLINE, kind: 'cline' },
+  { store: 'credentials', img: 'credentials', root: CLINE, kind: 'cline' },
 ];
 
 /** Resident memory bound of the test process after each case, in MB. */
