@@ -1,5 +1,5 @@
 /**
- * `make bench` / `node dist/bench/run.js [--small] [--rounds N] [--dir D] [--seed N]`: generates (or reuses)
+ * `make bench` / `node dist/bench/run.js [--small] [--rounds N] [--dir D] [--seed N] [--only core,memory,hosts]`: generates (or reuses)
  * the synthetic fleet under D (default /tmp/clinetrail-bench, never inside the repository), then measures,
  * in interleaved rounds, each as its own process under `/usr/bin/time -v`:
  *   full     clinetrail load of the fleet into a fresh OUT
@@ -7,7 +7,11 @@
  *   changed  the same OUT after one small transcript of one host got one extra message
  *   floor    a bare streaming parse of the same transcript files (bench/floor.ts)
  *   duckdb   DuckDB read_json -> zstd Parquet of the same transcript files (bench/duckdb-baseline.ts)
- * and prints a table plus a JSON summary (also written to D/bench-summary.json). Ratios are taken per
+ * and the scaling measures of bench/scaling.ts:
+ *   memory   peak RSS of loading one 250 MB, then one 1 GB ui_messages.json (SMALL: 50 and 200 MB)
+ *   hosts    per-host overhead: 1,000 tiny homes (SMALL: 200) against the same files under one host
+ * `--only` picks groups (default all three): core (the five above), memory, hosts.
+ * Prints a table plus a JSON summary (also written to D/bench-summary.json). Ratios are taken per
  * round, then the median over rounds is reported (feasibility.md: this machine is noisy).
  */
 import * as fs from 'node:fs';
@@ -16,13 +20,16 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkDir, existingFleet, generateFleet, type FleetManifest, type GenerateOptions, type Transcript } from './generate.js';
-import { median, run, table, timed, type Measured } from './measure.js';
+import { fmt, median, run, table, timed, type Measured } from './measure.js';
+import { hostOverhead, memoryScaling, type HostsResult, type MemoryResult, type ScalingContext } from './scaling.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
 const NODE = process.execPath;
 const CLI = path.join(REPO, 'dist', 'pipeline', 'cli.js');
 const MEASURES = ['full', 'rerun', 'changed', 'floor', 'duckdb'] as const;
+const GROUPS = ['core', 'memory', 'hosts'] as const;
+type Group = (typeof GROUPS)[number];
 type MeasureName = (typeof MEASURES)[number];
 
 interface Sample extends Omit<Measured, 'stdout' | 'stderr'> {
@@ -95,15 +102,15 @@ function machine(): Record<string, string | number> {
   return { nproc: os.availableParallelism(), cpu, mem_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.type()} ${os.release()}`, date: new Date().toISOString() };
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { small: { type: 'boolean', default: false }, rounds: { type: 'string' }, dir: { type: 'string', default: '/tmp/clinetrail-bench' }, seed: { type: 'string', default: '1' } },
-  });
-  if (!fs.existsSync(CLI)) throw new Error(`bench: ${CLI} not found; run make build first`);
-  const dir = checkDir(values.dir!);
-  const small = values.small === true;
-  const rounds = Number(values.rounds ?? (small ? 1 : 3));
-  const gen: GenerateOptions = small ? { dir, seed: Number(values.seed), hosts: 20, mb: 60, bigMb: 100 } : { dir, seed: Number(values.seed), hosts: 200, mb: 1024, bigMb: 1024 };
+interface Report {
+  text: string;
+  summary: Record<string, unknown>;
+  line: Record<string, unknown>;
+}
+
+/** The five core measures (full, rerun, changed, floor, duckdb) over the generated fleet. */
+async function core(dir: string, small: boolean, rounds: number, seed: number): Promise<Report> {
+  const gen: GenerateOptions = small ? { dir, seed, hosts: 20, mb: 60, bigMb: 100 } : { dir, seed, hosts: 200, mb: 1024, bigMb: 1024 };
   let m = existingFleet(gen);
   if (m) log(`reusing fleet ${m.fleet} (same seed and size)`);
   else {
@@ -153,10 +160,67 @@ async function main(): Promise<void> {
     '',
     table(['ratio (median of per-round ratios)', 'value', 'per round'], Object.entries(ratios).map(([k, v]) => [k.replace(/_/g, ' '), ratioMedians[k], v.map((x) => x.toFixed(2)).join(', ')])),
   ].join('\n');
-  const summary = { machine: machine(), fleet: { ...m, transcripts: undefined, transcript_files: m.transcripts.length }, rounds, changed_file: change.path, medians, ratios, ratio_medians: ratioMedians, samples };
-  fs.writeFileSync(path.join(dir, 'bench-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  process.stdout.write(`${text}\n\nload summaries: ${of('full')[0]?.detail} | rerun: ${of('rerun')[0]?.detail} | changed: ${of('changed')[0]?.detail}\nduckdb: ${of('duckdb')[0]?.detail}\n\n`);
-  process.stdout.write(`${JSON.stringify({ machine: summary.machine, medians, ratio_medians: ratioMedians })}\n(full summary: ${path.join(dir, 'bench-summary.json')})\n`);
+  const summary = { fleet: { ...m, transcripts: undefined, transcript_files: m.transcripts.length }, rounds, changed_file: change.path, medians, ratios, ratio_medians: ratioMedians, samples };
+  const details = `load summaries: ${of('full')[0]?.detail} | rerun: ${of('rerun')[0]?.detail} | changed: ${of('changed')[0]?.detail}\nduckdb: ${of('duckdb')[0]?.detail}`;
+  return { text: `${text}\n\n${details}`, summary, line: { medians, ratio_medians: ratioMedians } };
+}
+
+const yesNo = (met: boolean | null) => (met === null ? '-' : met ? 'yes' : 'no');
+
+function memoryReport(r: MemoryResult, rounds: number): Report {
+  const text = [
+    `Memory scaling: fleet of host-big only, one ui_messages.json; each load a fresh OUT, its own process. Rounds: ${rounds}. Medians over rounds.`,
+    '',
+    table(['ui_messages.json', 'MB on disk', 'wall s', 'input MB/s', 'rows', 'peak RSS MB'], [
+      [`${r.small_mb} MB file`, r.small_bytes / 2 ** 20, r.small.wall_s, r.small.wall_s ? r.small_bytes / 2 ** 20 / r.small.wall_s : null, r.small.rows, r.small.peak_rss_mb],
+      [`${r.big_mb} MB file`, r.big_bytes / 2 ** 20, r.big.wall_s, r.big.wall_s ? r.big_bytes / 2 ** 20 / r.big.wall_s : null, r.big.rows, r.big.peak_rss_mb],
+    ]),
+    `peak RSS growth ${r.small_mb} MB -> ${r.big_mb} MB: ${r.growth_pct === null ? '-' : `${r.growth_pct.toFixed(1)} %`} (target <= ${r.target_pct} %: ${yesNo(r.met)})`,
+  ].join('\n');
+  return { text, summary: { ...r }, line: { small_mb: r.small_mb, big_mb: r.big_mb, small_peak_rss_mb: r.small.peak_rss_mb, big_peak_rss_mb: r.big.peak_rss_mb, growth_pct: r.growth_pct, met: r.met } };
+}
+
+function hostsReport(r: HostsResult, rounds: number): Report {
+  const text = [
+    `Per-host overhead: ${r.homes} tiny homes (one legacy task each) against the same task files under 1 host; each load a fresh OUT. Rounds: ${rounds}. Medians over rounds.`,
+    '',
+    table(['fleet', 'KB on disk', 'wall s', 'rows', 'peak RSS MB'], [
+      [`${r.homes} hosts`, r.many_bytes / 1024, r.many.wall_s, r.many.rows, r.many.peak_rss_mb],
+      ['1 host, same tasks', r.one_bytes / 1024, r.one.wall_s, r.one.rows, r.one.peak_rss_mb],
+    ]),
+    `per-host overhead = (wall ${r.homes} hosts - wall 1 host) / ${r.homes}: ${r.per_host_ms === null ? '-' : `${fmt(r.per_host_ms)} ms`} (per round: ${r.per_round_ms.map((x) => x.toFixed(1)).join(', ')}; target <= ${r.target_ms} ms: ${yesNo(r.met)})`,
+  ].join('\n');
+  return { text, summary: { ...r }, line: { homes: r.homes, many_wall_s: r.many.wall_s, one_wall_s: r.one.wall_s, per_host_ms: r.per_host_ms, met: r.met } };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { small: { type: 'boolean', default: false }, rounds: { type: 'string' }, dir: { type: 'string', default: '/tmp/clinetrail-bench' }, seed: { type: 'string', default: '1' }, only: { type: 'string', default: GROUPS.join(',') } },
+  });
+  if (!fs.existsSync(CLI)) throw new Error(`bench: ${CLI} not found; run make build first`);
+  const dir = checkDir(values.dir!);
+  const small = values.small === true;
+  const rounds = Number(values.rounds ?? (small ? 1 : 3));
+  const seed = Number(values.seed);
+  const only = values.only!.split(',').map((g) => g.trim()).filter(Boolean);
+  const bad = only.filter((g) => !(GROUPS as readonly string[]).includes(g));
+  if (bad.length || only.length === 0) throw new Error(`bench: --only takes a comma list of ${GROUPS.join(', ')}; got ${values.only}`);
+  const want = (g: Group) => only.includes(g);
+  fs.mkdirSync(dir, { recursive: true });
+  const ctx: ScalingContext = { dir, seed, rounds, small, node: NODE, cli: CLI, repo: REPO, log };
+  const reports: Partial<Record<Group, Report>> = {};
+  if (want('core')) reports.core = await core(dir, small, rounds, seed);
+  if (want('memory')) reports.memory = memoryReport(await memoryScaling(ctx), rounds);
+  if (want('hosts')) reports.hosts = hostsReport(await hostOverhead(ctx), rounds);
+  const done = GROUPS.filter((g) => reports[g]);
+  const extra = (pick: (r: Report) => Record<string, unknown>) => Object.fromEntries(done.filter((g) => g !== 'core').map((g) => [g, pick(reports[g]!)]));
+  // The core keys stay at the top level, as before the scaling measures were added.
+  const summary = { machine: machine(), small, rounds, only: done, ...(reports.core?.summary ?? {}), ...extra((r) => r.summary) };
+  // A run without core does not overwrite the core results of an earlier run in the same folder.
+  const file = path.join(dir, reports.core ? 'bench-summary.json' : `bench-summary-${done.join('-')}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
+  process.stdout.write(`${done.map((g) => reports[g]!.text).join('\n\n')}\n\n`);
+  process.stdout.write(`${JSON.stringify({ machine: summary.machine, ...(reports.core?.line ?? {}), ...extra((r) => r.line) })}\n(full summary: ${file})\n`);
 }
 
 main().catch((err) => {
