@@ -444,7 +444,9 @@ export function snapshotFolder(dir: string): Record<string, { size: number; mtim
 }
 
 /** A fresh image folder under os.tmpdir() with `home/u/.cline/data/db` in it; returns the paths. */
-export function makeImage(): { imageRoot: string; dataRoot: string; dbDir: string; remove(): void } {
+export type TempImage = { imageRoot: string; dataRoot: string; dbDir: string; remove(): void };
+
+export function makeImage(): TempImage {
   const imageRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'clinetrail-img-'));
   const dataRoot = path.join(imageRoot, 'home', 'u', '.cline', 'data');
   const dbDir = path.join(dataRoot, 'db');

@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Row } from '../../readers/row.js';
 import { readSearchIndex } from '../../readers/search-index.js';
 import { collect, fixture, makeSource } from '../helpers/source.js';
-import { GONE1, K3X9Q, makeImage, snapshotFolder, writeSearchIndexDb, type SearchSession } from '../helpers/sqlite-fixtures.js';
+import { useImages } from '../helpers/temp-images.js';
+import { GONE1, K3X9Q, snapshotFolder, writeSearchIndexDb, type SearchSession } from '../helpers/sqlite-fixtures.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 const brief = (r: Row) => ({
@@ -18,15 +19,7 @@ const brief = (r: Row) => ({
   text: r.text,
 });
 
-const images: Array<{ remove(): void }> = [];
-afterEach(() => {
-  for (const i of images.splice(0)) i.remove();
-});
-function image() {
-  const img = makeImage();
-  images.push(img);
-  return img;
-}
+const image = useImages();
 function sourceFor(img: { imageRoot: string; dataRoot: string }) {
   return makeSource({ store: 'search-index', role: 'secondary', imageRoot: img.imageRoot, root: img.dataRoot });
 }

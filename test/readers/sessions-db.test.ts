@@ -2,17 +2,17 @@ import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Row } from '../../readers/row.js';
 import { readSessionsDb } from '../../readers/sessions-db.js';
 import { openPrivateCopy } from '../../readers/sqlite-copy.js';
 import { collect, fixture, makeSource } from '../helpers/source.js';
+import { useImages } from '../helpers/temp-images.js';
 import {
   DEMO_SESSIONS,
   DEMO_SESSIONS_DB,
   GONE1,
   K3X9Q,
-  makeImage,
   snapshotFolder,
   writeSessionsDb,
   type SessionsDbRow,
@@ -28,16 +28,7 @@ const brief = (r: Row) => ({
   text: r.text,
 });
 
-const images: Array<{ remove(): void }> = [];
-afterEach(() => {
-  for (const i of images.splice(0)) i.remove();
-});
-
-function image() {
-  const img = makeImage();
-  images.push(img);
-  return img;
-}
+const image = useImages();
 
 function sourceFor(img: { imageRoot: string; dataRoot: string }) {
   return makeSource({ store: 'sessions-db', imageRoot: img.imageRoot, root: img.dataRoot });
