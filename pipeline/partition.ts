@@ -176,8 +176,9 @@ export async function writePartition(
     }
   }
   for (const problem of problems) {
-    const source = sources[0] ?? null;
-    if (!source) continue;
+    // discovery gives every partition with problems a source (pipeline/load.ts groupByPartition)
+    const source = sources.find((s) => problem.file.startsWith(s.root)) ?? sources[0];
+    if (!source) throw new Error(`partition ${host}/${store}: a discovery problem without a source: ${problem.file}`);
     await take(source, problem.file, parserRow(source, problem.file, null, problem.message));
   }
   await flush();
