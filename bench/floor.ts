@@ -1,17 +1,33 @@
 /**
  * The floor of a load: a bare streaming parse of the fleet's transcript files, one process, one file at a
- * time, 1 MiB reads, values discarded. ui_messages.json and api_conversation_history.json arrays use the
- * path `$.*`; SDK `*.messages.json` use `$.messages.*` (the same parser and paths as readers/json-stream.ts).
- * `node dist/bench/floor.js --manifest <dir>/fleet-manifest.json` prints one JSON line.
+ * time, 1 MiB reads, values discarded. It uses the fastest parser we have, the one the readers use:
+ * readers/json-elements.ts (elements split by a byte scanner, parsed by JSON.parse) behind the same UTF-8
+ * check, without streamJson's per-value events. ui_messages.json and api_conversation_history.json split
+ * the root array; SDK `*.messages.json` the `messages` array. With `--tokens`, @streamparser/json instead
+ * (the token parser the readers fall back to), for comparison.
+ * `node dist/bench/floor.js --manifest <dir>/fleet-manifest.json [--tokens]` prints one JSON line.
  */
 import { createReadStream, readFileSync } from 'node:fs';
 import { JSONParser } from '@streamparser/json';
 import { parseArgs } from 'node:util';
+import { ArraySplitter } from '../readers/json-elements.js';
+import { Utf8Repair } from '../readers/utf8-repair.js';
 import type { FleetManifest, Transcript } from './generate.js';
 
 /** Parses one file; resolves to the number of values seen at the path. */
 export async function parseFile(t: Pick<Transcript, 'path' | 'kind'>): Promise<number> {
-  const parser = new JSONParser({ paths: [t.kind === 'sdk' ? '$.messages.*' : '$.*'], keepStack: false });
+  const splitter = new ArraySplitter(t.kind === 'sdk' ? 'messages' : null);
+  const utf8 = new Utf8Repair();
+  let values = 0;
+  for await (const chunk of createReadStream(t.path, { highWaterMark: 1024 * 1024 })) values += splitter.push(utf8.push(chunk as Buffer)).length;
+  values += splitter.push(utf8.end()).length + splitter.end().values.length;
+  if (splitter.giveUp !== null) throw new Error(`floor: ${t.path}: ${splitter.giveUp}`);
+  return values;
+}
+
+/** The same with the token parser. */
+export async function parseFileTokens(t: Pick<Transcript, 'path' | 'kind'>): Promise<number> {
+  const parser = new JSONParser({ paths: [t.kind === 'sdk' ? '$.messages.*' : '$.*'], keepStack: false, stringBufferSize: 64 * 1024 });
   let values = 0;
   parser.onValue = () => {
     values += 1;
@@ -21,18 +37,18 @@ export async function parseFile(t: Pick<Transcript, 'path' | 'kind'>): Promise<n
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { manifest: { type: 'string' } } });
+  const { values } = parseArgs({ options: { manifest: { type: 'string' }, tokens: { type: 'boolean', default: false } } });
   if (!values.manifest) throw new Error('floor: --manifest FILE is required');
   const manifest = JSON.parse(readFileSync(values.manifest, 'utf8')) as FleetManifest;
   const t0 = performance.now();
   let count = 0;
   let bytes = 0;
   for (const t of manifest.transcripts) {
-    count += await parseFile(t);
+    count += await (values.tokens ? parseFileTokens(t) : parseFile(t));
     bytes += t.bytes;
   }
   const seconds = (performance.now() - t0) / 1000;
-  process.stdout.write(`${JSON.stringify({ files: manifest.transcripts.length, bytes, values: count, seconds })}\n`);
+  process.stdout.write(`${JSON.stringify({ parser: values.tokens ? '@streamparser/json' : 'json-elements', files: manifest.transcripts.length, bytes, values: count, seconds })}\n`);
 }
 
 main().catch((err) => {

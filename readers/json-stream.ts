@@ -3,9 +3,10 @@
  * so a transcript of several GB never becomes one string (V8 refuses strings over 512 MiB) or one array.
  * Measured in ../shared/feasibility.md: @streamparser/json, about 250 MB/s and 130 MB RSS on 300 MB.
  */
-import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { JSONParser } from '@streamparser/json';
+import { ArraySplitter } from './json-elements.js';
+import { Utf8Repair } from './utf8-repair.js';
 
 /** A value found at one of the requested paths, or the problem that ended the document. */
 export type JsonEvent =
@@ -16,13 +17,67 @@ export type JsonEvent =
 const CHUNK_BYTES = 1024 * 1024;
 
 /**
- * Yields the values at `paths` (JSONPath subset of @streamparser/json, e.g. `$.*`, `$.messages.*`) in
- * document order. The root must open with `expectRoot` (`[` or `{`), after an optional UTF-8 BOM and
+ * Yields the values at `paths` (`$.*` on a root array, `$.messages.*` on a root object, or any path
+ * @streamparser/json takes) in document order; each value's key is its index. The two common paths take
+ * the fast path (readers/json-elements.ts: elements split by a byte scanner, parsed by `JSON.parse`).
+ * When the fast path meets anything it cannot vouch for, the file is read again by the token parser
+ * (`streamJsonTokens`), skipping the values already yielded, so the result and the error are the token
+ * parser's. A truncated array is the exception: the fast path yields every complete element and reports
+ * the truncation itself. Errors are one `error` event that ends the stream, as in `streamJsonTokens`.
+ */
+export async function* streamJson(file: string, paths: string[], expectRoot: '[' | '{'): AsyncGenerator<JsonEvent> {
+  const key = paths.length === 1 && paths[0] === '$.*' && expectRoot === '[' ? null : paths.length === 1 && paths[0] === '$.messages.*' && expectRoot === '{' ? 'messages' : undefined;
+  let yielded = 0;
+  if (key !== undefined) {
+    const splitter = new ArraySplitter(key);
+    const utf8 = new Utf8Repair();
+    const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES });
+    let first = true;
+    let end: { values: unknown[]; truncated: boolean } | null = null;
+    try {
+      for await (const raw of stream) {
+        let chunk = utf8.push(raw as Buffer);
+        if (first && chunk.length > 0) {
+          chunk = stripBom(chunk);
+          first = false;
+        }
+        for (const value of splitter.push(chunk)) yield { type: 'value', key: yielded++, value };
+        if (splitter.giveUp !== null) break;
+      }
+      if (splitter.giveUp === null) {
+        for (const value of splitter.push(first ? stripBom(utf8.end()) : utf8.end())) yield { type: 'value', key: yielded++, value };
+        end = splitter.end();
+        for (const value of end.values) yield { type: 'value', key: yielded++, value };
+      }
+    } catch (err) {
+      yield { type: 'error', message: `read error: ${(err as Error).message}`, valuesBefore: yielded };
+      return;
+    } finally {
+      stream.destroy();
+    }
+    if (end !== null && splitter.giveUp === null) {
+      const repaired = utf8.repaired > 0 ? `${utf8.repaired} invalid UTF-8 byte sequence(s) read as U+FFFD, first at byte ${utf8.firstAt}` : null;
+      if (end.truncated) {
+        yield { type: 'error', message: `file ends inside the JSON document (truncated)${repaired ? `; ${repaired}` : ''}`, valuesBefore: yielded };
+      } else if (repaired) yield { type: 'error', message: repaired, valuesBefore: yielded };
+      return;
+    }
+  }
+  let seen = 0;
+  for await (const event of streamJsonTokens(file, paths, expectRoot)) {
+    if (event.type === 'value' && seen++ < yielded) continue;
+    yield event.type === 'error' ? { ...event, valuesBefore: Math.max(event.valuesBefore, yielded) } : event;
+  }
+}
+
+/**
+ * The token parser alone (@streamparser/json): yields the values at `paths` (JSONPath subset, e.g. `$.*`,
+ * `$.messages.*`) in document order. The root must open with `expectRoot` (`[` or `{`), after an optional UTF-8 BOM and
  * whitespace; otherwise, and on any syntax error, truncation or read error, one `error` event ends it.
  * Invalid UTF-8 bytes are read as U+FFFD (the parser would otherwise stop at the first one and lose every
  * later record) and reported by one `error` event after the last value.
  */
-export async function* streamJson(
+export async function* streamJsonTokens(
   file: string,
   paths: string[],
   expectRoot: '[' | '{',
@@ -114,62 +169,6 @@ export async function* streamJson(
   else if (utf8.repaired > 0) {
     yield { type: 'error', message: `${utf8.repaired} invalid UTF-8 byte sequence(s) read as U+FFFD, first at byte ${utf8.firstAt}`, valuesBefore: count };
   }
-}
-
-/**
- * Streaming UTF-8 check: passes valid chunks through untouched (one `isUtf8` call), holds back a
- * sequence cut by the chunk end, and re-encodes a chunk with invalid bytes with U+FFFD in their place.
- */
-class Utf8Repair {
-  repaired = 0;
-  firstAt = -1;
-  private carry: Buffer = Buffer.alloc(0);
-  private offset = 0;
-  push(raw: Buffer): Buffer {
-    const chunk = this.carry.length > 0 ? Buffer.concat([this.carry, raw]) : raw;
-    const cut = completeLength(chunk);
-    this.carry = Buffer.from(chunk.subarray(cut));
-    return this.check(chunk.subarray(0, cut));
-  }
-  end(): Buffer {
-    const rest = this.carry;
-    this.carry = Buffer.alloc(0);
-    return rest.length === 0 ? rest : this.check(rest);
-  }
-  private check(body: Buffer): Buffer {
-    const at = this.offset;
-    this.offset += body.length;
-    if (isUtf8(body)) return body;
-    const text = new TextDecoder('utf-8').decode(body);
-    let bad = 0;
-    for (let i = text.indexOf('\ufffd'); i !== -1; i = text.indexOf('\ufffd', i + 1)) bad += 1;
-    this.repaired += Math.max(1, bad);
-    if (this.firstAt === -1) this.firstAt = at + firstInvalid(body);
-    return Buffer.from(text, 'utf8');
-  }
-}
-
-/** Length of `buf` without a trailing UTF-8 sequence the next chunk may complete. */
-function completeLength(buf: Buffer): number {
-  for (let i = buf.length - 1; i >= 0 && i >= buf.length - 4; i--) {
-    const b = buf[i];
-    if ((b & 0xc0) === 0x80) continue;
-    const need = b >= 0xf0 && b <= 0xf4 ? 4 : b >= 0xe0 ? 3 : b >= 0xc2 ? 2 : 1;
-    return i + need > buf.length ? i : buf.length;
-  }
-  return buf.length;
-}
-
-/** Offset of the first byte of `buf` where it stops being valid UTF-8 (approximate for a report). */
-function firstInvalid(buf: Buffer): number {
-  let lo = 0;
-  let hi = buf.length;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (isUtf8(buf.subarray(0, completeLength(buf.subarray(0, mid))))) lo = mid;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function stripBom(chunk: Buffer): Buffer {
