@@ -3,6 +3,39 @@ import type { RowFields, TurnType } from './row.js';
 import { summariseToolInput, toolResultText } from './tool-input.js';
 import { obj, str } from './values.js';
 
+/** What every block row of one message shares. */
+export type MessageFields = Pick<RowFields, 'session_id' | 'project_path' | 'source_line' | 'timestamp_utc' | 'model' | 'provider'>;
+
+/**
+ * The fields of one block row: the message's, the usage (first block only) and the block's own, written
+ * out in one fixed shape. Object spreads here cost more than the rest of the row.
+ */
+export function blockRowFields(
+  message: MessageFields,
+  seq: number,
+  usage: Pick<RowFields, 'tokens_in' | 'tokens_out' | 'cost_usd'> | null,
+  block: RowFields,
+): RowFields {
+  return {
+    session_id: message.session_id,
+    project_path: message.project_path,
+    source_line: message.source_line,
+    source_seq: seq,
+    timestamp_utc: message.timestamp_utc,
+    model: message.model,
+    provider: message.provider,
+    tokens_in: usage?.tokens_in ?? null,
+    tokens_out: usage?.tokens_out ?? null,
+    cost_usd: usage?.cost_usd ?? null,
+    turn_type: block.turn_type,
+    kind: block.kind,
+    text: block.text ?? null,
+    tool_name: block.tool_name ?? null,
+    tool_use_id: block.tool_use_id ?? null,
+    is_error: block.is_error ?? null,
+  };
+}
+
 /** Longest string kept per field in the JSON text of an unknown block, and longest such text, in characters. */
 const UNKNOWN_FIELD_CHARS = 120;
 const UNKNOWN_TEXT_CHARS = 400;

@@ -11,7 +11,7 @@ import { ERROR_KINDS, messageTurnType } from './cline-message-kinds.js';
 import { readJsonFile } from './json-file.js';
 import { streamJson } from './json-stream.js';
 import { parserRow, rowFor, type Row, type RowFields, type Source } from './row.js';
-import { contentBlockFields } from './content-blocks.js';
+import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { epochMs, int, num, obj, parseEmbeddedJson, show, str } from './values.js';
 
 /** What taskHistory.json says about one task, for the task's own rows. */
@@ -204,15 +204,24 @@ async function* readUiMessages(source: Source, file: string, task: TaskContext):
     const turnType = messageTurnType(type, value);
     const ts = epochMs(message.ts);
     const raw = typeof message.text === 'string' ? message.text : null;
+    const model = modelAt(task, message.modelInfo, ts);
+    // Every field spelled out, no spreads: one object shape for all rows (spreads cost 10 % of the read).
     const fields: RowFields = {
-      ...base,
+      session_id: task.session_id,
+      project_path: task.project_path,
       source_line: index,
       timestamp_utc: ts,
       turn_type: turnType,
       kind,
-      ...modelAt(task, message.modelInfo, ts),
+      model: model.model,
+      provider: model.provider,
       text: raw,
       is_error: ERROR_KINDS.has(kind) ? true : null,
+      tool_name: null,
+      tool_use_id: null,
+      tokens_in: null,
+      tokens_out: null,
+      cost_usd: null,
     };
     if (value === 'reasoning' && raw === null) fields.text = str(message.reasoning);
     else if (value === 'api_req_started') {
@@ -288,16 +297,16 @@ async function* readApiHistory(source: Source, file: string, task: TaskContext):
     const metrics = obj(entry.metrics);
     const tokens = obj(metrics?.tokens);
     const blocks: unknown[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+    const at: MessageFields = { ...base, ...model, source_line: index, timestamp_utc: ts };
     for (let seq = 0; seq < blocks.length; seq++) {
-      const at = { ...base, ...model, source_line: index, source_seq: seq, timestamp_utc: ts };
       const usage =
-        seq === 0 ? { tokens_in: int(tokens?.prompt), tokens_out: int(tokens?.completion), cost_usd: num(metrics?.cost) } : {};
+        seq === 0 ? { tokens_in: int(tokens?.prompt), tokens_out: int(tokens?.completion), cost_usd: num(metrics?.cost) } : null;
       const block = obj(blocks[seq]);
       if (block === null) {
-        yield parserRow(source, file, index, `content block ${seq} is not a JSON object`, at);
+        yield parserRow(source, file, index, `content block ${seq} is not a JSON object`, { ...at, source_seq: seq });
         continue;
       }
-      yield rowFor(source, file, { ...at, ...usage, ...contentBlockFields(block, role) });
+      yield rowFor(source, file, blockRowFields(at, seq, usage, contentBlockFields(block, role)));
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import { parserRow, rowFor, type Row, type Source } from './row.js';
 import { streamJson } from './json-stream.js';
-import { contentBlockFields } from './content-blocks.js';
+import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { readJsonFile } from './json-file.js';
 import { epochMs, int, num, obj, show, str } from './values.js';
 
@@ -58,8 +58,9 @@ export async function* readSdkMessages(source: Source, file: string, context: Tr
     }
     const role = str(message.role);
     const metrics = obj(message.metrics);
-    const base = {
-      ...common,
+    const base: MessageFields = {
+      session_id: context.session_id,
+      project_path: context.project_path,
       source_line: line,
       timestamp_utc: epochMs(message.ts) ?? context.started_ms,
       model,
@@ -70,12 +71,12 @@ export async function* readSdkMessages(source: Source, file: string, context: Tr
       const usage =
         seq === 0 && metrics
           ? { tokens_in: int(metrics.inputTokens), tokens_out: int(metrics.outputTokens), cost_usd: num(metrics.cost) }
-          : {};
+          : null;
       if (!block) {
         yield parserRow(source, file, line, `content block ${seq} is not an object`, { ...base, ...usage, source_seq: seq });
         continue;
       }
-      yield rowFor(source, file, { ...base, ...usage, source_seq: seq, ...contentBlockFields(block, role) });
+      yield rowFor(source, file, blockRowFields(base, seq, usage, contentBlockFields(block, role)));
     }
   }
   if (index === -1) {
