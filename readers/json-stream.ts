@@ -3,8 +3,8 @@
  * so a transcript of several GB never becomes one string (V8 refuses strings over 512 MiB) or one array.
  * Measured in ../shared/feasibility.md: @streamparser/json, about 250 MB/s and 130 MB RSS on 300 MB.
  */
-import { createReadStream } from 'node:fs';
 import { JSONParser } from '@streamparser/json';
+import { readChunks } from './file-chunks.js';
 import { ArraySplitter } from './json-elements.js';
 import { Utf8Repair } from './utf8-repair.js';
 
@@ -12,9 +12,6 @@ import { Utf8Repair } from './utf8-repair.js';
 export type JsonEvent =
   | { type: 'value'; key: string | number | undefined; value: unknown }
   | { type: 'error'; message: string; valuesBefore: number };
-
-/** Bytes read per chunk. */
-const CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Yields the values at `paths` (`$.*` on a root array, `$.messages.*` on a root object, or any path
@@ -31,7 +28,7 @@ export async function* streamJson(file: string, paths: string[], expectRoot: '['
   if (key !== undefined) {
     const splitter = new ArraySplitter(key);
     const utf8 = new Utf8Repair();
-    const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES });
+    const stream = readChunks(file);
     let first = true;
     let end: { values: unknown[]; truncated: boolean } | null = null;
     try {
@@ -53,7 +50,7 @@ export async function* streamJson(file: string, paths: string[], expectRoot: '['
       yield { type: 'error', message: `read error: ${(err as Error).message}`, valuesBefore: yielded };
       return;
     } finally {
-      stream.destroy();
+      await stream.return(undefined);
     }
     if (end !== null && splitter.giveUp === null) {
       const repaired = utf8.repaired > 0 ? `${utf8.repaired} invalid UTF-8 byte sequence(s) read as U+FFFD, first at byte ${utf8.firstAt}` : null;
@@ -99,7 +96,7 @@ export async function* streamJsonTokens(
   parser.onEnd = () => {
     ended = true;
   };
-  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES });
+  const stream = readChunks(file);
   const utf8 = new Utf8Repair();
   const feed = (chunk: Buffer): void => {
     if (ended) {
@@ -142,7 +139,7 @@ export async function* streamJsonTokens(
     yield { type: 'error', message: `read error: ${(err as Error).message}`, valuesBefore: count };
     return;
   } finally {
-    stream.destroy();
+    await stream.return(undefined);
   }
   const tail = utf8.end();
   if (tail.length > 0) {

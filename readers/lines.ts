@@ -3,7 +3,7 @@
  * row, not the process. Each line is parsed on its own, so one bad line never hides the next ones.
  */
 import { isUtf8 } from 'node:buffer';
-import { createReadStream } from 'node:fs';
+import { readChunks } from './file-chunks.js';
 
 /** Longest line kept, in bytes; longer lines are skipped and reported. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -28,7 +28,7 @@ export function quoteLine(text: string): string {
  * the same number, so the repair is never silent.
  */
 export async function* readLines(file: string, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<LineEvent> {
-  const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
+  const stream = readChunks(file);
   let parts: Buffer[] = [];
   let size = 0;
   let skipping = false;
@@ -79,7 +79,7 @@ export async function* readLines(file: string, maxLineBytes = MAX_LINE_BYTES): A
     yield { type: 'error', lineNo: lineNo + 1, message: `read error: ${(err as Error).message}` };
     return;
   } finally {
-    stream.destroy();
+    await stream.return(undefined);
   }
   if (size > 0 || skipping) yield* finish();
 }
