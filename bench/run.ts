@@ -5,12 +5,13 @@
  *   full     clinetrail load of the fleet into a fresh OUT
  *   rerun    the same load again into the same OUT (nothing changed)
  *   changed  the same OUT after one small transcript of one host got one extra message
- *   floor    a bare streaming parse of the same transcript files (bench/floor.ts)
+ *   floor    a bare streaming parse of the same transcript files (bench/floor.ts), with the readers'
+ *            parser (readers/json-elements.ts); floor_tokens the same with @streamparser/json
  *   duckdb   DuckDB read_json -> zstd Parquet of the same transcript files (bench/duckdb-baseline.ts)
  * and the scaling measures of bench/scaling.ts:
  *   memory   peak RSS of loading one 250 MB, then one 1 GB ui_messages.json (SMALL: 50 and 200 MB)
  *   hosts    per-host overhead: 1,000 tiny homes (SMALL: 200) against the same files under one host
- * `--only` picks groups (default all three): core (the five above), memory, hosts.
+ * `--only` picks groups (default all three): core (the six above), memory, hosts.
  * Prints a table plus a JSON summary (also written to D/bench-summary.json). Ratios are taken per
  * round, then the median over rounds is reported (feasibility.md: this machine is noisy).
  */
@@ -27,7 +28,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
 const NODE = process.execPath;
 const CLI = path.join(REPO, 'dist', 'pipeline', 'cli.js');
-const MEASURES = ['full', 'rerun', 'changed', 'floor', 'duckdb'] as const;
+const MEASURES = ['full', 'rerun', 'changed', 'floor', 'floor_tokens', 'duckdb'] as const;
 const GROUPS = ['core', 'memory', 'hosts'] as const;
 type Group = (typeof GROUPS)[number];
 type MeasureName = (typeof MEASURES)[number];
@@ -78,10 +79,10 @@ async function loadGroup(round: number, m: FleetManifest, out: string, change: T
   return [sample('full', full, rows), sample('rerun', rerun, null), sample('changed', changed, null)];
 }
 
-async function floorSample(round: number, manifestFile: string): Promise<Sample> {
-  const x = check(await timed([NODE, path.join(HERE, 'floor.js'), '--manifest', manifestFile], REPO), 'floor');
+async function floorSample(round: number, manifestFile: string, tokens = false): Promise<Sample> {
+  const x = check(await timed([NODE, path.join(HERE, 'floor.js'), '--manifest', manifestFile, ...(tokens ? ['--tokens'] : [])], REPO), 'floor');
   const r = JSON.parse(x.stdout.trim()) as { values: number };
-  return { round, measure: 'floor', wall_s: x.wall_s, time_elapsed_s: x.time_elapsed_s, peak_rss_mb: x.peak_rss_mb, exit_code: x.exit_code, rows: r.values, detail: x.stdout.trim() };
+  return { round, measure: tokens ? 'floor_tokens' : 'floor', wall_s: x.wall_s, time_elapsed_s: x.time_elapsed_s, peak_rss_mb: x.peak_rss_mb, exit_code: x.exit_code, rows: r.values, detail: x.stdout.trim() };
 }
 
 async function duckdbSample(round: number, manifestFile: string, out: string): Promise<Sample> {
@@ -108,7 +109,7 @@ interface Report {
   line: Record<string, unknown>;
 }
 
-/** The five core measures (full, rerun, changed, floor, duckdb) over the generated fleet. */
+/** The six core measures (full, rerun, changed, floor, floor_tokens, duckdb) over the generated fleet. */
 async function core(dir: string, small: boolean, rounds: number, seed: number): Promise<Report> {
   const gen: GenerateOptions = small ? { dir, seed, hosts: 20, mb: 60, bigMb: 100 } : { dir, seed, hosts: 200, mb: 1024, bigMb: 1024 };
   let m = existingFleet(gen);
@@ -125,7 +126,7 @@ async function core(dir: string, small: boolean, rounds: number, seed: number): 
   for (let round = 1; round <= rounds; round++) {
     const steps: Array<() => Promise<Sample[]>> = [
       async () => loadGroup(round, m!, path.join(dir, 'out-load'), change),
-      async () => [await floorSample(round, manifestFile)],
+      async () => [await floorSample(round, manifestFile), await floorSample(round, manifestFile, true)],
       async () => [await duckdbSample(round, manifestFile, path.join(dir, 'out-duckdb'))],
     ];
     for (let i = 0; i < steps.length; i++) {
@@ -139,6 +140,7 @@ async function core(dir: string, small: boolean, rounds: number, seed: number): 
   const perRound = (a: MeasureName, b: MeasureName) => Array.from({ length: rounds }, (_, i) => wall(a, i + 1) / wall(b, i + 1));
   const ratios = {
     full_over_floor: perRound('full', 'floor'),
+    full_over_floor_tokens: perRound('full', 'floor_tokens'),
     full_over_duckdb: perRound('full', 'duckdb'),
     rerun_over_full: perRound('rerun', 'full'),
     changed_over_full: perRound('changed', 'full'),
@@ -152,7 +154,7 @@ async function core(dir: string, small: boolean, rounds: number, seed: number): 
     }),
   ) as Record<MeasureName, { wall_s: number | null; input_mb_s: number | null; rows: number | null; rows_s: number | null; peak_rss_mb: number | null }>;
   const ratioMedians = Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, median(v)]));
-  const labels: Record<MeasureName, string> = { full: 'clinetrail full load', rerun: 'clinetrail re-run, unchanged', changed: 'clinetrail re-run, one host changed', floor: 'floor: bare streaming parse', duckdb: 'DuckDB read_json -> Parquet' };
+  const labels: Record<MeasureName, string> = { full: 'clinetrail full load', rerun: 'clinetrail re-run, unchanged', changed: 'clinetrail re-run, one host changed', floor: 'floor: bare parse (json-elements)', floor_tokens: 'floor: bare parse (@streamparser/json)', duckdb: 'DuckDB read_json -> Parquet' };
   const text = [
     `Fleet: ${m.params.hosts} hosts + host-big, ${(m.bytes_total / MB).toFixed(0)} MB in ${m.files_total} files; transcripts ${inputMb.toFixed(0)} MB in ${m.transcripts.length} files (big file ${m.params.bigMb} MB). Rounds: ${rounds}. Medians over rounds.`,
     '',
