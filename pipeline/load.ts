@@ -11,10 +11,11 @@ import type { Source, StoreId } from '../readers/row.js';
 import { discoverImage, listFleet, type Discovery, type DiscoveryProblem, type HostImage } from './discover.js';
 import { acquireLock } from './lock.js';
 import type { PartitionResult } from './partition.js';
-import { codeVersion, currentSignature, loaderVersion, recordedVersion, recordVersion, STALE_MARKER, storedSignature } from './state.js';
+import { planJobs } from './jobs.js';
+import { codeVersion, currentInputs, loaderVersion, recordedVersion, recordVersion, STALE_MARKER, storedSignature } from './state.js';
 import { buildWarehouse, modelsVersion } from './warehouse.js';
 import type { LoadEvent } from './progress.js';
-import { createPartitionPool } from './worker-pool.js';
+import { createPartitionPool, type PartitionJob } from './worker-pool.js';
 
 export interface LoadOptions {
   /** Folder whose child folders are host images. */
@@ -200,29 +201,37 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     const version = `${await loaderVersion()}${keepSecrets ? '+keep-secrets' : `+redact-${await redactionVersion()}`}`;
     const full = options.full === true || (await recordedVersion(out, 'loader')) !== version;
     const staleMarker = path.join(out, STALE_MARKER);
-    const markStale = () => fs.writeFile(staleMarker, '');
+    let stale: Promise<void> | null = null;
+    const markStale = () => (stale ??= fs.writeFile(staleMarker, ''));
     let unchanged = 0;
     let filesUnchanged = 0;
+    const statLimit = pLimit(8);
+    const planned = await Promise.all(
+      [...groups.values()].map((g) =>
+        statLimit(async (): Promise<{ item: PartitionJob; bytes: number } | null> => {
+          const now = await currentInputs(g.sources, g.problems);
+          if (!full && now.signature === (await storedSignature(out, g.host, g.store))) {
+            unchanged += 1;
+            filesUnchanged += now.signature === '' ? 0 : now.signature.split('\n').length;
+            emit({ event: 'partition', host: g.host, store: g.store, unchanged: true, rows: 0, files: 0, bytes: 0, parser_errors: 0 });
+            return null;
+          }
+          return { item: { out, host: g.host, store: g.store, sources: g.sources, problems: g.problems, keepSecrets }, bytes: now.bytes };
+        }),
+      ),
+    );
     const results: PartitionResult[] = [];
     const pool = createPartitionPool(concurrency);
     const writeLimit = pLimit(concurrency);
     await Promise.all(
-      [...groups.values()].map((g) =>
+      planJobs(planned.filter((p) => p !== null)).map((jobs) =>
         writeLimit(async () => {
-          if (!full) {
-            const now = await currentSignature(g.sources, g.problems);
-            if (now === (await storedSignature(out, g.host, g.store))) {
-              unchanged += 1;
-              filesUnchanged += now === '' ? 0 : now.split('\n').length;
-              emit({ event: 'partition', host: g.host, store: g.store, unchanged: true, rows: 0, files: 0, bytes: 0, parser_errors: 0 });
-              return;
-            }
-          }
           await markStale();
-          const result = await pool.write({ out, host: g.host, store: g.store, sources: g.sources, problems: g.problems, keepSecrets });
-          results.push(result);
-          const bytes = result.files.reduce((n, f) => n + (f.size ?? 0), 0);
-          emit({ event: 'partition', host: g.host, store: g.store, unchanged: false, rows: result.rows, files: result.files.length, bytes, parser_errors: result.errors });
+          await pool.write(jobs, (result) => {
+            results.push(result);
+            const bytes = result.files.reduce((n, f) => n + (f.size ?? 0), 0);
+            emit({ event: 'partition', host: result.host, store: result.store, unchanged: false, rows: result.rows, files: result.files.length, bytes, parser_errors: result.errors });
+          });
         }),
       ),
     ).finally(() => pool.close());

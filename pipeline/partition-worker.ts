@@ -1,17 +1,17 @@
 /**
- * Worker thread entry: writes the partitions the main thread sends, one at a time, so reading,
- * Arrow building and Parquet encoding of two partitions run on both cores at once.
+ * Worker thread entry: writes the jobs the main thread sends (pipeline/worker-pool.ts), one job at a
+ * time, so reading, Arrow building and Parquet encoding run on both cores at once. Each partition's
+ * result is posted as soon as it is written, then `done` (or `failed`) ends the job.
  */
 import { parentPort } from 'node:worker_threads';
-import { writePartition } from './partition.js';
-import type { PartitionJob, WorkerReply } from './worker-pool.js';
+import { writeJob, type PartitionJob, type WorkerReply } from './worker-pool.js';
 
-parentPort?.on('message', async (job: PartitionJob) => {
-  let reply: WorkerReply;
+parentPort?.on('message', async (jobs: PartitionJob[]) => {
+  const post = (reply: WorkerReply) => parentPort?.postMessage(reply);
   try {
-    reply = { ok: true, result: await writePartition(job.out, job.host, job.store, job.sources, job.problems, { keepSecrets: job.keepSecrets }) };
+    await writeJob(jobs, (result) => post({ kind: 'result', result }));
+    post({ kind: 'done' });
   } catch (err) {
-    reply = { ok: false, message: (err as Error).message };
+    post({ kind: 'failed', message: (err as Error).message });
   }
-  parentPort?.postMessage(reply);
 });

@@ -62,18 +62,23 @@ function signature(entries: Array<{ source_file: string; size: number | null; mt
     .join('\n');
 }
 
-/** The inputs of a partition as they are now: every source file's size and mtime, every problem path. */
-export async function currentSignature(sources: Source[], problems: DiscoveryProblem[]): Promise<string> {
+/**
+ * The inputs of a partition as they are now: the signature of every source file's size and mtime and
+ * every problem path, and their bytes (to cut the writes into jobs, pipeline/jobs.ts).
+ */
+export async function currentInputs(sources: Source[], problems: DiscoveryProblem[]): Promise<{ signature: string; bytes: number }> {
   const entries: Array<{ source_file: string; size: number | null; mtime_ms: number | null }> = [];
+  let bytes = 0;
   for (const source of sources) {
     for (const file of source.files) {
       const st = await fs.stat(file).catch(() => null);
+      bytes += st?.size ?? 0;
       entries.push({ source_file: imagePath(source, file), size: st?.size ?? null, mtime_ms: st ? Math.trunc(st.mtimeMs) : null });
     }
   }
   const image = sources[0];
   if (image) for (const p of problems) entries.push({ source_file: imagePath(image, p.file), size: null, mtime_ms: null });
-  return signature(entries);
+  return { signature: signature(entries), bytes };
 }
 
 /** The inputs a written partition read, from its inventory; null when there is no partition. */

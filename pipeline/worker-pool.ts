@@ -1,8 +1,10 @@
 /**
- * A fixed pool of worker threads that write partitions (pipeline/partition-worker.ts). Only the job
- * (paths and file lists) and the result (counts and fingerprints) cross threads, never rows. When the
- * worker file is not compiled JavaScript (tests run the TypeScript sources), partitions are written in
- * this thread instead, one call at a time per pool slot.
+ * A fixed pool of worker threads that write partitions (pipeline/partition-worker.ts). A job is a list
+ * of partitions: one big partition, or many small ones (pipeline/jobs.ts), so a fleet of tiny homes
+ * does not pay one round trip per partition. Only the jobs (paths and file lists) and the results
+ * (counts and fingerprints) cross threads, never rows. When the worker file is not compiled JavaScript
+ * (tests run the TypeScript sources), jobs are written in this thread instead, one job at a time per
+ * pool slot.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -21,19 +23,53 @@ export interface PartitionJob {
   keepSecrets?: boolean;
 }
 
-export type WorkerReply = { ok: true; result: PartitionResult } | { ok: false; message: string };
+/** What a worker posts: one `result` per partition written, then `done` or `failed` once per job. */
+export type WorkerReply =
+  | { kind: 'result'; result: PartitionResult }
+  | { kind: 'done' }
+  | { kind: 'failed'; message: string };
+
+/**
+ * Partitions of one job written at once. Small partitions spend much of their time waiting for the
+ * file system (mkdir, open, rename), which a few at once overlap; every partition of a shared job
+ * is small (pipeline/jobs.ts), so this does not multiply the memory of a big one.
+ */
+export const JOB_CONCURRENCY = 4;
+
+/**
+ * Writes the partitions of one job, up to JOB_CONCURRENCY at once, reporting each result as it is
+ * written. After a failure no further partition starts; the first error is thrown once the partitions
+ * already started have finished.
+ */
+export async function writeJob(jobs: PartitionJob[], onResult: (result: PartitionResult) => void): Promise<void> {
+  let next = 0;
+  let failure: unknown = null;
+  const lane = async () => {
+    while (failure === null && next < jobs.length) {
+      const j = jobs[next++];
+      try {
+        onResult(await writePartition(j.out, j.host, j.store, j.sources, j.problems, { keepSecrets: j.keepSecrets }));
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(JOB_CONCURRENCY, jobs.length) }, lane));
+  if (failure !== null) throw failure;
+}
 
 const WORKER_FILE = fileURLToPath(new URL('./partition-worker.js', import.meta.url));
 
 export interface PartitionPool {
-  write(job: PartitionJob): Promise<PartitionResult>;
+  /** Writes every partition of one job; `onResult` is called as each one is written. */
+  write(jobs: PartitionJob[], onResult: (result: PartitionResult) => void): Promise<void>;
   close(): Promise<void>;
 }
 
 /** A pool of `size` workers, or the in-thread writer when no compiled worker file exists. */
 export function createPartitionPool(size: number): PartitionPool {
   if (!existsSync(WORKER_FILE) || size < 1) {
-    return { write: (j) => writePartition(j.out, j.host, j.store, j.sources, j.problems, { keepSecrets: j.keepSecrets }), close: async () => {} };
+    return { write: writeJob, close: async () => {} };
   }
   const idle: Worker[] = [];
   const all: Worker[] = [];
@@ -46,25 +82,33 @@ export function createPartitionPool(size: number): PartitionPool {
   const take = () => new Promise<Worker>((resolve) => (idle.length ? resolve(idle.pop()!) : waiting.push(resolve)));
   const give = (w: Worker) => (waiting.length ? waiting.shift()!(w) : idle.push(w));
   return {
-    async write(job) {
+    async write(jobs, onResult) {
       const worker = await take();
+      let dead = false;
       try {
-        return await new Promise<PartitionResult>((resolve, reject) => {
-          const onError = (err: Error) => {
+        await new Promise<void>((resolve, reject) => {
+          const finish = (err?: Error) => {
             worker.off('message', onMessage);
-            reject(new Error(`partition ${job.host}/${job.store}: worker failed: ${err.message}`));
+            worker.off('error', onError);
+            if (err) reject(err);
+            else resolve();
+          };
+          const onError = (err: Error) => {
+            dead = true;
+            const first = jobs[0];
+            finish(new Error(`partition ${first.host}/${first.store}${jobs.length > 1 ? ` (job of ${jobs.length})` : ''}: worker failed: ${err.message}`));
           };
           const onMessage = (reply: WorkerReply) => {
-            worker.off('error', onError);
-            if (reply.ok) resolve(reply.result);
-            else reject(new Error(reply.message));
+            if (reply.kind === 'result') onResult(reply.result);
+            else finish(reply.kind === 'failed' ? new Error(reply.message) : undefined);
           };
-          worker.once('message', onMessage);
+          worker.on('message', onMessage);
           worker.once('error', onError);
-          worker.postMessage(job);
+          worker.postMessage(jobs);
         });
       } finally {
-        give(worker);
+        // a worker that died is not handed out again
+        if (!dead) give(worker);
       }
     },
     async close() {
