@@ -12,6 +12,7 @@ import { imagePath, parserRow, type Row, type Source, type StoreId } from '../re
 import { rowsToRecordBatch } from './arrow-batch.js';
 import type { DiscoveryProblem } from './discover.js';
 import { fingerprint } from './fingerprint.js';
+import { INVENTORY_FILE, partitionDir, SECRETS_FILE } from './layout.js';
 import { recordBatchToParquet } from './parquet-file.js';
 import { redact } from './redact.js';
 
@@ -64,16 +65,7 @@ export type SecretRecord = Pick<Row, 'host' | 'store' | 'home' | 'client' | 'sou
   fingerprint: string;
 };
 
-/** Folder of a partition under `OUT/parquet/events`; host names are percent-encoded. */
-export function partitionDir(outDir: string, host: string, store: string): string {
-  return path.join(outDir, 'parquet', 'events', `host=${encodeURIComponent(host)}`, `store=${store}`);
-}
-
-/** Name of the inventory file that lists a partition's evidence files, beside its Parquet parts. */
-export const INVENTORY_FILE = '_files.jsonl';
-
-/** Name of the file of a partition's redacted secrets (SecretRecord lines), beside its inventory. */
-export const SECRETS_FILE = '_secrets.jsonl';
+export { INVENTORY_FILE, partitionDir, SECRETS_FILE } from './layout.js';
 
 /** Rows of one source, with a reader failure turned into a `parser:` row instead of an abort. */
 async function* rowsOf(source: Source): AsyncGenerator<Row> {

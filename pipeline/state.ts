@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { imagePath, type Source } from '../readers/row.js';
 import type { DiscoveryProblem } from './discover.js';
-import { INVENTORY_FILE, partitionDir } from './partition.js';
+import { INVENTORY_FILE, partitionDir } from './layout.js';
 
 const READERS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'readers');
 

@@ -3,12 +3,12 @@
  * files of `sql/` in name order into a new database file that is renamed into place, and answer queries
  * on it read-only. Extension autoinstall and autoload are off: these machines have no internet.
  */
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COLUMNS } from './schema.js';
-import { INVENTORY_FILE, SECRETS_FILE } from './partition.js';
+import { INVENTORY_FILE, SECRETS_FILE } from './layout.js';
 import { codeVersion } from './state.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -37,6 +37,9 @@ function instanceOptions(outDir: string, readOnly: boolean): Record<string, stri
  * fleet of 1,000 tiny homes has 1,000 parts.
  */
 async function open(file: string, outDir: string, readOnly: boolean): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
+  // imported here, not at the top: the library costs ~33 MB of RSS, which a load needs only after
+  // its partitions are written, when the workers' memory is gone
+  const { DuckDBInstance } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.create(file, instanceOptions(outDir, readOnly));
   const conn = await instance.connect();
   try {
