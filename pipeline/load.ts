@@ -221,13 +221,15 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       ),
     );
     const results: PartitionResult[] = [];
-    const pool = createPartitionPool(concurrency);
+    const jobs = planJobs(planned.filter((p) => p !== null));
+    // no more workers than jobs: an unchanged run starts none, a run with one changed partition one
+    const pool = createPartitionPool(Math.min(concurrency, jobs.length));
     const writeLimit = pLimit(concurrency);
     await Promise.all(
-      planJobs(planned.filter((p) => p !== null)).map((jobs) =>
+      jobs.map((job) =>
         writeLimit(async () => {
           await markStale();
-          await pool.write(jobs, (result) => {
+          await pool.write(job, (result) => {
             results.push(result);
             const bytes = result.files.reduce((n, f) => n + (f.size ?? 0), 0);
             emit({ event: 'partition', host: result.host, store: result.store, unchanged: false, rows: result.rows, files: result.files.length, bytes, parser_errors: result.errors });
