@@ -2,7 +2,8 @@
  * Whole-file JSON for the small stores (settings, manifests, task_metadata, sync queue): one parse,
  * with a size bound so a hostile file of any size costs one `parser:` row.
  */
-import { promises as fs } from 'node:fs';
+import { closeSync, fstatSync, readFileSync } from 'node:fs';
+import { openEvidence } from './file-chunks.js';
 
 /** Largest file parsed whole, in bytes. Transcripts never come here: they are streamed. */
 export const MAX_JSON_FILE_BYTES = 64 * 1024 * 1024;
@@ -16,14 +17,14 @@ export type JsonFileResult = { ok: true; value: unknown; repair: string | null }
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8');
 
-/** Reads and parses one JSON file (UTF-8 BOM allowed); never throws. */
+/** Reads and parses one JSON file (UTF-8 BOM allowed); never throws. Synchronous reads: readers/file-chunks.ts says why. */
 export async function readJsonFile(file: string, maxBytes = MAX_JSON_FILE_BYTES): Promise<JsonFileResult> {
   try {
-    const handle = await fs.open(file, 'r');
+    const fd = openEvidence(file);
     try {
-      const stat = await handle.stat();
-      if (stat.size > maxBytes) return { ok: false, message: `file of ${stat.size} bytes is larger than ${maxBytes}, not parsed` };
-      const bytes = await handle.readFile();
+      const size = fstatSync(fd).size;
+      if (size > maxBytes) return { ok: false, message: `file of ${size} bytes is larger than ${maxBytes}, not parsed` };
+      const bytes = readFileSync(fd);
       let text: string;
       let repair: string | null = null;
       try {
@@ -36,7 +37,7 @@ export async function readJsonFile(file: string, maxBytes = MAX_JSON_FILE_BYTES)
       if (text.trim() === '') return { ok: false, message: 'empty file' };
       return { ok: true, value: JSON.parse(text), repair };
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   } catch (err) {
     return { ok: false, message: (err as Error).message };

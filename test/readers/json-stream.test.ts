@@ -3,6 +3,7 @@
  * JSON.parse and as the token parser on real and tricky documents, whatever the chunk boundaries, and
  * the token parser's answer wherever the fast path gives up.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -186,5 +187,11 @@ describe('streamJson', () => {
     ]);
     expect(got[2]).toMatchObject({ type: 'error', valuesBefore: 2 });
     expect((got[2] as { message: string }).message).toMatch(/invalid UTF-8 byte sequence\(s\) read as U\+FFFD, first at byte 8$/);
+  });
+
+  it('reads a FIFO (a file replaced after discovery) as an empty file instead of blocking', async () => {
+    const fifo = path.join(dir, 'fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    expect(await events(streamJson(fifo, ['$.*'], '['))).toEqual([{ type: 'error', message: 'empty file', valuesBefore: 0 }]);
   });
 });
