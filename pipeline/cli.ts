@@ -28,6 +28,12 @@ function fail(err: unknown): never {
   process.exit(err instanceof UsageError ? EXIT.usage : err instanceof LockHeldError ? EXIT.locked : EXIT.failed);
 }
 
+// A consumer that stops reading (`clinetrail query ... | head`) ends the output, not with a stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(EXIT.ok);
+  fail(err);
+});
+
 async function main(): Promise<void> {
   await yargs(hideBin(process.argv))
     .scriptName('clinetrail')

@@ -111,3 +111,13 @@ describe('clinetrail query cannot change the warehouse', () => {
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 });
+
+describe('clinetrail query output', () => {
+  it('ends quietly with exit 0 when the reader of stdout stops early (| head)', () => {
+    const sql = "select repeat('x', 1000) as t from range(100000)";
+    const script = `"${process.execPath}" "${CLI}" query --out "${out}" --format csv "${sql}" | head -c 10 >/dev/null; echo "exit=\${PIPESTATUS[0]}"`;
+    const r = spawnSync('bash', ['-c', script], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
+    expect(r.stdout.trim()).toBe('exit=0');
+    expect(r.stderr).toBe('');
+  });
+});
