@@ -1,7 +1,8 @@
 /**
  * Streaming JSON: the values at chosen paths of one JSON document, yielded while the file is read,
  * so a transcript of several GB never becomes one string (V8 refuses strings over 512 MiB) or one array.
- * Measured in ../shared/feasibility.md: @streamparser/json, about 250 MB/s and 130 MB RSS on 300 MB.
+ * The transcripts' arrays take the fast path (readers/json-elements.ts); everything else, and whatever the
+ * fast path gives up on, @streamparser/json (measured in ../shared/feasibility.md).
  */
 import { JSONParser } from '@streamparser/json';
 import { readChunks } from './file-chunks.js';
@@ -23,7 +24,7 @@ export type JsonEvent =
  * the truncation itself. Errors are one `error` event that ends the stream, as in `streamJsonTokens`.
  */
 export async function* streamJson(file: string, paths: string[], expectRoot: '[' | '{'): AsyncGenerator<JsonEvent> {
-  const key = paths.length === 1 && paths[0] === '$.*' && expectRoot === '[' ? null : paths.length === 1 && paths[0] === '$.messages.*' && expectRoot === '{' ? 'messages' : undefined;
+  const key = fastPathKey(paths, expectRoot);
   let yielded = 0;
   if (key !== undefined) {
     const splitter = new ArraySplitter(key);
@@ -65,6 +66,14 @@ export async function* streamJson(file: string, paths: string[], expectRoot: '['
     if (event.type === 'value' && seen++ < yielded) continue;
     yield event.type === 'error' ? { ...event, valuesBefore: Math.max(event.valuesBefore, yielded) } : event;
   }
+}
+
+/** The array the fast path splits: null for the root array, a key of the root object, undefined for none. */
+function fastPathKey(paths: string[], expectRoot: '[' | '{'): string | null | undefined {
+  if (paths.length !== 1) return undefined;
+  if (paths[0] === '$.*' && expectRoot === '[') return null;
+  if (paths[0] === '$.messages.*' && expectRoot === '{') return 'messages';
+  return undefined;
 }
 
 /**
