@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { expect } from 'vitest';
 import { queryWarehouse } from '../../pipeline/warehouse.js';
 import { REPO, fixture } from '../helpers/source.js';
 
@@ -121,6 +122,15 @@ export function baselineOf(controlFleet: string): Promise<{ events: unknown[][];
     return controlSnapshot(out);
   })();
   return baselineCache;
+}
+
+/** Asserts that the control host in `out` has exactly the rows and files it has when loaded alone. */
+export async function expectControlAsAlone(out: string, controlFleet: string): Promise<void> {
+  const baseline = await baselineOf(controlFleet);
+  expect(baseline.events.length).toBeGreaterThan(50);
+  const now = await controlSnapshot(out);
+  expect(now.events).toEqual(baseline.events);
+  expect(now.files).toEqual(baseline.files);
 }
 
 /** Image-relative paths of every regular file under `root` (for listing what a host holds). */

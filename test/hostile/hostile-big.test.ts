@@ -9,7 +9,7 @@ import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, baselineOf, caseProblem, controlSnapshot, describeRun, lit, load, makeControlHost, query, workDir, type CliRun } from './harness.js';
+import { assertBuilt, caseProblem, describeRun, expectControlAsAlone, lit, load, makeControlHost, query, workDir, type CliRun } from './harness.js';
 import { DATA, HOOKS_VALID, HostBuilder, UI_VALID, writeStreamed } from './hostile-images.js';
 
 const MB = 1024 * 1024;
@@ -72,10 +72,7 @@ describe('big hostile files, own load', () => {
   });
 
   it('the control host loads exactly as when loaded alone', async () => {
-    const baseline = await baselineOf(controlFleet);
-    const now = await controlSnapshot(out);
-    expect(now.events).toEqual(baseline.events);
-    expect(now.files).toEqual(baseline.files);
+    await expectControlAsAlone(out, controlFleet);
   });
 
   it('every planted big or deep file is accounted for', async () => {

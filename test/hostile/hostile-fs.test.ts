@@ -9,7 +9,7 @@ import { appendFileSync, mkdirSync, rmSync, symlinkSync, truncateSync, unlinkSyn
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, baselineOf, caseProblem, controlSnapshot, describeRun, filesUnder, lit, load, makeControlHost, query, workDir, type CliRun } from './harness.js';
+import { assertBuilt, baselineOf, caseProblem, controlSnapshot, describeRun, expectControlAsAlone, filesUnder, lit, load, makeControlHost, query, workDir, type CliRun } from './harness.js';
 import { DATA, HostBuilder, UI_VALID, link, type HostileCase } from './hostile-images.js';
 
 const work = workDir('fs');
@@ -132,10 +132,7 @@ describe('hostile filesystem entries, one load', () => {
   });
 
   it('the control host loads exactly as when loaded alone', async () => {
-    const baseline = await baselineOf(controlFleet);
-    const now = await controlSnapshot(out);
-    expect(now.events).toEqual(baseline.events);
-    expect(now.files).toEqual(baseline.files);
+    await expectControlAsAlone(out, controlFleet);
   });
 
   it.each(cases.map((c) => [`${c.host}: ${c.what}`, c] as const))('%s', async (_name, c) => {
