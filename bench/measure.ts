@@ -27,33 +27,8 @@ export function parseMaxRss(text: string): number | null {
   return m ? Number(m[1]) / 1024 : null;
 }
 
-/** Runs `argv` under `/usr/bin/time -v`; never throws for a non-zero exit (the caller decides). */
-export function timed(argv: string[], cwd: string): Promise<Measured> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn('/usr/bin/time', ['-v', ...argv], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const wall = (performance.now() - t0) / 1000;
-      const stderr = Buffer.concat(err).toString('utf8');
-      resolve({
-        wall_s: wall,
-        time_elapsed_s: parseElapsed(stderr),
-        peak_rss_mb: parseMaxRss(stderr),
-        exit_code: code,
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: stderr.split('\n\tCommand being timed')[0].slice(-2000),
-      });
-    });
-  });
-}
-
-/** Runs a command without measuring it (row counts and such); rejects on a non-zero exit. */
-export function run(argv: string[], cwd: string): Promise<string> {
+/** Runs `argv`, collecting its output; never rejects for a non-zero exit. */
+function spawnCollect(argv: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0], argv.slice(1), { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -61,11 +36,29 @@ export function run(argv: string[], cwd: string): Promise<string> {
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
-      else reject(new Error(`${argv.join(' ')} exited ${code}: ${Buffer.concat(err).toString('utf8').slice(-500)}`));
-    });
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
   });
+}
+
+/** Runs `argv` under `/usr/bin/time -v`; never throws for a non-zero exit (the caller decides). */
+export async function timed(argv: string[], cwd: string): Promise<Measured> {
+  const t0 = performance.now();
+  const r = await spawnCollect(['/usr/bin/time', '-v', ...argv], cwd);
+  return {
+    wall_s: (performance.now() - t0) / 1000,
+    time_elapsed_s: parseElapsed(r.stderr),
+    peak_rss_mb: parseMaxRss(r.stderr),
+    exit_code: r.code,
+    stdout: r.stdout,
+    stderr: r.stderr.split('\n\tCommand being timed')[0].slice(-2000),
+  };
+}
+
+/** Runs a command without measuring it (row counts and such); rejects on a non-zero exit. */
+export async function run(argv: string[], cwd: string): Promise<string> {
+  const r = await spawnCollect(argv, cwd);
+  if (r.code !== 0) throw new Error(`${argv.join(' ')} exited ${r.code}: ${r.stderr.slice(-500)}`);
+  return r.stdout;
 }
 
 export function median(values: number[]): number | null {
