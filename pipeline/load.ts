@@ -5,14 +5,15 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import type { Source, StoreId } from '../readers/row.js';
 import { discoverImage, listFleet, type Discovery, type DiscoveryProblem, type HostImage } from './discover.js';
 import { acquireLock } from './lock.js';
 import type { PartitionResult } from './partition.js';
 import { planJobs } from './jobs.js';
-import { codeVersion, currentInputs, loaderVersion, recordedVersion, recordVersion, STALE_MARKER, storedSignature } from './state.js';
+import { partitionDir, partitionFolders } from './layout.js';
+import { removeUnreferenced, RETIRE_GRACE_MS, withdrawPartition } from './retire.js';
+import { currentInputs, recordedModelsVersion, recordModelsVersion, rereadReason, STALE_MARKER, writerVersion } from './state.js';
 import { buildWarehouse, modelsVersion } from './warehouse.js';
 import type { LoadEvent } from './progress.js';
 import { createPartitionPool, type PartitionJob } from './worker-pool.js';
@@ -56,11 +57,6 @@ export interface RunRecord {
   secrets_redacted?: boolean;
   /** Secrets redacted from the partitions written by this run; always set by runLoad. */
   secrets_found?: number;
-}
-
-/** Hash of the redaction code (pipeline/redact.ts or .js beside this module): new detectors mean new texts. */
-function redactionVersion(): Promise<string> {
-  return codeVersion(path.dirname(fileURLToPath(import.meta.url)), /^redact\.(js|ts)$/);
 }
 
 /** A user error: bad paths or arguments. The CLI prints the message alone and exits 2. */
@@ -111,20 +107,6 @@ export async function resolveImages(options: LoadOptions): Promise<HostImage[]> 
     seen.add(image.host);
   }
   return images;
-}
-
-/** Existing partitions under OUT as `host\0store` keys. */
-async function existingPartitions(outDir: string): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  const root = path.join(outDir, 'parquet', 'events');
-  for (const h of await fs.readdir(root).catch(() => [] as string[])) {
-    if (!h.startsWith('host=')) continue;
-    for (const s of await fs.readdir(path.join(root, h)).catch(() => [] as string[])) {
-      if (!s.startsWith('store=')) continue;
-      found.set(`${decodeURIComponent(h.slice(5))}\0${s.slice(6)}`, path.join(root, h, s));
-    }
-  }
-  return found;
 }
 
 /**
@@ -196,32 +178,29 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     const discoveries = await Promise.all(images.map((image) => limit(() => discoverOrReport(image))));
     const groups = groupByPartition(images, discoveries, emit);
     emit({ event: 'discovered', hosts: images.length, partitions: groups.size });
-    // Partitions written with the other redaction setting, or by other redaction code, are read again.
+    // A partition is read again when its manifest disagrees with the inputs, the code or the redaction
+    // setting of this load, or its own files are not as written (pipeline/state.ts rereadReason).
     const keepSecrets = options.keepSecrets === true;
-    const version = `${await loaderVersion()}${keepSecrets ? '+keep-secrets' : `+redact-${await redactionVersion()}`}`;
-    const full = options.full === true || (await recordedVersion(out, 'loader')) !== version;
+    const version = await writerVersion(keepSecrets);
     const staleMarker = path.join(out, STALE_MARKER);
     let stale: Promise<void> | null = null;
     const markStale = () => (stale ??= fs.writeFile(staleMarker, ''));
     let unchanged = 0;
     let filesUnchanged = 0;
-    const statLimit = pLimit(8);
-    const planned = await Promise.all(
-      [...groups.values()].map((g) =>
-        statLimit(async (): Promise<{ item: PartitionJob; bytes: number } | null> => {
-          const now = await currentInputs(g.sources, g.problems);
-          if (!full && now.signature === (await storedSignature(out, g.host, g.store))) {
-            unchanged += 1;
-            filesUnchanged += now.signature === '' ? 0 : now.signature.split('\n').length;
-            emit({ event: 'partition', host: g.host, store: g.store, unchanged: true, rows: 0, files: 0, bytes: 0, parser_errors: 0 });
-            return null;
-          }
-          return { item: { out, host: g.host, store: g.store, sources: g.sources, problems: g.problems, keepSecrets }, bytes: now.bytes };
-        }),
-      ),
-    );
+    const planned: Array<{ item: PartitionJob; bytes: number }> = [];
+    for (const g of groups.values()) {
+      const now = currentInputs(g.sources, g.problems);
+      const reason = options.full === true ? 'full load' : rereadReason(out, g.host, g.store, now.inputs_sha256, version);
+      if (reason === null) {
+        unchanged += 1;
+        filesUnchanged += now.files;
+        emit({ event: 'partition', host: g.host, store: g.store, unchanged: true, rows: 0, files: 0, bytes: 0, parser_errors: 0 });
+        continue;
+      }
+      planned.push({ item: { out, host: g.host, store: g.store, sources: g.sources, problems: g.problems, keepSecrets, version }, bytes: now.bytes });
+    }
     const results: PartitionResult[] = [];
-    const jobs = planJobs(planned.filter((p) => p !== null));
+    const jobs = planJobs(planned);
     // no more workers than jobs: an unchanged run starts none, a run with one changed partition one
     const pool = createPartitionPool(Math.min(concurrency, jobs.length));
     const writeLimit = pLimit(concurrency);
@@ -237,13 +216,14 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
         }),
       ),
     ).finally(() => pool.close());
+    // Partitions of sources no longer in the input leave the next warehouse; their files stay until it
+    // replaces the current one, which still reads them.
+    const current = new Set([...groups.values()].map((g) => partitionDir(out, g.host, g.store)));
     let removed = 0;
-    for (const [key, dir] of await existingPartitions(out)) {
-      if (!groups.has(key)) {
-        await markStale();
-        await fs.rm(dir, { recursive: true, force: true });
-        removed += 1;
-      }
+    for (const dir of await partitionFolders(out)) {
+      if (current.has(dir)) continue;
+      await markStale();
+      if (await withdrawPartition(dir)) removed += 1;
     }
     const record: RunRecord = {
       run_id: randomUUID(),
@@ -258,23 +238,26 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       rows_written: results.reduce((n, r) => n + r.rows, 0),
       parser_errors: results.reduce((n, r) => n + r.errors, 0),
       discovery_problems: discoveries.reduce((n, d) => n + d.problems.length, 0),
-      is_full_load: full,
+      is_full_load: options.full === true || unchanged === 0,
       secrets_redacted: !keepSecrets,
       secrets_found: results.reduce((n, r) => n + r.secrets, 0),
     };
-    await recordVersion(out, 'loader', version);
     await recordRun(out, record);
     const models = await modelsVersion();
-    const modelsCurrent =
-      existsSync(path.join(out, 'fleet.duckdb')) && !existsSync(staleMarker) && (await recordedVersion(out, 'models')) === models;
+    const modelsCurrent = existsSync(path.join(out, 'fleet.duckdb')) && !existsSync(staleMarker) && (await recordedModelsVersion(out)) === models;
+    let grace = 0;
     if (modelsCurrent) {
       emit({ event: 'models', rebuilt: false });
     } else {
       emit({ event: 'models', rebuilt: true });
       await buildWarehouse(out);
-      await recordVersion(out, 'models', models);
+      await recordModelsVersion(out, models);
       await fs.rm(staleMarker, { force: true });
+      grace = RETIRE_GRACE_MS;
     }
+    // fleet.duckdb now reads the current manifests: older generations and withdrawn partitions can go
+    await removeUnreferenced(out, grace);
+    await fs.rm(path.join(out, 'state', 'loader.json'), { force: true });
     return record;
   } finally {
     await release();

@@ -1,20 +1,27 @@
 /**
  * One (host, store) partition: run the store's reader over every source of that host, batch the rows
- * into Arrow record batches, write them as Parquet parts into a private temporary folder, and swap the
- * folder in whole, so a failed or killed run never leaves half a partition. Each row's text is redacted
- * (pipeline/redact.ts) before it is batched, unless the load keeps secrets; the hits go to `_secrets.jsonl`.
+ * into Arrow record batches, and write them as Parquet parts of a new generation, staged in a private
+ * temporary folder and committed whole (pipeline/manifest.ts), so a failed or killed run never leaves
+ * half a partition. Each row's text is redacted (pipeline/redact.ts) before it is batched, unless the
+ * load keeps secrets; the hits go to the generation's `_secrets.<gen>.jsonl`.
+ *
+ * Every evidence file is fingerprinted before it is read and stamped again after: a file that changed
+ * meanwhile makes the partition be read again (up to READ_ATTEMPTS times), so the inventory and the
+ * rows describe the same bytes; a file that changes on every attempt is kept with a `parser:` row and
+ * left for the next load to read again.
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { READERS } from '../readers/index.js';
 import { imagePath, parserRow, type Row, type Source, type StoreId } from '../readers/row.js';
 import { rowsToRecordBatch } from './arrow-batch.js';
 import type { DiscoveryProblem } from './discover.js';
-import { fingerprint } from './fingerprint.js';
-import { INVENTORY_FILE, partitionDir, SECRETS_FILE } from './layout.js';
+import { fingerprint, stampOf } from './fingerprint.js';
+import { inventoryFileName, partFileName, partitionDir, secretsFileName } from './layout.js';
+import { commitGeneration, describeFile, newGeneration, sha256Text, type PartitionManifest } from './manifest.js';
 import { recordBatchToParquet } from './parquet-file.js';
 import { redact } from './redact.js';
+import { inputSignature, problemInputs, writerVersion, type InputStat, type WriterVersion } from './state.js';
 
 /**
  * Rows per Parquet part, and text bytes (UTF-16 units) per part, whichever comes first. Each part's
@@ -24,6 +31,9 @@ import { redact } from './redact.js';
  */
 export const BATCH_ROWS = 50_000;
 export const BATCH_TEXT_CHARS = 2 * 1024 * 1024;
+
+/** Reads of a partition whose files keep changing under it, before it is kept as last read. */
+export const READ_ATTEMPTS = 3;
 
 /** One evidence file of a partition as the `files` table lists it. */
 export interface FileRecord {
@@ -51,12 +61,14 @@ export interface PartitionResult {
 }
 
 export interface PartitionOptions {
-  /** Store texts as found, secrets included: no redaction and no `_secrets.jsonl` (`--keep-secrets`). */
+  /** Store texts as found, secrets included: no redaction and no secrets file (`--keep-secrets`). */
   keepSecrets?: boolean;
+  /** What the manifest records of the writing code (computed once by the load; here when absent). */
+  version?: WriterVersion;
 }
 
 /**
- * One secret redacted from a row's text (pipeline/redact.ts), as `_secrets.jsonl` holds it and the
+ * One secret redacted from a row's text (pipeline/redact.ts), as the secrets file holds it and the
  * `secrets` table reads it: where it was and what it was, never its value.
  */
 export type SecretRecord = Pick<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_line' | 'source_seq' | 'session_id'> & {
@@ -70,7 +82,7 @@ export type SecretRecord = Pick<Row, 'host' | 'store' | 'home' | 'client' | 'sou
   fingerprint: string;
 };
 
-export { INVENTORY_FILE, partitionDir, SECRETS_FILE } from './layout.js';
+export { partitionDir } from './layout.js';
 
 /** Rows of one source, with a reader failure turned into a `parser:` row instead of an abort. */
 async function* rowsOf(source: Source): AsyncGenerator<Row> {
@@ -81,7 +93,16 @@ async function* rowsOf(source: Source): AsyncGenerator<Row> {
   }
 }
 
-/** Reads every source of one (host, store) and writes the partition; returns what it read. */
+/** What one read of a partition staged: its counts and files, and the evidence files that changed meanwhile. */
+interface StagedGeneration extends PartitionResult {
+  parts: string[];
+  secretsFile: string | null;
+  inventoryFile: string;
+  inputs: InputStat[];
+  changed: string[];
+}
+
+/** Reads every source of one (host, store) and commits the partition; returns what it read. */
 export async function writePartition(
   outDir: string,
   host: string,
@@ -90,9 +111,52 @@ export async function writePartition(
   problems: DiscoveryProblem[],
   options: PartitionOptions = {},
 ): Promise<PartitionResult> {
-  const finalDir = partitionDir(outDir, host, store);
-  const tmpDir = path.join(outDir, 'parquet', '.tmp', `${encodeURIComponent(host)}__${store}.${process.pid}.${randomBytes(4).toString('hex')}`);
-  await fs.mkdir(tmpDir, { recursive: true });
+  const version = options.version ?? (await writerVersion(options.keepSecrets === true));
+  for (let attempt = 1; ; attempt++) {
+    const gen = newGeneration();
+    const staging = path.join(outDir, 'parquet', '.tmp', `${encodeURIComponent(host)}__${store}.${gen}`);
+    await fs.mkdir(staging, { recursive: true });
+    const last = attempt === READ_ATTEMPTS;
+    const staged = await stageGeneration(staging, gen, host, store, sources, problems, options.keepSecrets === true, last);
+    if (staged.changed.length > 0 && !last) {
+      await fs.rm(staging, { recursive: true, force: true });
+      continue;
+    }
+    const manifest: PartitionManifest = {
+      format: 1,
+      host,
+      store,
+      generation: gen,
+      written_at: new Date().toISOString(),
+      ...version,
+      inputs_sha256: sha256Text(inputSignature(staged.inputs)),
+      rows: staged.rows,
+      parser_errors: staged.errors,
+      secrets: staged.secrets,
+      parts: staged.parts.map((name) => describeFile(staging, name)),
+      inventory: describeFile(staging, staged.inventoryFile),
+      secrets_file: staged.secretsFile === null ? null : describeFile(staging, staged.secretsFile),
+    };
+    await commitGeneration(staging, partitionDir(outDir, host, store), manifest);
+    return { host, store, rows: staged.rows, errors: staged.errors, secrets: staged.secrets, files: staged.files };
+  }
+}
+
+/**
+ * One read of every source of the partition into generation `gen` in `staging`. With `last`, a file that
+ * changed while it was read gets a `parser:` row and an input entry that no stat matches, so the next
+ * load reads it again.
+ */
+async function stageGeneration(
+  staging: string,
+  gen: string,
+  host: string,
+  store: StoreId,
+  sources: Source[],
+  problems: DiscoveryProblem[],
+  keepSecrets: boolean,
+  last: boolean,
+): Promise<StagedGeneration> {
   const tally = new Map<string, FileRecord>();
   const fileRecord = (source: Source, file: string): FileRecord => {
     const key = imagePath(source, file);
@@ -105,27 +169,28 @@ export async function writePartition(
   };
   let batch: Row[] = [];
   let batchChars = 0;
-  let part = 0;
+  const parts: string[] = [];
   let rows = 0;
   let errors = 0;
   let secrets = 0;
   /** SecretRecord lines not yet appended to the secrets file (written with each part). */
   let secretLines: string[] = [];
-  const secretsFile = path.join(tmpDir, SECRETS_FILE);
+  let secretsFile: string | null = null;
   const flush = async () => {
     if (secretLines.length > 0) {
-      await fs.appendFile(secretsFile, secretLines.join(''));
+      secretsFile ??= secretsFileName(gen);
+      await fs.appendFile(path.join(staging, secretsFile), secretLines.join(''));
       secretLines = [];
     }
     if (batch.length === 0) return;
-    const bytes = recordBatchToParquet(rowsToRecordBatch(batch));
-    await fs.writeFile(path.join(tmpDir, `part-${String(part).padStart(5, '0')}.parquet`), bytes);
-    part += 1;
+    const name = partFileName(gen, parts.length);
+    await fs.writeFile(path.join(staging, name), recordBatchToParquet(rowsToRecordBatch(batch)));
+    parts.push(name);
     batch = [];
     batchChars = 0;
   };
   const take = async (source: Source, file: string, row: Row) => {
-    if (!options.keepSecrets && row.text) {
+    if (!keepSecrets && row.text) {
       const found = redact(row.text);
       if (found.hits.length > 0) {
         row.text = found.text;
@@ -162,10 +227,14 @@ export async function writePartition(
     if (batch.length >= BATCH_ROWS || batchChars >= BATCH_TEXT_CHARS) await flush();
   };
   const byRel = new Map<string, string>();
+  const stamps = new Map<string, string | null>();
   for (const source of sources) {
+    // fingerprinted before the reader opens them: the inventory describes the bytes the rows come from
     for (const file of source.files) {
-      fileRecord(source, file);
+      const { stamp, ...print } = await fingerprint(file);
+      Object.assign(fileRecord(source, file), print);
       byRel.set(imagePath(source, file), file);
+      stamps.set(file, stamp);
     }
     for await (const row of rowsOf(source)) {
       const abs = byRel.get(row.source_file) ?? path.join(source.imageRoot, row.source_file);
@@ -178,25 +247,22 @@ export async function writePartition(
     if (!source) throw new Error(`partition ${host}/${store}: a discovery problem without a source: ${problem.file}`);
     await take(source, problem.file, parserRow(source, problem.file, null, problem.message));
   }
+  const changed = [...stamps].filter(([file, stamp]) => stampOf(file) !== stamp).map(([file]) => file);
+  const inputs: InputStat[] = [];
+  for (const source of sources) {
+    for (const file of source.files) {
+      const rec = fileRecord(source, file);
+      const moved = changed.includes(file);
+      inputs.push({ source_file: rec.source_file, size: moved ? null : rec.size, mtime_ms: moved ? null : rec.mtime_ms });
+      if (moved && last) {
+        await take(source, file, parserRow(source, file, null, `changed while being read, ${READ_ATTEMPTS} times; its rows may mix two versions of the file, and the next load reads it again`));
+      }
+    }
+  }
+  inputs.push(...problemInputs(sources, problems));
   await flush();
   const files = [...tally.values()].sort((a, b) => (a.source_file < b.source_file ? -1 : 1));
-  for (const rec of files) {
-    const abs = byRel.get(rec.source_file);
-    if (abs) Object.assign(rec, await fingerprint(abs));
-  }
-  await fs.writeFile(path.join(tmpDir, INVENTORY_FILE), files.map((f) => JSON.stringify(f)).join('\n') + (files.length ? '\n' : ''));
-  await swapIn(tmpDir, finalDir);
-  return { host, store, rows, errors, secrets, files };
-}
-
-/** Replaces `finalDir` by `tmpDir` with renames only; the old folder is removed after the swap. */
-export async function swapIn(tmpDir: string, finalDir: string): Promise<void> {
-  await fs.mkdir(path.dirname(finalDir), { recursive: true });
-  const old = `${tmpDir}.old`;
-  const had = await fs.rename(finalDir, old).then(() => true, (err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return false;
-    throw err;
-  });
-  await fs.rename(tmpDir, finalDir);
-  if (had) await fs.rm(old, { recursive: true, force: true });
+  const inventoryFile = inventoryFileName(gen);
+  await fs.writeFile(path.join(staging, inventoryFile), files.map((f) => JSON.stringify(f)).join('\n') + (files.length ? '\n' : ''));
+  return { host, store, rows, errors, secrets, files, parts, secretsFile, inventoryFile, inputs, changed };
 }

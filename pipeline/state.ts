@@ -1,8 +1,11 @@
 /**
- * Incremental runs: a partition is re-read only when its inputs changed. The record of what a partition
- * read is its own `_files.jsonl` inventory (written in the same atomic swap as its Parquet parts), so the
- * state can never describe data that is not there. `OUT/state/loader.json` holds a hash of the reader
- * code: when the readers change, every partition is read again.
+ * Incremental runs: a partition is read again only when something about it differs from what its
+ * manifest (`_partition.json`, pipeline/manifest.ts) records: its inputs (the size and mtime of every
+ * evidence file), the version of the reader code, the redaction setting and code, or its own files (a
+ * part missing or not as written). The manifest is committed with the data, so the state can never
+ * describe data that is not there, and each partition carries its own state: a load killed half-way
+ * through, or run with the other `--keep-secrets` setting, leaves exactly the partitions it did not
+ * reach to be read again.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs, statSync, type Stats } from 'node:fs';
@@ -10,9 +13,11 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { imagePath, type Source } from '../readers/row.js';
 import type { DiscoveryProblem } from './discover.js';
-import { INVENTORY_FILE, partitionDir } from './layout.js';
+import { partitionDir } from './layout.js';
+import { readManifest, sha256Text, tamperedFile } from './manifest.js';
 
-const READERS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'readers');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const READERS_DIR = path.resolve(HERE, '..', 'readers');
 
 /** Hash of the files of a folder whose names match `pattern`: the version of that code. */
 export async function codeVersion(dir: string, pattern: RegExp): Promise<string> {
@@ -28,12 +33,27 @@ export function loaderVersion(): Promise<string> {
   return codeVersion(READERS_DIR, /\.(js|ts)$/);
 }
 
-/**
- * `OUT/state/<name>.json` records the version of the code that wrote part of OUT: `loader` for the
- * partitions, `models` for fleet.duckdb. Written after what it describes, by rename.
- */
-export async function recordedVersion(outDir: string, name: 'loader' | 'models'): Promise<string | null> {
-  const text = await fs.readFile(path.join(outDir, 'state', `${name}.json`), 'utf8').catch(() => null);
+/** Hash of the redaction code (pipeline/redact*.ts or .js): new detectors mean new texts. */
+export function redactionVersion(): Promise<string> {
+  return codeVersion(HERE, /^redact(-[\w-]+)?\.(js|ts)$/);
+}
+
+/** What a partition written now would record: the partition is unchanged only if its manifest agrees. */
+export interface WriterVersion {
+  loader_version: string;
+  secrets_redacted: boolean;
+  /** null when secrets are kept. */
+  redaction_version: string | null;
+}
+
+/** The writer version of this process for a load that keeps secrets or not. */
+export async function writerVersion(keepSecrets: boolean): Promise<WriterVersion> {
+  return { loader_version: await loaderVersion(), secrets_redacted: !keepSecrets, redaction_version: keepSecrets ? null : await redactionVersion() };
+}
+
+/** `OUT/state/models.json` records the version of the model files that built fleet.duckdb. */
+export async function recordedModelsVersion(outDir: string): Promise<string | null> {
+  const text = await fs.readFile(path.join(outDir, 'state', 'models.json'), 'utf8').catch(() => null);
   if (text === null) return null;
   try {
     return (JSON.parse(text) as { version?: string }).version ?? null;
@@ -42,8 +62,9 @@ export async function recordedVersion(outDir: string, name: 'loader' | 'models')
   }
 }
 
-export async function recordVersion(outDir: string, name: 'loader' | 'models', version: string): Promise<void> {
-  const file = path.join(outDir, 'state', `${name}.json`);
+/** Written after fleet.duckdb is in place, by rename. */
+export async function recordModelsVersion(outDir: string, version: string): Promise<void> {
+  const file = path.join(outDir, 'state', 'models.json');
   await fs.writeFile(`${file}.tmp`, `${JSON.stringify({ version })}\n`);
   await fs.rename(`${file}.tmp`, file);
 }
@@ -54,8 +75,15 @@ export async function recordVersion(outDir: string, name: 'loader' | 'models', v
  */
 export const STALE_MARKER = path.join('state', 'models.stale');
 
+/** One input of a partition as stat() sees it; nulls when it cannot be stat'ed (or is a problem path). */
+export interface InputStat {
+  source_file: string;
+  size: number | null;
+  mtime_ms: number | null;
+}
+
 /** `source_file size mtime` lines, sorted: what a partition's inputs look like to stat(). */
-function signature(entries: Array<{ source_file: string; size: number | null; mtime_ms: number | null }>): string {
+export function inputSignature(entries: InputStat[]): string {
   return entries
     .map((e) => `${e.source_file}\t${e.size ?? '-'}\t${e.mtime_ms ?? '-'}`)
     .sort()
@@ -76,11 +104,11 @@ function statOrNull(file: string): Stats | null {
 }
 
 /**
- * The inputs of a partition as they are now: the signature of every source file's size and mtime and
- * every problem path, and their bytes (to cut the writes into jobs, pipeline/jobs.ts).
+ * The inputs of a partition as they are now: every source file's size and mtime and every problem
+ * path, the SHA-256 of their signature, and their bytes (to cut the writes into jobs, pipeline/jobs.ts).
  */
-export async function currentInputs(sources: Source[], problems: DiscoveryProblem[]): Promise<{ signature: string; bytes: number }> {
-  const entries: Array<{ source_file: string; size: number | null; mtime_ms: number | null }> = [];
+export function currentInputs(sources: Source[], problems: DiscoveryProblem[]): { inputs_sha256: string; files: number; bytes: number } {
+  const entries: InputStat[] = [];
   let bytes = 0;
   for (const source of sources) {
     for (const file of source.files) {
@@ -89,22 +117,28 @@ export async function currentInputs(sources: Source[], problems: DiscoveryProble
       entries.push({ source_file: imagePath(source, file), size: st?.size ?? null, mtime_ms: st ? Math.trunc(st.mtimeMs) : null });
     }
   }
-  const image = sources[0];
-  if (image) for (const p of problems) entries.push({ source_file: imagePath(image, p.file), size: null, mtime_ms: null });
-  return { signature: signature(entries), bytes };
+  entries.push(...problemInputs(sources, problems));
+  return { inputs_sha256: sha256Text(inputSignature(entries)), files: entries.length - problems.length, bytes };
 }
 
-/** The inputs a written partition read, from its inventory; null when there is no partition. */
-export async function storedSignature(outDir: string, host: string, store: string): Promise<string | null> {
-  const text = await fs.readFile(path.join(partitionDir(outDir, host, store), INVENTORY_FILE), 'utf8').catch(() => null);
-  if (text === null) return null;
-  try {
-    const records = text
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as { source_file: string; size: number | null; mtime_ms: number | null });
-    return signature(records);
-  } catch {
-    return null;
-  }
+/** The signature entries of discovery problems: their paths, never stat'ed. */
+export function problemInputs(sources: Source[], problems: DiscoveryProblem[]): InputStat[] {
+  const image = sources[0];
+  return image ? problems.map((p) => ({ source_file: imagePath(image, p.file), size: null, mtime_ms: null })) : [];
+}
+
+/**
+ * Why partition (host, store) must be read again, or null when its manifest records the same inputs,
+ * the same writer version, and all of its files as written.
+ */
+export function rereadReason(outDir: string, host: string, store: string, inputsSha256: string, version: WriterVersion): string | null {
+  const dir = partitionDir(outDir, host, store);
+  const m = readManifest(dir);
+  if (m === null) return 'new';
+  if (m.inputs_sha256 !== inputsSha256) return 'inputs changed';
+  if (m.loader_version !== version.loader_version) return 'reader code changed';
+  if (m.secrets_redacted !== version.secrets_redacted) return version.secrets_redacted ? 'secrets were kept; now redacted' : 'secrets were redacted; now kept';
+  if (m.redaction_version !== version.redaction_version) return 'redaction code changed';
+  const tampered = tamperedFile(dir, m);
+  return tampered === null ? null : `partition file changed: ${tampered}`;
 }

@@ -8,7 +8,8 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COLUMNS } from './schema.js';
-import { INVENTORY_FILE, SECRETS_FILE } from './layout.js';
+import { partitionFolders } from './layout.js';
+import { readManifest } from './manifest.js';
 import { codeVersion } from './state.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -68,14 +69,14 @@ function jsonColumns(columns: ColumnList): string {
   return `{${columns.map(([name, type]) => `${name}: '${type}'`).join(', ')}}`;
 }
 
-/** Columns of a partition's `_files.jsonl` inventory (pipeline/partition.ts FileRecord). */
+/** Columns of a partition's `_files.<gen>.jsonl` inventory (pipeline/partition.ts FileRecord). */
 const FILE_COLUMNS: ColumnList = [
   ['host', 'VARCHAR'], ['store', 'VARCHAR'], ['home', 'VARCHAR'], ['client', 'VARCHAR'], ['source_file', 'VARCHAR'],
   ['size', 'BIGINT'], ['mtime_ms', 'BIGINT'], ['sha256', 'VARCHAR'], ['rows', 'BIGINT'], ['errors', 'BIGINT'],
   ['first_error', 'VARCHAR'],
 ];
 
-/** Columns of a partition's `_secrets.jsonl` (pipeline/partition.ts SecretRecord). */
+/** Columns of a partition's `_secrets.<gen>.jsonl` (pipeline/partition.ts SecretRecord). */
 const SECRET_COLUMNS: ColumnList = [
   ['host', 'VARCHAR'], ['store', 'VARCHAR'], ['home', 'VARCHAR'], ['client', 'VARCHAR'], ['source_file', 'VARCHAR'],
   ['source_line', 'BIGINT'], ['source_seq', 'INTEGER'], ['session_id', 'VARCHAR'], ['timestamp_ms', 'BIGINT'],
@@ -90,22 +91,18 @@ const RUN_COLUMNS: ColumnList = [
   ['discovery_problems', 'BIGINT'], ['is_full_load', 'BOOLEAN'],
 ];
 
-/** The files of every partition folder (events/host=H/store=S), by name, sorted as a glob lists them. */
-async function partitionFiles(events: string): Promise<{ parquet: string[]; inventory: string[]; secrets: string[] }> {
+/**
+ * The files of the current generation of every partition (pipeline/manifest.ts), sorted. Older
+ * generations and partitions without a manifest are left out: they belong to the previous warehouse.
+ */
+async function partitionFiles(outDir: string): Promise<{ parquet: string[]; inventory: string[]; secrets: string[] }> {
   const found = { parquet: [] as string[], inventory: [] as string[], secrets: [] as string[] };
-  const list = (d: string) => fs.readdir(d, { withFileTypes: true }).catch(() => []);
-  for (const h of await list(events)) {
-    if (!h.isDirectory() || !h.name.startsWith('host=')) continue;
-    for (const st of await list(path.join(events, h.name))) {
-      if (!st.isDirectory() || !st.name.startsWith('store=')) continue;
-      const dir = path.join(events, h.name, st.name);
-      for (const f of await list(dir)) {
-        if (!f.isFile()) continue;
-        if (f.name.endsWith('.parquet')) found.parquet.push(path.join(dir, f.name));
-        else if (f.name === INVENTORY_FILE) found.inventory.push(path.join(dir, f.name));
-        else if (f.name === SECRETS_FILE) found.secrets.push(path.join(dir, f.name));
-      }
-    }
+  for (const dir of await partitionFolders(outDir)) {
+    const m = readManifest(dir);
+    if (m === null) continue;
+    found.parquet.push(...m.parts.map((f) => path.join(dir, f.name)));
+    found.inventory.push(path.join(dir, m.inventory.name));
+    if (m.secrets_file) found.secrets.push(path.join(dir, m.secrets_file.name));
   }
   for (const files of Object.values(found)) files.sort();
   return found;
@@ -123,9 +120,8 @@ function fileList(files: string[]): string {
  * (pipeline/load.ts), so the list is never out of date.
  */
 async function placeholders(outDir: string): Promise<Record<string, string>> {
-  const events = path.join(outDir, 'parquet', 'events');
   const runs = path.join(outDir, 'state', 'runs');
-  const files = await partitionFiles(events);
+  const files = await partitionFiles(outDir);
   return {
     events_source: files.parquet.length
       ? `read_parquet(${fileList(files.parquet)}, hive_partitioning = false)`

@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 import type { Source, StoreId } from '../readers/row.js';
 import type { DiscoveryProblem } from './discover.js';
 import type { PartitionResult } from './partition.js';
+import type { WriterVersion } from './state.js';
 
 export interface PartitionJob {
   out: string;
@@ -21,6 +22,8 @@ export interface PartitionJob {
   problems: DiscoveryProblem[];
   /** `--keep-secrets`: no redaction. */
   keepSecrets?: boolean;
+  /** What the partition's manifest records of the writing code (computed once per load). */
+  version?: WriterVersion;
 }
 
 /** What a worker posts: one `result` per partition written, then `done` or `failed` once per job. */
@@ -51,7 +54,7 @@ export async function writeJob(jobs: PartitionJob[], onResult: (result: Partitio
     while (failure === null && next < jobs.length) {
       const j = jobs[next++];
       try {
-        onResult(await writePartition(j.out, j.host, j.store, j.sources, j.problems, { keepSecrets: j.keepSecrets }));
+        onResult(await writePartition(j.out, j.host, j.store, j.sources, j.problems, { keepSecrets: j.keepSecrets, version: j.version }));
       } catch (err) {
         failure ??= err;
       }

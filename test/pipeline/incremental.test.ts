@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLoad } from '../../pipeline/load.js';
 import { acquireLock, LockHeldError } from '../../pipeline/lock.js';
 import { queryWarehouse } from '../../pipeline/warehouse.js';
-import { fixture } from '../helpers/source.js';
+import { fixture, REPO } from '../helpers/source.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-incr-'));
 const fleet = path.join(work, 'fleet');
@@ -99,20 +99,28 @@ describe('incremental loads', () => {
 });
 
 describe('the OUT lock', () => {
-  it('refuses a second load while a live process holds the lock, and takes over a stale one', async () => {
+  it('refuses a second load while a live process holds the lock, and runs once that process is gone', async () => {
     const lockOut = path.join(work, 'lock-out');
-    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    // the built module (make test builds dist/ first): a plain node process cannot import TypeScript
+    const lockModule = JSON.stringify(path.join(REPO, 'dist', 'pipeline', 'lock.js'));
+    // a process that takes the lock with the same code and holds it until killed
+    const child = spawn(process.execPath, ['-e', `import(${lockModule}).then(({ acquireLock }) => acquireLock(${JSON.stringify(lockOut)})).then(() => { console.log('held'); setTimeout(() => {}, 60000); })`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
-      const lockFile = path.join(lockOut, 'state', 'load.lock');
-      await acquireLock(lockOut).then((release) => release());
-      writeFileSync(lockFile, `${child.pid}\n`);
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (d: Buffer) => d.toString().includes('held') && resolve());
+        child.once('exit', (code) => reject(new Error(`lock holder exited with ${code}`)));
+      });
       await expect(runLoad({ fleet, out: lockOut })).rejects.toThrow(LockHeldError);
-      await expect(runLoad({ fleet, out: lockOut })).rejects.toThrow(/another load \(pid \d+\)/);
+      await expect(runLoad({ fleet, out: lockOut })).rejects.toThrow(new RegExp(`another load \\(pid ${child.pid} on `));
     } finally {
       child.kill('SIGKILL');
     }
     await new Promise((r) => child.once('exit', r));
     const run = await runLoad({ fleet, out: lockOut });
     expect(run.partitions_written).toBe(2);
+    // released at the end of the load: taken again at once
+    await (await acquireLock(lockOut))();
   });
 });

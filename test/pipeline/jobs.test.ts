@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_BYTES, JOB_PARTITIONS, planJobs } from '../../pipeline/jobs.js';
 import { runLoad } from '../../pipeline/load.js';
+import { readManifest } from '../../pipeline/manifest.js';
 import { partitionDir } from '../../pipeline/partition.js';
 import { queryWarehouse } from '../../pipeline/warehouse.js';
 import { JOB_CONCURRENCY, writeJob, type PartitionJob } from '../../pipeline/worker-pool.js';
@@ -85,7 +86,7 @@ describe('a load of many small hosts, written as grouped jobs', () => {
     for (const [h, s] of partitions.rows as string[][]) {
       const dir = partitionDir(out, h, s);
       expect(readdirSync(dir).filter((n) => n.endsWith('.parquet')).length).toBeGreaterThan(0);
-      const inventory = readFileSync(path.join(dir, '_files.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const inventory = readFileSync(path.join(dir, readManifest(dir)!.inventory.name), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       expect(inventory.every((f: { host: string; store: string }) => f.host === h && f.store === s)).toBe(true);
     }
     const rowsOf = (o: string, h: string) =>

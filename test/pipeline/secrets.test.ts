@@ -63,8 +63,8 @@ async function query(sql: string): Promise<unknown[][]> {
 }
 
 /**
- * Files under OUT whose raw bytes contain `needle`. This sees the plain-text files (`_secrets.jsonl`,
- * `_files.jsonl`, state); Parquet pages are zstd-compressed, so rowsContaining reads them decompressed.
+ * Files under OUT whose raw bytes contain `needle`. This sees the plain-text files (`_secrets.<gen>.jsonl`,
+ * `_files.<gen>.jsonl`, manifests, state); Parquet pages are zstd-compressed, so rowsContaining reads them decompressed.
  */
 function filesContaining(needle: string): string[] {
   return listFiles(out).filter((f) => fs.readFileSync(f).includes(needle)).map((f) => path.relative(out, f));
@@ -114,8 +114,8 @@ describe('a load redacts secrets by default', () => {
     expect(await query(`select count(*) from secrets where fingerprint = '${secretFingerprint(FAKE.openai)}'`)).toEqual([['2']]);
   });
 
-  it('keeps no key anywhere under OUT: not in Parquet, fleet.duckdb, _secrets.jsonl or state', async () => {
-    expect(listFiles(out).some((f) => path.basename(f) === '_secrets.jsonl')).toBe(true);
+  it('keeps no key anywhere under OUT: not in Parquet, fleet.duckdb, the secrets files or state', async () => {
+    expect(listFiles(out).some((f) => /^_secrets\..+\.jsonl$/.test(path.basename(f)))).toBe(true);
     for (const [secret] of INJECTED) {
       expect(filesContaining(secret), secret.slice(0, 6)).toEqual([]);
       expect(await rowsContaining(secret)).toBe(0);
@@ -136,12 +136,12 @@ describe('a load redacts secrets by default', () => {
 });
 
 describe('--keep-secrets', () => {
-  it('reads every partition again and stores texts as found, with no secrets table rows and no _secrets.jsonl', async () => {
+  it('reads every partition again and stores texts as found, with no secrets table rows and no secrets file', async () => {
     const run = await runLoad({ fleet, out, keepSecrets: true });
     expect(run.is_full_load).toBe(true);
     expect(run.partitions_unchanged).toBe(0);
     expect(run.secrets_redacted).toBe(false);
-    expect(listFiles(out).some((f) => path.basename(f) === '_secrets.jsonl')).toBe(false);
+    expect(listFiles(out).some((f) => /^_secrets\..+\.jsonl$/.test(path.basename(f)))).toBe(false);
     expect(await query('select count(*) from secrets')).toEqual([['0']]);
     for (const [secret] of INJECTED) expect(await rowsContaining(secret), secret.slice(0, 6)).toBeGreaterThan(0);
     expect(await query("select count(*) from raw_events where text like '%[REDACTED:%'")).toEqual([['0']]);
