@@ -8,7 +8,8 @@ import * as path from 'node:path';
 /** Raised when another live load holds OUT. */
 export class LockHeldError extends Error {}
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid runs (EPERM: it runs under another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
