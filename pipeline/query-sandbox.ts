@@ -9,7 +9,9 @@
  * - A statement check, since DuckDB's allowed folders are open for writing too (a COPY into a partition
  *   folder works in the sandbox): the text must be exactly one statement, which parses as a query
  *   (`json_serialize_sql` parses without binding: binding a COPY can already create files), and
- *   prepares as a SELECT, or an EXPLAIN of a query that passed the same check.
+ *   prepares as a SELECT, or an EXPLAIN of a query that passed the same check. It may not call the
+ *   table functions that change the connection from inside a SELECT (enable_logging, enable_profiling,
+ *   ...: they can write files in the allowed folders) or run SQL text (query()).
  * Any error of the check refuses the text, and nothing of it runs.
  */
 import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
@@ -113,19 +115,50 @@ function splitExplain(sql: string): { prefix: string; explained: string } | null
 /** The error of json_serialize_sql for a statement that is not a query (CREATE, COPY, SET, ...). */
 const NOT_A_QUERY = 'Only SELECT statements can be serialized to json!';
 
-/** Refuses `text` unless it parses, without binding, as exactly one query. */
+/**
+ * Functions a query may not call. Called from a SELECT, they change the connection despite
+ * lock_configuration, and logging and profiling then write files inside the allowed folders (measured
+ * with DuckDB 1.5.6); query() and json_execute_serialized_sql() run SQL text this check does not see.
+ */
+const REFUSED_FUNCTIONS = new Set([
+  'enable_logging', 'disable_logging', 'truncate_duckdb_logs', 'write_log',
+  'enable_profiling', 'disable_profiling', 'enable_peg_parser', 'disable_peg_parser',
+  'checkpoint', 'force_checkpoint', 'query', 'json_execute_serialized_sql',
+]);
+
+/** Every function name (scalar, aggregate, table) in a parsed statement tree. */
+function functionNames(tree: unknown, found: string[] = []): string[] {
+  if (Array.isArray(tree)) for (const item of tree) functionNames(item, found);
+  else if (tree && typeof tree === 'object') {
+    const { function_name: name } = tree as { function_name?: unknown };
+    if (typeof name === 'string') found.push(name.toLowerCase());
+    for (const value of Object.values(tree)) functionNames(value, found);
+  }
+  return found;
+}
+
+/** The answer of json_serialize_sql: the parsed statements, or the parser's error. */
+interface Serialized {
+  error: boolean;
+  error_message?: string;
+  statements?: unknown[];
+}
+
+/** Refuses `text` unless it parses, without binding, as exactly one query that calls no refused function. */
 async function assertOneQuery(conn: DuckDBConnection, text: string): Promise<void> {
-  const check = await conn.prepare(
-    "select json_extract(j, '$.error')::boolean, json_extract_string(j, '$.error_message'), json_array_length(j, '$.statements') from (select json_serialize_sql($1::varchar) as j)",
-  );
+  const check = await conn.prepare('select json_serialize_sql($1::varchar)');
+  let parsed: Serialized;
   try {
     check.bindVarchar(1, text);
-    const [failed, message, statements] = (await check.runAndReadAll()).getRowsJson()[0] as [boolean | null, string | null, string | null];
-    if (failed) throw message === NOT_A_QUERY ? notAQuery(firstWord(text)) : refused(`the text does not parse as a query: ${message}`);
-    if (Number(statements) !== 1) throw refused(`the text holds ${Number(statements)} queries, not one`);
+    parsed = JSON.parse(String((await check.runAndReadAll()).getRowsJson()[0][0])) as Serialized;
   } finally {
     check.destroySync();
   }
+  if (parsed.error) throw parsed.error_message === NOT_A_QUERY ? notAQuery(firstWord(text)) : refused(`the text does not parse as a query: ${parsed.error_message}`);
+  const count = parsed.statements?.length ?? 0;
+  if (count !== 1) throw refused(`the text holds ${count} queries, not one`);
+  const banned = functionNames(parsed.statements).find((name) => REFUSED_FUNCTIONS.has(name));
+  if (banned) throw refused(`${banned}() is not allowed in a query: it changes the connection or runs SQL text that is not checked`);
 }
 
 /**

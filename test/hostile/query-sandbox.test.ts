@@ -6,8 +6,8 @@
  *   `--allow-read DIR` opens one folder, and not its sibling;
  * - the temporary files of a spilling query are in a folder of that query, limited in size, removed when
  *   it ends, and removed by the next query when it was killed; on a read-only OUT they go to TMPDIR.
- * The side doors the brief lists (pragma, call, set, attach, query(), ...) run in-process through the same
- * queryWarehouse, which is much faster than a CLI per statement.
+ * The side doors (pragma, call, set, attach, query(), enable_logging(), ...) run in-process through the
+ * same queryWarehouse, which is much faster than a CLI per statement.
  */
 import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -264,14 +264,31 @@ describe('side doors, in-process through the same queryWarehouse', () => {
     expect(fs.existsSync('/tmp/clinetrail-should-not-exist')).toBe(false);
   });
 
-  it('query() and query_table() run only what a query may run; getenv does not exist', async () => {
+  it('functions that change the connection from a select, or run SQL text, are refused; query_table works; getenv does not exist', async () => {
+    const logs = path.join(partDir, 'logs');
     const copy = `copy (select 1) to ${lit(path.join(work, 'q.csv'))}`;
-    await expect(queryWarehouse(out, `select * from query(${lit(copy)})`)).rejects.toThrow(/single SELECT statement/);
     const read = `select content from read_text(${lit(path.join(outside, 'secret.txt'))})`;
-    await expect(queryWarehouse(out, `select * from query(${lit(read)})`)).rejects.toThrow(/Permission Error/);
+    for (const [sql, fn] of [
+      [`select * from enable_logging(level = 'trace', storage = 'file', storage_path = ${lit(logs)}) cross join (select count(*) from events)`, 'enable_logging'],
+      [`select * from enable_profiling(format = 'json', save_location = ${lit(path.join(partDir, 'profile.json'))}) cross join (select count(*) from events)`, 'enable_profiling'],
+      ['select * from disable_logging()', 'disable_logging'],
+      ['select * from truncate_duckdb_logs()', 'truncate_duckdb_logs'],
+      ["select write_log('x')", 'write_log'],
+      ['select * from enable_peg_parser()', 'enable_peg_parser'],
+      ['select * from checkpoint()', 'checkpoint'],
+      ['select * from force_checkpoint()', 'force_checkpoint'],
+      [`select * from query(${lit(copy)})`, 'query'],
+      [`select * from system.main.QUERY(${lit(read)})`, 'query'],
+      ["select * from json_execute_serialized_sql(json_serialize_sql('select 1'))", 'json_execute_serialized_sql'],
+      [`explain analyze select * from events where text in (select * from query(${lit(read)}))`, 'query'],
+    ]) {
+      await expect(queryWarehouse(out, sql), sql).rejects.toThrow(new RegExp(`^query: ${fn}\\(\\) is not allowed in a query`));
+    }
+    expect(fs.existsSync(logs)).toBe(false);
+    expect(fs.existsSync(path.join(work, 'q.csv'))).toBe(false);
+    expect(snapshotTree(out)).toEqual(before);
     expect((await queryWarehouse(out, "select count(*) from query_table('sessions')")).rows).toEqual([[expect.any(String)]]);
     await expect(queryWarehouse(out, "select getenv('HOME')")).rejects.toThrow(/getenv does not exist/);
-    expect(fs.existsSync(path.join(work, 'q.csv'))).toBe(false);
   });
 
   it('the example queries of the README run', async () => {
