@@ -169,7 +169,9 @@ export async function prepareQuery(conn: DuckDBConnection, sql: string): Promise
   const { StatementType } = await import('@duckdb/node-api');
   if (EMPTY.test(sql)) throw refused('the text holds no statement');
   const statements = await conn.extractStatements(sql);
-  if (statements.count !== 1) throw refused(`one statement per query: this text holds ${statements.count}; run each with its own clinetrail query`);
+  if (statements.count !== 1) {
+    throw refused(`one statement per query: DuckDB reads ${statements.count} in this text; run each with its own clinetrail query (a PIVOT without an IN list is several: list its values)`);
+  }
   const explain = splitExplain(sql);
   await assertOneQuery(conn, explain ? explain.explained : sql);
   const prepared = explain ? await conn.prepare(explain.prefix + explain.explained) : await statements.prepare(0);

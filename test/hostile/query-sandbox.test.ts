@@ -153,10 +153,14 @@ function watchSpill(folders: () => string[], onSpill: (child: ChildProcess) => v
   const seen: string[] = [];
   const onSpawn = (child: ChildProcess): void => {
     const timer = setInterval(() => {
-      const spilled = folders().filter((d) => fs.readdirSync(d).length > 0);
-      if (spilled.length && !seen.length) {
-        seen.push(...spilled);
-        onSpill(child);
+      try {
+        const spilled = folders().filter((d) => fs.readdirSync(d).length > 0);
+        if (spilled.length && !seen.length) {
+          seen.push(...spilled);
+          onSpill(child);
+        }
+      } catch {
+        // a folder removed between listing and reading: the query ended; look again at the next tick
       }
     }, 20);
     child.on('close', () => clearInterval(timer));
