@@ -6,6 +6,7 @@
  */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { HostImage } from './discover.js';
 import { formatResult, type OutputFormat } from './format.js';
@@ -13,6 +14,7 @@ import { createProgress, summaryLine, type LogFormat } from './progress.js';
 import { runLoad, UsageError } from './load.js';
 import { LockHeldError } from './lock.js';
 import { queryWarehouse } from './warehouse.js';
+import { TEMP_MAX_DEFAULT, TEMP_MAX_ENV } from './query-sandbox.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, locked: 3 } as const;
 
@@ -20,6 +22,14 @@ function parseHost(spec: string): HostImage {
   const eq = spec.indexOf('=');
   if (eq <= 0 || eq === spec.length - 1) throw new UsageError(`load: --host wants NAME=PATH, got '${spec}'`);
   return { host: spec.slice(0, eq), root: path.resolve(spec.slice(eq + 1)) };
+}
+
+/** The `--allow-read` folders, each of which must be an existing folder. */
+function allowReadDirs(dirs: readonly string[]): string[] {
+  return dirs.map((dir) => {
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`query: --allow-read ${dir} is not a folder`);
+    return path.resolve(dir);
+  });
 }
 
 function fail(err: unknown): never {
@@ -88,15 +98,25 @@ async function main(): Promise<void> {
     )
     .command(
       'query <sql>',
-      'Run SQL on OUT/fleet.duckdb (read-only) and print the result',
+      'Run one query on OUT/fleet.duckdb, in a read-only sandbox, and print the result',
       (y) =>
         y
-          .positional('sql', { type: 'string', demandOption: true, describe: 'The SQL text' })
+          .positional('sql', { type: 'string', demandOption: true, describe: 'The SQL text: one query' })
           .option('out', { type: 'string', demandOption: true, describe: 'Output folder of a load' })
           .option('format', { choices: ['table', 'csv', 'json'] as const, default: 'table' as OutputFormat, describe: 'Output format' })
-          .example("$0 query --out wh \"select host, count(*) from events where kind = 'say:command' group by all\"", 'commands Cline ran, per host'),
+          .option('allow-read', {
+            type: 'string',
+            array: true,
+            nargs: 1,
+            describe: 'A folder the query may read too, e.g. of an IOC list to join (repeatable). DuckDB then lets the query reach that whole folder; the statement check still refuses every write',
+          })
+          .example("$0 query --out wh \"select host, count(*) from events where kind = 'say:command' group by all\"", 'commands Cline ran, per host')
+          .example("$0 query --out wh --allow-read /cases/iocs \"select e.* from events e join read_csv('/cases/iocs/iocs.csv') i on contains(e.text, i.indicator)\"", 'rows that hold an indicator of an IOC list')
+          .epilogue(
+            `Sandbox: the query reads only the warehouse's files and the --allow-read folders, writes no file, loads no extension, and is one statement: select, from, with, values, table, describe, show, summarize, or explain of those. It spills into a folder of its own under OUT/tmp (or TMPDIR if OUT is read-only), removed when it ends, of at most ${TEMP_MAX_ENV} (default ${TEMP_MAX_DEFAULT}).`,
+          ),
       async (args) => {
-        const result = await queryWarehouse(path.resolve(args.out), args.sql);
+        const result = await queryWarehouse(path.resolve(args.out), args.sql, { allowRead: allowReadDirs(args.allowRead ?? []) });
         process.stdout.write(formatResult(result, args.format as OutputFormat));
       },
     )

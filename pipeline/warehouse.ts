@@ -1,7 +1,8 @@
 /**
- * The DuckDB side, and the only module that imports DuckDB: build `fleet.duckdb` by running the model
+ * The DuckDB side, and the only module that opens DuckDB: build `fleet.duckdb` by running the model
  * files of `sql/` in name order into a new database file that is renamed into place, and answer queries
- * on it read-only. Extension autoinstall and autoload are off: these machines have no internet.
+ * on it read-only, in the sandbox of pipeline/query-sandbox.ts. Extension autoinstall and autoload are
+ * off: these machines have no internet.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { existsSync, promises as fs } from 'node:fs';
@@ -11,14 +12,16 @@ import { COLUMNS } from './schema.js';
 import { partitionFolders } from './layout.js';
 import { readManifest } from './manifest.js';
 import { codeVersion } from './state.js';
+import { createQueryTemp } from './query-temp.js';
+import { allowedDirectories, prepareQuery, queryError, sandboxSettings } from './query-sandbox.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** `sql/` beside `pipeline/`, from the sources or from `dist/`. */
 export const SQL_DIR = [path.resolve(HERE, '..', 'sql'), path.resolve(HERE, '..', '..', 'sql')].find((d) => existsSync(d)) ?? path.resolve(HERE, '..', 'sql');
 
-/** Settings of every DuckDB instance clinetrail opens. */
-function instanceOptions(outDir: string, readOnly: boolean): Record<string, string> {
-  const options: Record<string, string> = {
+/** Settings of every DuckDB instance clinetrail opens, plus `extra` (access mode, temporary folder). */
+function instanceOptions(extra: Record<string, string>): Record<string, string> {
+  return {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
     memory_limit: process.env.CLINETRAIL_DUCKDB_MEMORY ?? '1GB',
@@ -26,10 +29,8 @@ function instanceOptions(outDir: string, readOnly: boolean): Record<string, stri
     // Local Parquet parts gain nothing from DuckDB's cache of file bytes, which held 60-90 MB of the
     // model build's 345 MB on the full bench fleet.
     enable_external_file_cache: 'false',
+    ...extra,
   };
-  if (readOnly) options.access_mode = 'READ_ONLY';
-  else options.temp_directory = path.join(outDir, 'tmp', 'duckdb');
-  return options;
 }
 
 /**
@@ -37,11 +38,11 @@ function instanceOptions(outDir: string, readOnly: boolean): Record<string, stri
  * the Parquet extension, so not an instance option): the models scan every part up to 20 times, and a
  * fleet of 1,000 tiny homes has 1,000 parts.
  */
-async function open(file: string, outDir: string, readOnly: boolean): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
+async function open(file: string, extra: Record<string, string>): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
   // imported here, not at the top: the library costs ~33 MB of RSS, which a load needs only after
   // its partitions are written, when the workers' memory is gone
   const { DuckDBInstance } = await import('@duckdb/node-api');
-  const instance = await DuckDBInstance.create(file, instanceOptions(outDir, readOnly));
+  const instance = await DuckDBInstance.create(file, instanceOptions(extra));
   const conn = await instance.connect();
   try {
     await conn.run('set parquet_metadata_cache = true');
@@ -181,7 +182,7 @@ export async function buildWarehouse(outDir: string): Promise<void> {
   for (const name of await fs.readdir(path.join(outDir, 'tmp'))) {
     if (/^fleet\.\d+\.duckdb(\.wal)?$/.test(name)) await fs.rm(path.join(outDir, 'tmp', name), { force: true });
   }
-  const { instance, conn } = await open(tmp, outDir, false);
+  const { instance, conn } = await open(tmp, { temp_directory: path.join(outDir, 'tmp', 'duckdb') });
   try {
     await runModels(conn, await placeholders(outDir));
     await conn.run('checkpoint');
@@ -199,38 +200,42 @@ export interface QueryResult {
   rows: unknown[][];
 }
 
-/** The error of json_serialize_sql for a statement that is not a query (CREATE, COPY, SET, ...). */
-const NOT_A_QUERY = 'Only SELECT statements can be serialized to json!';
-
-/**
- * Refuses any statement that is not a query. Read-only mode stops writes to fleet.duckdb, but not
- * `COPY ... TO` or `EXPORT DATABASE` writing files (over OUT's Parquet parts, say), nor `INSTALL` going
- * to the network. json_serialize_sql only parses (binding a COPY or EXPORT can already create files) and
- * accepts SELECT, FROM, WITH, VALUES, TABLE, DESCRIBE, SHOW and SUMMARIZE; `EXPLAIN [ANALYZE]` of those
- * is allowed too. A text that does not parse is left to DuckDB, which reports the syntax error.
- */
-async function assertQueryOnly(conn: DuckDBConnection, sql: string): Promise<void> {
-  const query = sql.replace(/^\s*explain\s+(?:analyze\s+)?/i, '');
-  const reader = await conn.runAndReadAll(
-    `select json_extract(j, '$.error')::boolean, json_extract_string(j, '$.error_message') from (select json_serialize_sql(${sqlString(query)}) as j)`,
-  );
-  const [failed, message] = reader.getRowsJson()[0] as [boolean | null, string | null];
-  if (failed && message === NOT_A_QUERY) {
-    throw new Error('query: the warehouse is read-only: only queries (select, from, with, describe, show, summarize, explain) are allowed, not statements that create, change, copy, export, attach, install or set');
-  }
+/** Options of a query. */
+export interface QueryOptions {
+  /** Folders outside OUT the query may read too (`query --allow-read`), e.g. one that holds an IOC list. */
+  allowRead?: readonly string[];
 }
 
-/** Runs one SQL text on OUT/fleet.duckdb opened read-only; only queries are allowed. */
-export async function queryWarehouse(outDir: string, sql: string): Promise<QueryResult> {
+/** The SQL literal of a setting's value. */
+function settingValue(value: string | boolean | readonly string[]): string {
+  if (typeof value === 'boolean') return String(value);
+  return typeof value === 'string' ? sqlString(value) : fileList([...value]);
+}
+
+/**
+ * Runs one query on OUT/fleet.duckdb, opened read-only in the query sandbox (pipeline/query-sandbox.ts):
+ * the connection reads only the warehouse's files and the `allowRead` folders, and only one query
+ * statement runs. Spills go to a temporary folder of this query (pipeline/query-temp.ts), removed at the end.
+ */
+export async function queryWarehouse(outDir: string, sql: string, options: QueryOptions = {}): Promise<QueryResult> {
   const file = path.join(outDir, 'fleet.duckdb');
   if (!existsSync(file)) throw new Error(`query: no warehouse at ${file}; run clinetrail load --out ${outDir} first`);
-  const { instance, conn } = await open(file, outDir, true);
+  const allowed = await allowedDirectories(outDir, options.allowRead ?? []);
+  const temp = await createQueryTemp(outDir);
   try {
-    await assertQueryOnly(conn, sql);
-    const reader = await conn.runAndReadAll(sql);
-    return { columns: reader.columnNames(), rows: reader.getRowsJson() as unknown[][] };
+    const { instance, conn } = await open(file, { access_mode: 'READ_ONLY', temp_directory: temp.dir });
+    try {
+      for (const [name, value] of sandboxSettings(allowed)) await conn.run(`set ${name} = ${settingValue(value)}`);
+      const prepared = await prepareQuery(conn, sql);
+      const reader = await prepared.runAndReadAll();
+      return { columns: reader.columnNames(), rows: reader.getRowsJson() as unknown[][] };
+    } catch (err) {
+      throw queryError(err);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
   } finally {
-    conn.closeSync();
-    instance.closeSync();
+    await temp.remove();
   }
 }

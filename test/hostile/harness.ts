@@ -4,7 +4,8 @@
  * reader fixtures, and reads the warehouse read-only.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'vitest';
@@ -36,6 +37,8 @@ export interface CliOptions {
   onStderr?: (text: string, child: ReturnType<typeof spawn>) => void;
   /** Called once the child is spawned, e.g. to kill it after a delay. */
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
+  /** Extra environment variables of the child (on top of this process's, with TZ=UTC). */
+  env?: Record<string, string>;
 }
 
 /** Runs `node dist/pipeline/cli.js ...args` and resolves when it exits (or is killed at the timeout). */
@@ -43,7 +46,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun
   assertBuilt();
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TZ: 'UTC' } });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TZ: 'UTC', ...options.env } });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -145,6 +148,26 @@ export function filesUnder(root: string): string[] {
   };
   walk(root, '');
   return out.sort();
+}
+
+/** Every path under `dir` with its size, mtime and SHA-256 (folders as `dir`): equal before and after means untouched. */
+export function snapshotTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const full = path.join(d, name);
+      const st = lstatSync(full);
+      const rel = path.relative(dir, full);
+      if (st.isDirectory()) {
+        out[rel] = 'dir';
+        walk(full);
+      } else {
+        out[rel] = `${st.size} ${st.mtimeMs} ${createHash('sha256').update(readFileSync(full)).digest('hex')}`;
+      }
+    }
+  };
+  walk(dir);
+  return out;
 }
 
 /** SQL string literal. */
