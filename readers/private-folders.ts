@@ -48,7 +48,7 @@ export function releasePrivateFolder(dir: string): void {
 }
 
 /** Whether a process with this pid runs (EPERM: it runs, as another user). */
-function running(pid: number): boolean {
+export function processRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -86,7 +86,7 @@ export function removeStaleCopies(tempRoot: string = os.tmpdir(), now: number = 
     if (!entry.isDirectory() || !entry.name.startsWith(PREFIX)) continue;
     const pid = NAMED_BY_PID.exec(entry.name)?.[1];
     let stale = false;
-    if (pid !== undefined) stale = Number(pid) !== process.pid && !running(Number(pid));
+    if (pid !== undefined) stale = Number(pid) !== process.pid && !processRunning(Number(pid));
     else if (NAMED_BEFORE_PID.test(entry.name)) {
       const changed = newestChange(path.join(tempRoot, entry.name));
       stale = changed !== null && now - changed > UNNAMED_COPY_MAX_AGE_MS;

@@ -95,13 +95,18 @@ export function copyEvidence(fd: number, evidence: string, to: string, tempRoot:
   if (failure !== null) throw failure;
 }
 
-/** Copies the side file `side` of the db when it is a regular file; an absent or unopenable one is skipped. */
+/**
+ * Copies the side file `side` of the db when it is a regular file; an absent one (or a FIFO, ...) is
+ * skipped. One that cannot be read fails the database, as the database itself would: read without its
+ * `-wal`, it would hide the newest rows.
+ */
 function copySide(side: string, to: string, tempRoot: string): void {
   let fd: number;
   try {
     fd = openEvidence(side);
-  } catch {
-    return;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new Error(`cannot read ${path.basename(side)}: ${message(err)}`);
   }
   try {
     if (fs.fstatSync(fd).isFile()) copyEvidence(fd, side, to, tempRoot);

@@ -7,20 +7,19 @@
  * - the private copies a killed load left in the temporary folder (named with its pid) are removed by
  *   the next load, and those of a load still running are kept.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { partitionDir } from '../../pipeline/layout.js';
+import { mountTmpfs, unmountAll } from '../helpers/tmpfs.js';
 import { DEMO_SESSIONS_DB, snapshotFolder, writeSessionsDb, type SessionsDbRow } from '../helpers/sqlite-fixtures.js';
 import { describeRun, makeControlHost, query, runCli, workDir } from './harness.js';
 
 const work = workDir('ownfault');
-const smallTmp = path.join(work, 'small-tmp');
-let mounted = false;
 
 afterAll(() => {
-  if (mounted) execFileSync('umount', [smallTmp]);
+  unmountAll();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -42,15 +41,8 @@ const clinetrailLines = (stderr: string): string[] => stderr.split('\n').filter(
 
 describe('own faults are failures, not evidence', () => {
   it('a full temporary folder ends the load with exit 1 and changes nothing; the next load reads every row', async (ctx) => {
-    mkdirSync(smallTmp, { recursive: true });
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${TMPFS_SIZE}`, 'tmpfs', smallTmp], { stdio: 'pipe' });
-      mounted = true;
-    } catch (err) {
-      console.warn(`[own-faults] full TMPDIR not tested: mount -t tmpfs refused (${(err as Error).message.split('\n')[0]})`);
-      ctx.skip();
-      return;
-    }
+    const smallTmp = mountTmpfs(path.join(work, 'small-tmp'), TMPFS_SIZE, 'a full TMPDIR');
+    if (smallTmp === null) return ctx.skip();
     const fleet = path.join(work, 'fleet');
     const out = path.join(work, 'out');
     makeControlHost(fleet, 'h');

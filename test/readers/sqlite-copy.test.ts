@@ -4,7 +4,7 @@
  * folders of killed loads are removed while those of live loads are kept. The mounted cases need root
  * and `mount -t tmpfs`; where the machine refuses the mount, they are skipped and say why.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -15,28 +15,15 @@ import { readSessionsDb } from '../../readers/sessions-db.js';
 import { copyEvidence, openPrivateCopy } from '../../readers/sqlite-copy.js';
 import { collect, makeSource } from '../helpers/source.js';
 import { writeSessionsDb } from '../helpers/sqlite-fixtures.js';
+import { mountTmpfs, unmountAll } from '../helpers/tmpfs.js';
 import { useImages } from '../helpers/temp-images.js';
 
 const image = useImages();
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'clinetrail-copytest-'));
-const mounts: string[] = [];
 afterAll(() => {
-  for (const m of mounts) execFileSync('umount', [m]);
+  unmountAll();
   fs.rmSync(work, { recursive: true, force: true });
 });
-
-/** A small tmpfs at a fresh folder, or null (and why) when the machine refuses the mount. */
-function smallTmpfs(size: string): string | null {
-  const dir = fs.mkdtempSync(path.join(work, 'tmpfs-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
-  } catch (err) {
-    console.warn(`[sqlite-copy] not tested: mount -t tmpfs refused (${(err as Error).message.split('\n')[0]})`);
-    return null;
-  }
-  mounts.push(dir);
-  return dir;
-}
 
 const sessions = [1, 2, 3].map((n) => ({ session_id: `1760000000000_s${n}`, started_at: '2026-10-03T10:00:00.000Z' }));
 
@@ -106,7 +93,7 @@ describe('openPrivateCopy', () => {
   });
 
   it('throws an own fault when SQLite cannot write beside the copy (the -shm of a WAL database on a full folder)', (ctx) => {
-    const root = smallTmpfs('1m');
+    const root = mountTmpfs(path.join(work, 'tmpfs'), '1m', 'SQLite on a full temporary folder');
     if (root === null) return ctx.skip();
     const img = image();
     const file = path.join(img.dbDir, 'sessions.db');
