@@ -97,4 +97,3 @@ async function* readManifest(source: Source, manifestFile: string, lead: Transcr
     lead.provider = record.provider;
   }
 }
-
