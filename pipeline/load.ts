@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import pLimit from 'p-limit';
+import { removeStaleCopies } from '../readers/private-folders.js';
 import type { Source, StoreId } from '../readers/row.js';
 import { discoverImage, listFleet, type Discovery, type DiscoveryProblem, type HostImage } from './discover.js';
 import { acquireLock } from './lock.js';
@@ -172,6 +173,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
   }
   const release = await acquireLock(out);
   try {
+    removeStaleCopies(); // private SQLite copies of killed loads (readers/private-folders.ts)
     await fs.rm(path.join(out, 'parquet', '.tmp'), { recursive: true, force: true });
     const concurrency = options.concurrency ?? 2;
     const limit = pLimit(Math.max(concurrency, 4));

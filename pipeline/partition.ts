@@ -13,6 +13,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { READERS } from '../readers/index.js';
+import { rethrowOwnFault } from '../readers/own-fault.js';
 import { imagePath, parserRow, type Row, type Source, type StoreId } from '../readers/row.js';
 import { rowsToRecordBatch } from './arrow-batch.js';
 import type { DiscoveryProblem } from './discover.js';
@@ -89,6 +90,7 @@ async function* rowsOf(source: Source): AsyncGenerator<Row> {
   try {
     yield* READERS[source.store](source);
   } catch (err) {
+    rethrowOwnFault(err); // clinetrail's own fault (readers/own-fault.ts): the load fails, no partition is swapped in
     yield parserRow(source, source.root, null, `reader failed: ${(err as Error).message}`);
   }
 }

@@ -1,7 +1,7 @@
 /** Content blocks of a message, shared by the SDK transcripts and the legacy API history. */
 import type { RowFields, TurnType } from './row.js';
 import { summariseToolInput, toolResultText } from './tool-input.js';
-import { obj, str } from './values.js';
+import { label, obj, str } from './values.js';
 
 /** What every block row of one message shares. */
 export type MessageFields = Pick<RowFields, 'session_id' | 'project_path' | 'source_line' | 'timestamp_utc' | 'model' | 'provider'>;
@@ -47,7 +47,7 @@ const UNKNOWN_TEXT_CHARS = 400;
  */
 export function contentBlockFields(block: Record<string, unknown>, role: string | null): RowFields {
   const byRole: TurnType = role === 'user' || role === 'assistant' ? role : 'system';
-  const type = typeof block.type === 'string' ? block.type : String(block.type);
+  const type = typeof block.type === 'string' ? block.type : label(block.type);
   switch (type) {
     case 'text':
       return { turn_type: byRole, kind: 'text', text: typeof block.text === 'string' ? block.text : null };

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { ERROR_KINDS, messageTurnType } from './cline-message-kinds.js';
 import { readJsonFile } from './json-file.js';
 import { streamJson } from './json-stream.js';
-import { parserRow, rowFor, type Row, type RowFields, type Source } from './row.js';
+import { fileFailedRow, parserRow, rowFor, type Row, type RowFields, type Source } from './row.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { epochMs, int, num, obj, parseEmbeddedJson, show, str } from './values.js';
 
@@ -59,16 +59,34 @@ export async function* readLegacyTasks(source: Source): AsyncGenerator<Row> {
     }
   }
   const history = new Map<string, HistoryFacts>();
-  if (historyFile !== null) yield* readTaskHistory(source, historyFile, history);
+  if (historyFile !== null) {
+    try {
+      yield* readTaskHistory(source, historyFile, history);
+    } catch (err) {
+      yield fileFailedRow(source, historyFile, err);
+    }
+  }
   for (const id of [...tasks.keys()].sort()) {
     const files = tasks.get(id)!;
     const facts = history.get(id) ?? null;
     const task: TaskContext = { session_id: id, project_path: facts?.project_path ?? null, history: facts, usage: [] };
-    if (files.meta) yield* readTaskMetadata(source, files.meta, task);
-    if (files.ui) yield* readUiMessages(source, files.ui, task);
-    else if (files.api) yield* readApiHistory(source, files.api, task);
+    const reads: [string | undefined, TaskFileReader][] = [
+      [files.meta, readTaskMetadata],
+      files.ui ? [files.ui, readUiMessages] : [files.api, readApiHistory],
+    ];
+    for (const [file, read] of reads) {
+      if (file === undefined) continue;
+      try {
+        yield* read(source, file, task);
+      } catch (err) {
+        yield fileFailedRow(source, file, err);
+      }
+    }
   }
 }
+
+/** A reader of one file of a task folder; a file that throws costs itself (fileFailedRow). */
+type TaskFileReader = (source: Source, file: string, task: TaskContext) => AsyncGenerator<Row>;
 
 /** `task_history` rows, filling `facts` with each task's cwd and model. */
 async function* readTaskHistory(source: Source, file: string, facts: Map<string, HistoryFacts>): AsyncGenerator<Row> {
@@ -239,7 +257,7 @@ async function* readUiMessages(source: Source, file: string, task: TaskContext):
       const result = obj(parseEmbeddedJson(raw));
       if (result !== null && typeof result.screenshot === 'string') {
         const { screenshot: _screenshot, ...rest } = result;
-        fields.text = withAttachments(JSON.stringify(rest), [1], null);
+        fields.text = withAttachments(show(rest), [1], null);
       }
     }
     fields.tool_name = toolNameOf(value, raw);

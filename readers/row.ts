@@ -3,6 +3,7 @@
  * and the helpers that stamp provenance on a row so no reader writes host, home or source_file by hand.
  */
 import * as path from 'node:path';
+import { rethrowOwnFault } from './own-fault.js';
 
 /** Store ids: the `store=` partition values. A contract with analysts' saved queries. */
 export type StoreId =
@@ -147,6 +148,21 @@ export function parserRow(
     text: `parser: ${where}: ${short}`,
     is_error: true,
   });
+}
+
+/**
+ * The `parser:` row of a file whose reading threw, so that the throw costs that file only: the rows it
+ * gave stay, the rest of it is not read, every other file of the store is. A reader wraps each file in a
+ * catch that yields this row. Readers do not throw for bad input and bound their walks over nested
+ * values (settings-permissions.ts, credentials.ts; JSON.stringify is caught in values.ts `show`), so
+ * this is the net under a walk or a bug that slipped through, never the way bad input is reported.
+ * An own fault (readers/own-fault.ts) is thrown on.
+ */
+export function fileFailedRow(source: Source, file: string, err: unknown): Row {
+  rethrowOwnFault(err);
+  const message = err instanceof Error ? err.message : String(err);
+  const why = err instanceof RangeError ? `nested too deeply to read (${message})` : `reading failed (${message})`;
+  return parserRow(source, file, null, `${why}; the rest of the file not read`);
 }
 
 /** A reader: one source in, rows out, in file order. Never throws for bad input. */

@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 import { readJsonFile } from './json-file.js';
-import { parserRow, rowFor, type Row, type Source } from './row.js';
+import { fileFailedRow, parserRow, rowFor, type Row, type Source } from './row.js';
 import { readSdkMessages, type TranscriptContext } from './sdk-messages.js';
 import { sessionRecordFrom, sessionStartFields } from './session-start.js';
 import { epochMs, obj } from './values.js';
@@ -54,32 +54,46 @@ async function* readSessionFolder(source: Source, folder: string, files: string[
   }
 
   if (files.includes(manifestFile)) {
-    const result = await readJsonFile(manifestFile);
-    const manifest = result.ok ? obj(result.value) : null;
-    if (!result.ok) {
-      yield parserRow(source, manifestFile, null, `manifest not read: ${result.message}`, { session_id: sessionId });
-    } else if (!manifest) {
-      yield parserRow(source, manifestFile, null, 'manifest is not a JSON object', { session_id: sessionId });
-    } else {
-      if (result.repair) yield parserRow(source, manifestFile, null, result.repair, { session_id: sessionId });
-      const record = sessionRecordFrom(manifest, sessionId, manifest.metadata);
-      const fields = sessionStartFields(record, 'manifest');
-      for (let seq = 0; seq < fields.length; seq++) {
-        yield rowFor(source, manifestFile, { ...fields[seq], source_line: 1, source_seq: seq });
-      }
-      lead.project_path = record.cwd ?? record.workspace_root;
-      lead.started_ms = epochMs(record.started_at);
-      lead.model = record.model;
-      lead.provider = record.provider;
+    try {
+      yield* readManifest(source, manifestFile, lead);
+    } catch (err) {
+      yield fileFailedRow(source, manifestFile, err);
     }
   }
 
-  if (hasLead) yield* readSdkMessages(source, leadFile, lead);
-  for (const file of others.sort()) {
-    yield* readSdkMessages(source, file, { ...lead, model: null, provider: null });
+  const transcripts: [string, TranscriptContext][] = hasLead ? [[leadFile, lead]] : [];
+  for (const file of others.sort()) transcripts.push([file, { ...lead, model: null, provider: null }]);
+  for (const [file, context] of transcripts) {
+    try {
+      yield* readSdkMessages(source, file, context);
+    } catch (err) {
+      yield fileFailedRow(source, file, err);
+    }
   }
   for (const file of unknown) {
     yield parserRow(source, file, null, 'not a session manifest or messages file; not read', { session_id: sessionId });
   }
 }
 
+/** The start rows of a session manifest `<id>.json`; fills the lead transcript's context from it. */
+async function* readManifest(source: Source, manifestFile: string, lead: TranscriptContext): AsyncGenerator<Row> {
+  const sessionId = lead.session_id;
+  const result = await readJsonFile(manifestFile);
+  const manifest = result.ok ? obj(result.value) : null;
+  if (!result.ok) {
+    yield parserRow(source, manifestFile, null, `manifest not read: ${result.message}`, { session_id: sessionId });
+  } else if (!manifest) {
+    yield parserRow(source, manifestFile, null, 'manifest is not a JSON object', { session_id: sessionId });
+  } else {
+    if (result.repair) yield parserRow(source, manifestFile, null, result.repair, { session_id: sessionId });
+    const record = sessionRecordFrom(manifest, sessionId, manifest.metadata);
+    const fields = sessionStartFields(record, 'manifest');
+    for (let seq = 0; seq < fields.length; seq++) {
+      yield rowFor(source, manifestFile, { ...fields[seq], source_line: 1, source_seq: seq });
+    }
+    lead.project_path = record.cwd ?? record.workspace_root;
+    lead.started_ms = epochMs(record.started_at);
+    lead.model = record.model;
+    lead.provider = record.provider;
+  }
+}

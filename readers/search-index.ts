@@ -5,18 +5,18 @@
  *
  * The db is read through a private copy (sqlite-copy.ts). `session_search` is an FTS5 table; it is
  * scanned once, ordered by session_id and ordinal, and merged with `indexed_sessions`, since a lookup
- * on its UNINDEXED columns would scan the whole table per session.
+ * on its UNINDEXED columns would scan the whole table per session. No row depends on a rowid, so
+ * tables declared `WITHOUT ROWID` read the same (documents of equal ordinal then keep the scan's order).
  */
 import type Database from 'better-sqlite3';
 import { parserRow, rowFor, type Row, type Source, type TurnType } from './row.js';
-import { columnsOf, hasTable, type PrivateCopy } from './sqlite-copy.js';
+import { columnsOf, hasRowid, hasTable, type PrivateCopy } from './sqlite-copy.js';
 import { readEvidenceDatabases } from './sqlite-evidence.js';
 import { epochMs, show, str } from './values.js';
 
 export const NO_FTS5_TEXT = 'session search index: SQLite build lacks FTS5; session_search not read';
 
 interface IndexedSession {
-  rowid: number;
   session_id: string;
   indexed_at: unknown;
   document_count: unknown;
@@ -66,7 +66,7 @@ function loadIndexed(db: Database.Database): Map<string, IndexedSession> {
   const cols = columnsOf(db, 'indexed_sessions');
   const pick = (c: string): string => (cols.has(c) ? `"${c}"` : 'NULL');
   const stmt = db.prepare(
-    `SELECT rowid AS rowid, session_id, ${pick('indexed_at')} AS indexed_at, ` +
+    `SELECT session_id, ${pick('indexed_at')} AS indexed_at, ` +
       `${pick('document_count')} AS document_count, ${pick('title')} AS title ` +
       `FROM indexed_sessions WHERE session_id IS NOT NULL ORDER BY session_id`,
   );
@@ -116,7 +116,7 @@ async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncG
     try {
       const stmt = db.prepare(
         `SELECT session_id, document_id, ordinal, role, started_at, workspace_root, title, content FROM session_search ` +
-          `WHERE session_id IS NOT NULL ORDER BY session_id, CAST(ordinal AS INTEGER), rowid`,
+          `WHERE session_id IS NOT NULL ORDER BY session_id, CAST(ordinal AS INTEGER)${hasRowid(db, 'session_search') ? ', rowid' : ''}`,
       );
       docs = stmt.iterate() as IterableIterator<Doc>;
     } catch (err) {
@@ -138,7 +138,7 @@ async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncG
         .map((d) => ({ ...d, ordinal: ordinalOf(d.ordinal) }))
         .filter((d): d is Doc & { ordinal: number } => d.ordinal !== null && d.ordinal >= 0 && d.document_id !== metaId);
       // A session with documents but no indexed_sessions row still gets its session row, from its documents.
-      const s = indexed.get(sid) ?? { rowid: -1, session_id: sid, indexed_at: null, document_count: null, title: null };
+      const s = indexed.get(sid) ?? { session_id: sid, indexed_at: null, document_count: null, title: null };
       yield sessionRow(s, meta, messages[0] ?? null);
       indexed.delete(sid);
       for (const d of messages) {
@@ -177,6 +177,8 @@ async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncG
     if (current !== null) yield* flush(current, pending);
     yield* before(null);
   } catch (err) {
+    const own = copy.ownFault(err);
+    if (own) throw own;
     yield parserRow(source, file, null, `reading the search index failed: ${message(err)}`);
   }
 }

@@ -6,11 +6,15 @@
  * The db is read through a private copy (sqlite-copy.ts). Older schemas lack the columns the legacy
  * migrations add (workspace_root, metadata_json, ...): only existing columns are selected and the
  * absent ones read as null.
+ *
+ * Rows come in rowid order and `source_line` is the rowid. A `sessions` table declared `WITHOUT ROWID`
+ * has none: its rows come in primary-key (session_id) order and `source_line` is the 1-based position
+ * in that order.
  */
 import * as path from 'node:path';
 import { parserRow, rowFor, type Row, type Source } from './row.js';
 import { sessionRecordFrom, sessionStartFields } from './session-start.js';
-import { columnsOf, hasTable, ident, type PrivateCopy } from './sqlite-copy.js';
+import { columnsOf, hasTable, ident, storedOrder, type PrivateCopy } from './sqlite-copy.js';
 import { readEvidenceDatabases } from './sqlite-evidence.js';
 import { obj, str } from './values.js';
 
@@ -35,13 +39,14 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Rows of every sessions.db of the source, in file order, then rowid order. */
+/** Rows of every sessions.db of the source, in file order, then rowid (or key) order. */
 export async function* readSessionsDb(source: Source): AsyncGenerator<Row> {
   yield* readEvidenceDatabases(source, 'sessions.db', (copy, file) => readOne(source, copy, file));
 }
 
 async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncGenerator<Row> {
   let lastRowid: number | null = null;
+  let byRowid = true;
   try {
     const db = copy.db;
     if (!hasTable(db, 'sessions')) {
@@ -50,10 +55,14 @@ async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncG
     }
     const present = columnsOf(db, 'sessions');
     const cols = WANTED.filter((c) => present.has(c));
-    const select = ['rowid AS "__rowid"', ...cols.map(ident)].join(', ');
-    const stmt = db.prepare(`SELECT ${select} FROM sessions ORDER BY rowid`);
+    const order = storedOrder(db, 'sessions');
+    byRowid = order === 'rowid';
+    const select = [...(byRowid ? ['rowid AS "__rowid"'] : []), ...cols.map(ident)].join(', ');
+    const stmt = db.prepare(`SELECT ${select} FROM sessions ORDER BY ${order}`);
+    let position = 0;
     for (const raw of stmt.iterate() as IterableIterator<Record<string, unknown>>) {
-      const rowid = Number(raw.__rowid);
+      position += 1;
+      const rowid = byRowid ? Number(raw.__rowid) : position;
       lastRowid = rowid;
       const values: Record<string, unknown> = {};
       for (const c of WANTED) values[c] = raw[c] ?? null;
@@ -91,7 +100,9 @@ async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncG
       }
     }
   } catch (err) {
-    const where = lastRowid === null ? '' : ` after rowid ${lastRowid}`;
+    const own = copy.ownFault(err);
+    if (own) throw own;
+    const where = lastRowid === null ? '' : ` after ${byRowid ? 'rowid' : 'row'} ${lastRowid}`;
     yield parserRow(source, file, null, `reading sessions failed${where}: ${message(err)}`);
   }
 }

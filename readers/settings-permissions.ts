@@ -12,14 +12,29 @@ export type PermissionItem = { key: string; value: unknown } | { problem: string
 /** The keys of settings/global-settings.json that grant or withhold permissions. */
 const GLOBAL_SETTINGS_KEYS = new Set(['planActMode', 'toolAutoApprove', 'disabledTools', 'tools', 'disabledPlugins']);
 
-/** Every leaf of an object as a dotted key; arrays are leaves. */
+/** Deepest object nesting `leaves` follows; a deeper part is one problem, the rest of the file is read. */
+export const MAX_SETTINGS_DEPTH = 1000;
+
+/**
+ * Every leaf of an object as a dotted key, in document order; arrays are leaves. An explicit stack, not
+ * recursion, so no nesting overflows it: a part nested deeper than MAX_SETTINGS_DEPTH is one problem.
+ */
 function* leaves(prefix: string, value: unknown): Generator<PermissionItem> {
-  const record = obj(value);
-  if (!record) {
-    yield { key: prefix, value };
-    return;
+  const stack: { key: string; value: unknown; depth: number }[] = [{ key: prefix, value, depth: 0 }];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const record = obj(top.value);
+    if (!record) {
+      yield { key: top.key, value: top.value };
+    } else if (top.depth >= MAX_SETTINGS_DEPTH) {
+      const where = top.key.length > 120 ? `${top.key.slice(0, 120)}...` : top.key;
+      yield { problem: `${where} nested deeper than ${MAX_SETTINGS_DEPTH} levels, not read` };
+    } else {
+      const children = Object.entries(record);
+      for (let i = children.length - 1; i >= 0; i--) {
+        stack.push({ key: `${top.key}.${children[i][0]}`, value: children[i][1], depth: top.depth + 1 });
+      }
+    }
   }
-  for (const [key, child] of Object.entries(record)) yield* leaves(`${prefix}.${key}`, child);
 }
 
 /** One setting per array entry (`disabledTools=<name>`), or the value itself when it is not an array. */

@@ -11,7 +11,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Reader, Row, Source } from './row.js';
-import { parserRow, rowFor } from './row.js';
+import { fileFailedRow, parserRow, rowFor } from './row.js';
 import { readJsonFile } from './json-file.js';
 import { homePath } from './home-path.js';
 import { obj } from './values.js';
@@ -85,45 +85,49 @@ function* cloudRows(source: Source, file: string, items: Iterable<CloudItem>, se
   }
 }
 
-/** Rows of the settings store: permission settings, cloud task target, cloud origin and sync rows. */
+/** Rows of one settings file. */
+async function* settingsFileRows(source: Source, file: string): AsyncGenerator<Row> {
+  const relative = path.relative(source.root, file).split(path.sep).join('/');
+  const kind = settingsFileOf(relative);
+  if (!kind) {
+    yield parserRow(source, file, null, 'not a settings file this reader knows');
+    return;
+  }
+  const result = await readJsonFile(file);
+  if (!result.ok) {
+    yield parserRow(source, file, null, result.message);
+    return;
+  }
+  if (result.repair) yield parserRow(source, file, null, result.repair);
+  const mtimeMs = await mtimeOf(file);
+  const from = homePath(source, file);
+  const seq: Counter = { next: 0 };
+  if (kind === 'pendingStart') {
+    if (!Array.isArray(result.value)) yield parserRow(source, file, null, 'not a JSON array');
+    else yield* cloudRows(source, file, pendingStartItems(result.value, from, mtimeMs), seq);
+    return;
+  }
+  const record = obj(result.value);
+  if (!record) {
+    yield parserRow(source, file, null, 'not a JSON object');
+  } else if (kind === 'globalState') {
+    yield* permissionRows(source, file, globalStatePermissions(record), mtimeMs, seq);
+    yield* cloudRows(source, file, cloudTaskTargetItems(record, from, mtimeMs), seq);
+    yield* cloudRows(source, file, cloudSessionStatusItems(record, from), seq);
+  } else if (kind === 'globalSettings') {
+    yield* permissionRows(source, file, globalSettingsPermissions(record), mtimeMs, seq);
+  } else {
+    yield* permissionRows(source, file, mcpSettingsPermissions(record), mtimeMs, seq);
+  }
+}
+
+/** Rows of the settings store: permission settings, cloud task target, cloud origin and sync rows; a file that throws costs itself. */
 export const readSettings: Reader = async function* (source: Source): AsyncIterable<Row> {
   for (const file of source.files) {
-    const relative = path.relative(source.root, file).split(path.sep).join('/');
-    const kind = settingsFileOf(relative);
-    if (!kind) {
-      yield parserRow(source, file, null, 'not a settings file this reader knows');
-      continue;
-    }
-    const result = await readJsonFile(file);
-    if (!result.ok) {
-      yield parserRow(source, file, null, result.message);
-      continue;
-    }
-    if (result.repair) yield parserRow(source, file, null, result.repair);
-    const mtimeMs = await mtimeOf(file);
-    const from = homePath(source, file);
-    const seq: Counter = { next: 0 };
-    if (kind === 'pendingStart') {
-      if (!Array.isArray(result.value)) {
-        yield parserRow(source, file, null, 'not a JSON array');
-        continue;
-      }
-      yield* cloudRows(source, file, pendingStartItems(result.value, from, mtimeMs), seq);
-      continue;
-    }
-    const record = obj(result.value);
-    if (!record) {
-      yield parserRow(source, file, null, 'not a JSON object');
-      continue;
-    }
-    if (kind === 'globalState') {
-      yield* permissionRows(source, file, globalStatePermissions(record), mtimeMs, seq);
-      yield* cloudRows(source, file, cloudTaskTargetItems(record, from, mtimeMs), seq);
-      yield* cloudRows(source, file, cloudSessionStatusItems(record, from), seq);
-    } else if (kind === 'globalSettings') {
-      yield* permissionRows(source, file, globalSettingsPermissions(record), mtimeMs, seq);
-    } else {
-      yield* permissionRows(source, file, mcpSettingsPermissions(record), mtimeMs, seq);
+    try {
+      yield* settingsFileRows(source, file);
+    } catch (err) {
+      yield fileFailedRow(source, file, err);
     }
   }
 };

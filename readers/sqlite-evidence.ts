@@ -1,8 +1,11 @@
 /**
  * The loop both SQLite stores share (sessions.db, session-search.db): every database file of a source
  * read through a private copy (readers/sqlite-copy.ts), a database that cannot be opened as one
- * `parser:` row, and one `parser:` row per `-wal`/`-shm`/`-journal` whose database is absent.
+ * `parser:` row, and one `parser:` row per `-wal`/`-shm`/`-journal` whose database is absent. A fault
+ * of the private copy itself (an OwnFault: our temporary folder full, ...) is not the evidence's and is
+ * thrown on, to end the load.
  */
+import { rethrowOwnFault } from './own-fault.js';
 import { dbFilesOf, openPrivateCopy, orphanProblem, orphanSideFiles, type PrivateCopy } from './sqlite-copy.js';
 import { parserRow, type Row, type Source } from './row.js';
 
@@ -17,6 +20,7 @@ export async function* readEvidenceDatabases(
     try {
       copy = openPrivateCopy(file);
     } catch (err) {
+      rethrowOwnFault(err);
       yield parserRow(source, file, null, err instanceof Error ? err.message : String(err));
       continue;
     }

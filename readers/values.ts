@@ -68,13 +68,20 @@ export function show(value: unknown): string {
   if (typeof value === 'string') return value;
   try {
     return JSON.stringify(value) ?? '-';
-  } catch {
-    // Too deep for JSON.stringify (a hostile 100,000-level nesting) or not serialisable; String() of a
-    // deep array recurses as well, so it is guarded too: show() must never throw.
-    try {
-      return String(value);
-    } catch {
-      return Array.isArray(value) ? '[array nested too deeply to show]' : '[value nested too deeply to show]';
-    }
+  } catch (err) {
+    // JSON.stringify recurses: a value nested thousands of levels deep (a hostile 100,000-level nesting)
+    // overflows the stack, a RangeError caught here, which is what bounds it. String() of a deep array
+    // recurses as well, so it is not the fallback for those: show() must never throw.
+    if (err instanceof RangeError) return Array.isArray(value) ? '[array nested too deeply to show]' : '[value nested too deeply to show]';
+    return String(value);
   }
+}
+
+/**
+ * `String(value)` for a value of any type that names a kind or a discriminator; objects and arrays as
+ * JSON cut to 100 characters, since String() of an array recurses (and overflows on a deep one) and
+ * String() of an object says nothing.
+ */
+export function label(value: unknown): string {
+  return typeof value === 'object' && value !== null ? show(value).slice(0, 100) : String(value);
 }

@@ -183,6 +183,17 @@ export interface WriteSessionsDbOptions {
   wal?: boolean;
   /** Use the pre-migration `sessions` table (no workspace_root, metadata_json, ...). */
   legacy?: boolean;
+  /** Declare the `sessions` table `WITHOUT ROWID` (rows stored in session_id order, no rowid). */
+  withoutRowid?: boolean;
+}
+
+/** `ddl` with the table `table` declared `WITHOUT ROWID` (its CREATE TABLE ends with `)` alone on a line). */
+export function withoutRowid(ddl: string, table: string): string {
+  const start = ddl.indexOf(`CREATE TABLE IF NOT EXISTS ${table} (`);
+  const close = start < 0 ? null : /\n\s*\)/.exec(ddl.slice(start));
+  if (close === null) throw new Error(`no CREATE TABLE ${table} in the DDL`);
+  const end = start + close.index + close[0].length;
+  return `${ddl.slice(0, end)} WITHOUT ROWID${ddl.slice(end)}`;
 }
 
 function sessionValues(r: SessionsDbRow, legacy: boolean): Record<string, unknown> {
@@ -236,12 +247,14 @@ function insertSessions(db: Database.Database, rows: SessionsDbRow[], legacy: bo
 /** Writes a sessions.db at `file` (its folder is created); replaces any db and side files there. */
 export function writeSessionsDb(file: string, rows: SessionsDbRow[], options: WriteSessionsDbOptions = {}): void {
   const legacy = options.legacy ?? false;
+  const baseDdl = legacy ? SESSIONS_LEGACY_DDL : SESSIONS_DDL;
+  const ddl = options.withoutRowid ? withoutRowid(baseDdl, 'sessions') : baseDdl;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(file + suffix, { force: true });
   if (!options.wal) {
     const db = new Database(file);
     db.pragma('journal_mode = DELETE');
-    db.exec(legacy ? SESSIONS_LEGACY_DDL : SESSIONS_DDL);
+    db.exec(ddl);
     db.transaction(() => insertSessions(db, rows, legacy))();
     db.exec('VACUUM');
     db.close();
@@ -255,7 +268,7 @@ export function writeSessionsDb(file: string, rows: SessionsDbRow[], options: Wr
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('wal_autocheckpoint = 0');
-    db.exec(legacy ? SESSIONS_LEGACY_DDL : SESSIONS_DDL);
+    db.exec(ddl);
     db.transaction(() => insertSessions(db, rows.slice(0, -1), legacy))();
     db.pragma('wal_checkpoint(TRUNCATE)');
     insertSessions(db, rows.slice(-1), legacy);
@@ -289,13 +302,16 @@ export interface SearchSession {
   indexed: { indexed_at: string; source_revision: string; document_count?: number } | null;
 }
 
-/** Writes a session-search.db at `file` (journal_mode DELETE, vacuumed), documents built as the hub does. */
-export function writeSearchIndexDb(file: string, sessions: SearchSession[]): void {
+/**
+ * Writes a session-search.db at `file` (journal_mode DELETE, vacuumed), documents built as the hub does;
+ * `withoutRowid` declares indexed_sessions `WITHOUT ROWID`.
+ */
+export function writeSearchIndexDb(file: string, sessions: SearchSession[], options: { withoutRowid?: boolean } = {}): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(file + suffix, { force: true });
   const db = new Database(file);
   db.pragma('journal_mode = DELETE');
-  db.exec(SEARCH_DDL);
+  db.exec(options.withoutRowid ? withoutRowid(SEARCH_DDL, 'indexed_sessions') : SEARCH_DDL);
   const insDoc = db.prepare(
     `INSERT INTO session_search (session_id, document_id, ordinal, role, started_at, workspace_root, title, content)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -9,11 +9,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { storeOf } from '../../pipeline/discover.js';
 import { COLUMNS } from '../../pipeline/schema.js';
 import { READERS } from '../../readers/index.js';
 import type { Row, StoreId } from '../../readers/row.js';
-import { fixture, listFiles, makeSource } from '../helpers/source.js';
+import { TARGETS, targetFiles } from '../helpers/reader-targets.js';
+import { fixture, makeSource } from '../helpers/source.js';
 
 const SEED = Number.parseInt(process.env.FUZZ_SEED ?? '', 10) || 0xc11e7a;
 const ONLY_CASE = process.env.FUZZ_CASE === undefined ? null : Number.parseInt(process.env.FUZZ_CASE, 10);
@@ -121,27 +121,6 @@ function typeProblems(row: Row): string[] {
   return problems;
 }
 
-interface Target {
-  store: StoreId;
-  img: string;
-  root: string;
-  kind: 'globalStorage' | 'cline';
-}
-
-const CLINE = 'home/u/.cline/data';
-const TARGETS: Target[] = [
-  { store: 'vscode-tasks', img: 'vscode-tasks', root: 'C/Users/alice/AppData/Roaming/Code/User/globalStorage/saoudrizwan.claude-dev', kind: 'globalStorage' },
-  { store: 'cline-tasks', img: 'cline-tasks', root: CLINE, kind: 'cline' },
-  { store: 'sdk-sessions', img: 'sdk-sessions', root: CLINE, kind: 'cline' },
-  { store: 'sessions-db', img: 'sessions-db', root: CLINE, kind: 'cline' },
-  { store: 'search-index', img: 'search-index', root: CLINE, kind: 'cline' },
-  { store: 'input-history', img: 'input-history', root: CLINE, kind: 'cline' },
-  { store: 'hooks-log', img: 'hooks-log', root: CLINE, kind: 'cline' },
-  { store: 'sync-queue', img: 'sync-queue', root: 'home/u/.config/Code/User/globalStorage/saoudrizwan.claude-dev', kind: 'globalStorage' },
-  { store: 'settings', img: 'settings', root: CLINE, kind: 'cline' },
-  { store: 'credentials', img: 'credentials', root: CLINE, kind: 'cline' },
-];
-
 /** Resident memory bound of the test process after each case, in MB. */
 const MAX_RSS_MB = 1024;
 
@@ -161,8 +140,7 @@ describe(`fuzz every reader (seed ${SEED}, ${CASES} cases each; replay with FUZZ
   it.each(TARGETS.map((t) => [t.store, t] as const))('%s', async (_name, t) => {
     const imageRoot = path.join(work, t.store);
     cpSync(fixture(t.img, 'img'), imageRoot, { recursive: true });
-    const root = path.join(imageRoot, ...t.root.split('/'));
-    const files = listFiles(root).filter((f) => storeOf(path.relative(root, f).split(path.sep).join('/'), t.kind) === t.store);
+    const { root, files } = targetFiles(t, imageRoot);
     expect(files.length, `fixture files of ${t.store}`).toBeGreaterThan(0);
     const originals = new Map(files.map((f) => [f, readFileSync(f)]));
     const source = makeSource({ store: t.store, imageRoot, root, files });

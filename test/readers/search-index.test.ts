@@ -188,9 +188,12 @@ describe('readSearchIndex on databases built at test time', () => {
     },
   ];
 
-  it('orders sessions by id and documents by ordinal; keeps sessions missing from indexed_sessions', async () => {
+  it.each([
+    ['', false],
+    [' (indexed_sessions declared WITHOUT ROWID, read by its key)', true],
+  ])('orders sessions by id and documents by ordinal; keeps sessions missing from indexed_sessions%s', async (_what, withoutRowid) => {
     const img = image();
-    writeSearchIndexDb(path.join(img.dbDir, 'session-search.db'), sessions);
+    writeSearchIndexDb(path.join(img.dbDir, 'session-search.db'), sessions, { withoutRowid });
     const before = snapshotFolder(img.imageRoot);
     const rows = await collect(readSearchIndex, sourceFor(img));
     expect(snapshotFolder(img.imageRoot)).toEqual(before);

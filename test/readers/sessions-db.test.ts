@@ -264,6 +264,24 @@ describe('readSessionsDb on databases built at test time', () => {
     expect(rows[5].text).toContain('title=-');
   });
 
+  it('reads a sessions table declared WITHOUT ROWID by its key: source_line is the position in session_id order', async () => {
+    const img = image();
+    // Inserted out of key order; a WITHOUT ROWID table keeps its rows in primary-key order and has no rowid.
+    writeSessionsDb(path.join(img.dbDir, 'sessions.db'), [row(3), row(1), row(2, { metadata_json: '{"title": "cut off' })], { withoutRowid: true });
+    const rows = await collect(readSessionsDb, sourceFor(img));
+    expect(rows.map((r) => `${r.source_line}.${r.source_seq} ${r.kind} ${r.session_id}`)).toEqual([
+      '1.0 session_start 1760000001000_s1',
+      '1.1 model 1760000001000_s1',
+      '2.0 session_start 1760000002000_s2',
+      '2.1 model 1760000002000_s2',
+      '2.2 parser 1760000002000_s2',
+      '3.0 session_start 1760000003000_s3',
+      '3.1 model 1760000003000_s3',
+    ]);
+    expect(rows[0].text).toBe('session start: source=cli status=running pid=101 cwd=/home/u/p1 workspace_root=/home/u/p1 title=task 1');
+    expect(rows[4].text).toMatch(/^parser: home\/u\/\.cline\/data\/db\/sessions\.db line 2: sessions\.metadata_json is not valid JSON/);
+  });
+
   it('turns a zero-length db into one parser row and creates nothing beside it', async () => {
     const img = image();
     fs.writeFileSync(path.join(img.dbDir, 'sessions.db'), '');

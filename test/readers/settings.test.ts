@@ -1,5 +1,5 @@
 /** readers/settings.ts on fixtures/settings/ (invented; Linux ~/.cline/data and a macOS Cursor globalStorage). */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -216,5 +216,33 @@ describe('readSettings on malformed files', () => {
     expect(rows[5].text?.startsWith(`${where('settings/global-settings.json')}: `)).toBe(true);
     expect(rows[6].text).toBe(`${where('settings/providers.json')}: not a settings file this reader knows`);
     expect(rows.filter((r) => r.kind === 'parser').every((r) => r.is_error === true && r.timestamp_utc === null)).toBe(true);
+  });
+});
+
+describe('readSettings on a globalState.json nested 100,000 levels deep', () => {
+  it('gives one parser row for the part too deep to read and every other row of the file and the store', async () => {
+    const img = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-settings-'));
+    tmpDirs.push(img);
+    cpSync(IMG, img, { recursive: true });
+    const rel = `${DATA}/globalState.json`;
+    const state = JSON.parse(readFileSync(path.join(IMG, rel), 'utf8')) as Record<string, Record<string, unknown>>;
+    // readFiles becomes an object nested 100,000 levels deep: {"a":{"a":...1...}}
+    state.autoApprovalSettings.actions = { ...(state.autoApprovalSettings.actions as object), readFiles: '@DEEP@' };
+    const depth = 100_000;
+    writeFileSync(path.join(img, rel), JSON.stringify(state).replace('"@DEEP@"', '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)));
+    const source = (root: string) => makeSource({ store: 'settings', imageRoot: root, root: path.join(root, DATA) });
+    const plain = await collect(readSettings, source(IMG));
+    const rows = await collect(readSettings, source(img));
+    // Every other file gives exactly its rows.
+    const others = (list: Row[]) => list.filter((r) => r.source_file !== rel).map((r) => ({ ...r, timestamp_utc: null }));
+    expect(others(rows)).toEqual(others(plain));
+    // The deep file: one parser row naming the file, where the value is and why, and all its other rows.
+    const deep = fromFile(rows, rel);
+    const problems = deep.filter((r) => r.kind === 'parser');
+    expect(problems.map((r) => r.text)).toEqual([
+      expect.stringMatching(/^parser: home\/u\/\.cline\/data\/globalState\.json: autoApprovalSettings\.actions\.readFiles(\.a)*(\.\.\.)? nested deeper than 1000 levels, not read$/),
+    ]);
+    const texts = (list: Row[]) => list.filter((r) => r.kind !== 'parser').map((r) => r.text);
+    expect(texts(deep)).toEqual(texts(fromFile(plain, rel)).filter((t) => !t?.includes('autoApprovalSettings.actions.readFiles=')));
   });
 });
