@@ -248,7 +248,10 @@ describe('the OUT lock', () => {
       while (!killedHolder.said().includes('GOT')) await new Promise((r) => setTimeout(r, 10));
       killedHolder.child.kill('SIGKILL');
       await killedHolder.exited;
-      const pair = [holder(out, 400), holder(out, 400)];
+      // both hold what they got until both have answered, so a slow start cannot make them take turns
+      const pair = [holder(out, 600_000), holder(out, 600_000)];
+      while (!pair.every((p) => /GOT|REFUSED/.test(p.said()))) await new Promise((r) => setTimeout(r, 10));
+      for (const p of pair) p.child.kill('SIGKILL');
       await Promise.all(pair.map((p) => p.exited));
       outcomes.push(pair.map((p) => p.said().split(' ')[0].trim()).sort().join('+'));
     }
