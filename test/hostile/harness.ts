@@ -36,6 +36,8 @@ export interface CliOptions {
   onStderr?: (text: string, child: ReturnType<typeof spawn>) => void;
   /** Called once the child is spawned, e.g. to kill it after a delay. */
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
+  /** Variables added to the child's environment (e.g. CLINETRAIL_DUCKDB_MEMORY). */
+  env?: Record<string, string>;
 }
 
 /** Runs `node dist/pipeline/cli.js ...args` and resolves when it exits (or is killed at the timeout). */
@@ -43,7 +45,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun
   assertBuilt();
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TZ: 'UTC' } });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env, TZ: 'UTC' } });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
