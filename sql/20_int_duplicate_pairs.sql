@@ -1,9 +1,9 @@
--- int_duplicate_candidates, int_duplicate_pairs: which secondary rows (hooks-log, input-history,
--- search-index) a primary transcript row on the same host already records. Inputs: int_primary_events,
--- int_secondary_events. Grain: int_duplicate_candidates one row per secondary row a rule may drop and per
--- transcript row sharing one of their keys, without texts; int_duplicate_pairs one row per dropped
--- secondary row with the primary row that absorbed it (row_ids of int_duplicate_candidates, which are
--- numbered anew by each build; sql/31_duplicates.sql names both rows).
+-- int_duplicate_pairs, int_secondary_paired: which secondary rows (hooks-log, input-history,
+-- search-index) a primary transcript row on the same host already records. Inputs:
+-- int_duplicate_candidates (sql/20_int_duplicate_candidates.sql: the rows, their keys, no text),
+-- int_secondary_events. Grain: int_duplicate_pairs one row per dropped secondary row with the primary row
+-- that absorbed it (row_ids of int_duplicate_candidates); int_secondary_paired (view, at the end) one row
+-- per secondary row, with its pair if it has one.
 --
 -- The rule is one-to-one: a primary row absorbs at most one secondary row and a secondary row is dropped
 -- for at most one primary row. Rules run in this fixed order, each on the primary rows earlier rules left
@@ -36,74 +36,8 @@
 -- other than to their twins (mutual first choice needed one round per link, and stopped after ten). Pass
 -- 2 can leave a pair unmade where a secondary row's candidates were all taken; that row stays in events.
 --
--- Texts are compared by SHA-256: of the secondary rows of the text rules, and of the transcript rows whose
--- 64-bit hash(text) matches one of theirs, so no table here holds a text, and a crafted 64-bit collision
--- cannot drop evidence. Ties are broken by (file, line, seq, kind, session), never by row_id.
-create or replace table int_duplicate_candidates as
-with secondary_rows as (
-    select
-        host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, timestamp_utc, text,
-        case
-            when store = 'hooks-log' and turn_type in ('tool_use', 'tool_result') then 'hook_tool_call'
-            when store = 'hooks-log' and turn_type in ('user', 'assistant') then 'hook_text'
-            when store = 'input-history' then 'input_history'
-            when store = 'search-index' and kind = 'search_document' then 'search_index'
-        end as rule
-    from int_secondary_events
-    where kind <> 'parser'
-),
-
-secondary as materialized (
-    select
-        host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, rule,
-        epoch_ms(timestamp_utc) as ms,
-        case when rule <> 'hook_tool_call' and text is not null then hash(text) end as text_hash,
-        case when rule <> 'hook_tool_call' then sha256(text) end as text_key
-    from secondary_rows
-    where rule is not null
-),
-
--- Transcript rows that can repeat a secondary row, found by hash semi-joins on the few keys the secondary
--- rows have (call ids; text hashes), so the build never holds every transcript text.
-transcript_rows as not materialized (
-    select host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, text, tool_use_id, epoch_ms(timestamp_utc) as ms
-    from int_primary_events
-    where store in ('vscode-tasks', 'cline-tasks', 'sdk-sessions')
-      and turn_type in ('user', 'assistant', 'tool_use', 'tool_result')
-),
-
-transcript_by_call as (
-    select p.* exclude (text), null::VARCHAR as text_key
-    from transcript_rows as p
-    semi join (select distinct host, tool_use_id from secondary where rule = 'hook_tool_call' and tool_use_id is not null) as k
-        on k.host = p.host and k.tool_use_id = p.tool_use_id
-),
-
-transcript_by_text as (
-    select p.* exclude (text), sha256(p.text) as text_key
-    from transcript_rows as p
-    semi join (select distinct host, text_hash from secondary where text_hash is not null) as k
-        on k.host = p.host and k.text_hash = hash(p.text)
-),
-
-primary_rows as (
-    select host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, ms, max(text_key) as text_key
-    from (select * from transcript_by_call union all by name select * from transcript_by_text)
-    group by all
-),
-
-final as (
-    select 'secondary' as side, rule, host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, ms, text_key
-    from secondary
-    union all
-    select 'primary' as side, null as rule, host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, ms, text_key
-    from primary_rows
-)
-
--- row_id only names a row inside one build: numbering in a total order would sort every candidate again
-select row_number() over () as row_id, *
-from final;
-
+-- Texts are compared by their SHA-256 (text_key), so no table here holds a text. Ties are broken by
+-- (file, line, seq, kind, session), never by row_id.
 create or replace table int_duplicate_pairs (
     rule VARCHAR,
     rule_round INTEGER,
@@ -302,3 +236,28 @@ insert into int_duplicate_pairs by name select * from int_duplicate_undated('inp
 
 insert into int_duplicate_pairs by name select * from int_duplicate_nearest('search_index', null::BIGINT);
 insert into int_duplicate_pairs by name select * from int_duplicate_in_order('search_index', null::BIGINT);
+
+-- int_secondary_paired: every secondary row, with the pair that dropped it (null columns for a row the
+-- rule kept). The one place a secondary row is matched to its pair by identity: sql/21 keeps the rows
+-- without a pair, sql/31 lists the others with their texts.
+create or replace view int_secondary_paired as
+with dropped as (
+    select d.rule, d.rule_round, d.distance_ms, d.primary_row_id, c.host, c.store, c.source_file, c.source_line, c.source_seq, c.session_id, c.kind
+    from int_duplicate_pairs as d
+    join int_duplicate_candidates as c on c.row_id = d.secondary_row_id
+)
+
+select
+    s.*,
+    d.rule as duplicate_rule,
+    d.rule_round as duplicate_rule_round,
+    d.distance_ms as duplicate_distance_ms,
+    d.primary_row_id as duplicate_of_row_id
+from int_secondary_events as s
+left join dropped as d
+    on d.host = s.host and d.store = s.store
+    and d.source_file = s.source_file
+    and d.source_line is not distinct from s.source_line
+    and d.source_seq = s.source_seq
+    and d.session_id is not distinct from s.session_id
+    and d.kind = s.kind;
