@@ -11,7 +11,10 @@
  * and the scaling measures of bench/scaling.ts:
  *   memory   peak RSS of loading one 250 MB, then one 1 GB ui_messages.json (SMALL: 50 and 200 MB)
  *   hosts    per-host overhead: 1,000 tiny homes (SMALL: 200) against the same files under one host
- * `--only` picks groups (default all three): core (the six above), memory, hosts.
+ * and of bench/duplicates.ts:
+ *   duplicates  the duplicate rule on 10 sessions x 100 identical prompts + 1,000 identical history lines
+ *               (full size also x 10), against the same layout with distinct prompts
+ * `--only` picks groups (default all four): core (the six above), memory, hosts, duplicates.
  * Prints a table plus a JSON summary (also written to D/bench-summary.json). Ratios are taken per
  * round, then the median over rounds is reported (feasibility.md: this machine is noisy).
  */
@@ -20,6 +23,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { duplicateRule, type DuplicatesResult } from './duplicates.js';
 import { checkDir, existingFleet, generateFleet, type FleetManifest, type GenerateOptions, type Transcript } from './generate.js';
 import { fmt, median, run, table, timed, type Measured } from './measure.js';
 import { hostOverhead, memoryScaling, type HostsResult, type MemoryResult, type ScalingContext } from './scaling.js';
@@ -29,7 +33,7 @@ const REPO = path.resolve(HERE, '..', '..');
 const NODE = process.execPath;
 const CLI = path.join(REPO, 'dist', 'pipeline', 'cli.js');
 const MEASURES = ['full', 'rerun', 'changed', 'floor', 'floor_tokens', 'duckdb'] as const;
-const GROUPS = ['core', 'memory', 'hosts'] as const;
+const GROUPS = ['core', 'memory', 'hosts', 'duplicates'] as const;
 type Group = (typeof GROUPS)[number];
 type MeasureName = (typeof MEASURES)[number];
 
@@ -195,6 +199,21 @@ function hostsReport(r: HostsResult, rounds: number): Report {
   return { text, summary: { ...r }, line: { homes: r.homes, many_wall_s: r.many.wall_s, one_wall_s: r.one.wall_s, per_host_ms: r.per_host_ms, met: r.met } };
 }
 
+function duplicatesReport(r: DuplicatesResult, rounds: number): Report {
+  const rows = r.cases.flatMap((c) => [
+    [`${c.label}: identical`, c.repeated.wall_s, c.repeated.peak_rss_mb, c.repeated.rows, c.repeated.dropped],
+    [`${c.label}: distinct`, c.distinct.wall_s, c.distinct.peak_rss_mb, c.distinct.rows, c.distinct.dropped],
+  ]);
+  const text = [
+    `Duplicate rule: one host, CLI sessions and a prompt history of one repeated prompt, against the same layout with distinct prompts; each load a fresh OUT. Rounds: ${rounds}. Medians over rounds.`,
+    '',
+    table(['fleet', 'wall s', 'peak RSS MB', 'rows', 'dropped'], rows),
+    ...r.cases.map((c) => `${c.label}: wall identical / distinct ${c.wall_ratio === null ? '-' : c.wall_ratio.toFixed(2)}`),
+  ].join('\n');
+  const line = Object.fromEntries(r.cases.map((c) => [c.label, { identical_wall_s: c.repeated.wall_s, identical_peak_rss_mb: c.repeated.peak_rss_mb, distinct_wall_s: c.distinct.wall_s, distinct_peak_rss_mb: c.distinct.peak_rss_mb, wall_ratio: c.wall_ratio }]));
+  return { text, summary: { ...r }, line };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { small: { type: 'boolean', default: false }, rounds: { type: 'string' }, dir: { type: 'string', default: '/tmp/clinetrail-bench' }, seed: { type: 'string', default: '1' }, only: { type: 'string', default: GROUPS.join(',') } },
@@ -214,6 +233,7 @@ async function main(): Promise<void> {
   if (want('core')) reports.core = await core(dir, small, rounds, seed);
   if (want('memory')) reports.memory = memoryReport(await memoryScaling(ctx), rounds);
   if (want('hosts')) reports.hosts = hostsReport(await hostOverhead(ctx), rounds);
+  if (want('duplicates')) reports.duplicates = duplicatesReport(await duplicateRule(ctx), rounds);
   const done = GROUPS.filter((g) => reports[g]);
   const extra = (pick: (r: Report) => Record<string, unknown>) => Object.fromEntries(done.filter((g) => g !== 'core').map((g) => [g, pick(reports[g]!)]));
   // The core keys stay at the top level, as before the scaling measures were added.

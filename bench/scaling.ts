@@ -62,7 +62,7 @@ export interface HostsResult {
 }
 
 /** `load --fleet F --out O --quiet` into a fresh O (removed before and after), then its row count. */
-async function loadFresh(ctx: ScalingContext, fleet: string, out: string, round: number): Promise<LoadSample> {
+export async function loadFresh(ctx: ScalingContext, fleet: string, out: string, round: number): Promise<LoadSample> {
   fs.rmSync(out, { recursive: true, force: true });
   const x: Measured = await timed([ctx.node, ctx.cli, 'load', '--fleet', fleet, '--out', out, '--quiet'], ctx.repo);
   if (x.exit_code !== 0) throw new Error(`bench: load of ${fleet} exited ${x.exit_code}: ${x.stderr.trim().slice(-600)}`);
@@ -72,7 +72,8 @@ async function loadFresh(ctx: ScalingContext, fleet: string, out: string, round:
   return { round, wall_s: x.wall_s, time_elapsed_s: x.time_elapsed_s, peak_rss_mb: x.peak_rss_mb, rows, detail: x.stdout.trim().split('\n').pop() ?? '' };
 }
 
-const stats = <T extends LoadSample>(s: T[]) => ({ wall_s: median(s.map((x) => x.wall_s)), peak_rss_mb: median(s.map((x) => x.peak_rss_mb ?? NaN)), rows: median(s.map((x) => x.rows)) });
+/** Medians of wall, peak RSS and rows over samples. */
+export const stats = <T extends LoadSample>(s: T[]) => ({ wall_s: median(s.map((x) => x.wall_s)), peak_rss_mb: median(s.map((x) => x.peak_rss_mb ?? NaN)), rows: median(s.map((x) => x.rows)) });
 
 /** A fleet of `host-big` only, its ui_messages.json `bigMb` MB (generated once per seed and size). */
 function bigOnlyFleet(ctx: ScalingContext, bigMb: number): FleetManifest {

@@ -186,10 +186,15 @@ export async function buildWarehouse(outDir: string): Promise<void> {
   try {
     await runModels(conn, await placeholders(outDir));
     await conn.run('checkpoint');
-  } finally {
+  } catch (err) {
+    // A failed build leaves fleet.duckdb as it was, and no half-built file beside it.
     conn.closeSync();
     instance.closeSync();
+    await Promise.all([fs.rm(tmp, { force: true }), fs.rm(`${tmp}.wal`, { force: true })]);
+    throw err;
   }
+  conn.closeSync();
+  instance.closeSync();
   await fs.rename(tmp, final);
   await fs.rm(`${final}.wal`, { force: true });
 }

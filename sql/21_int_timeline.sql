@@ -1,19 +1,12 @@
 -- int_timeline: the rows of the hunt timeline, unordered (events sorts them; sessions aggregates them
--- without paying for a sort of every text). Inputs: int_primary_events, int_secondary_events,
--- int_duplicate_pairs, int_derived_events. Grain: one row per event, same columns as raw_events.
--- Every primary row, every secondary row the duplicate rule did not drop, and the derived model and
--- permission-mode change rows.
+-- without paying for a sort of every text). Inputs: int_primary_events, int_secondary_paired (sql/20),
+-- int_derived_events. Grain: one row per event, same columns as raw_events. Every primary row, every
+-- secondary row the duplicate rule did not drop, and the derived model and permission-mode change rows.
 create or replace view int_timeline as
 with kept_secondary as (
-    select s.*
-    from int_secondary_events as s
-    anti join int_duplicate_pairs as d
-        on d.secondary.host = s.host and d.secondary.store = s.store
-        and d.secondary.source_file = s.source_file
-        and d.secondary.source_line is not distinct from s.source_line
-        and d.secondary.source_seq = s.source_seq
-        and d.secondary.session_id is not distinct from s.session_id
-        and d.secondary.kind = s.kind
+    select * exclude (duplicate_rule, duplicate_rule_round, duplicate_distance_ms, duplicate_of_row_id)
+    from int_secondary_paired
+    where duplicate_rule is null
 ),
 
 final as (

@@ -37,7 +37,7 @@ export interface CliOptions {
   onStderr?: (text: string, child: ReturnType<typeof spawn>) => void;
   /** Called once the child is spawned, e.g. to kill it after a delay. */
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
-  /** Variables added to the child's environment (e.g. its own TMPDIR). */
+  /** Variables added to the child's environment (its own TMPDIR, CLINETRAIL_DUCKDB_MEMORY, ...). */
   env?: NodeJS.ProcessEnv;
 }
 

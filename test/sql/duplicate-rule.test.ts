@@ -146,9 +146,9 @@ describe('hook_text', () => {
   });
 
   // Every hook prompt below has a free transcript twin within the hour, so the rule drops all six. The gaps
-  // shrink along the chain (P1 11 H1 10 P2 9 H2 ... H5 2 P6 1 H6), so mutual first choice pairs one pair
-  // per round (H6-P6, H5-P5, ..., H1-P1): it needs six of the ten rounds (a five-round cap missed H1-P1).
-  it('pairs every hook prompt of a six-link nearest-neighbour chain (six rounds)', async () => {
+  // shrink along the chain (P1 11 H1 10 P2 9 H2 ... H5 2 P6 1 H6), so only H6 and P6 choose each other
+  // (pass 1); the in-order pass pairs H1-P1 ... H5-P5 (rounds of mutual first choice needed six).
+  it('pairs every hook prompt of a six-link nearest-neighbour chain', async () => {
     // Times (s): P1 0, H1 11, P2 21, H2 30, P3 38, H3 45, P4 51, H4 56, P5 60, H5 63, P6 65, H6 66.
     const p = [0, 21, 38, 51, 60, 65];
     const h = [11, 30, 45, 56, 63, 66];
@@ -158,6 +158,155 @@ describe('hook_text', () => {
     ]);
     expect(await keptSecondary(db)).toEqual([]);
     expect((await db.query(`select count(*)::INTEGER as n from duplicates`))[0].n).toBe(6);
+  });
+});
+
+describe('groups of identical texts', () => {
+  // Issue 9: twelve `continue` prompts whose hook copies form a nearest-neighbour chain (the gaps shrink
+  // towards the end: P1 23 H1 22 P2 21 H2 ... P12 1 H12). Mutual first choice pairs one link per round, and
+  // ten rounds left H1 and H2 in events with nothing saying so. Every hook copy has its twin within the hour.
+  it('drops every hook copy of a twelve-link chain of identical prompts', async () => {
+    const times: number[] = [0];
+    for (let gap = 23; gap >= 1; gap--) times.push(times[times.length - 1] + gap);
+    const db = await open([
+      ...Array.from({ length: 12 }, (_, i) => prompt(i + 1, 'continue', at(times[2 * i]))),
+      ...Array.from({ length: 12 }, (_, i) => hookPrompt(i + 1, 'continue', at(times[2 * i + 1]))),
+    ]);
+    expect(await keptSecondary(db)).toEqual([]);
+    expect(await pairs(db)).toEqual(Array.from({ length: 12 }, (_, i) => ['hook_text', 'hooks-log', i + 1, SDK, i + 1]));
+  });
+
+  it('pairs n hook copies with m transcript prompts, each with its own; the copy without a twin stays', async () => {
+    const db = await open([
+      prompt(1, 'continue', at(0)),
+      prompt(2, 'continue', at(600)),
+      prompt(3, 'continue', at(1200)),
+      hookPrompt(1, 'continue', at(-1)),
+      // No transcript message for this one (e.g. a turn the transcript lost): as far from both neighbours.
+      hookPrompt(2, 'continue', at(300)),
+      hookPrompt(3, 'continue', at(599)),
+      hookPrompt(4, 'continue', at(1201)),
+    ]);
+    expect(await pairs(db)).toEqual([
+      ['hook_text', 'hooks-log', 1, SDK, 1],
+      ['hook_text', 'hooks-log', 3, SDK, 2],
+      ['hook_text', 'hooks-log', 4, SDK, 3],
+    ]);
+    expect(await keptSecondary(db)).toEqual([['hooks-log', 2, 'continue']]);
+  });
+
+  it('pairs hook copies that start late (hooks turned on mid-session) with their own prompts, not the first ones', async () => {
+    const db = await open([
+      ...Array.from({ length: 10 }, (_, i) => prompt(i + 1, 'continue', at(i * 60))),
+      ...Array.from({ length: 5 }, (_, i) => hookPrompt(i + 1, 'continue', at((i + 5) * 60 + 0.2))),
+    ]);
+    expect(await pairs(db)).toEqual(Array.from({ length: 5 }, (_, i) => ['hook_text', 'hooks-log', i + 1, SDK, i + 6]));
+  });
+
+  it('pairs copies at the same instant first with first, in file order', async () => {
+    const db = await open([
+      prompt(1, 'continue', at(0)),
+      prompt(2, 'continue', at(0)),
+      prompt(3, 'continue', at(0)),
+      hookPrompt(1, 'continue', at(0)),
+      hookPrompt(2, 'continue', at(0)),
+      hookPrompt(3, 'continue', at(0)),
+    ]);
+    expect(await pairs(db)).toEqual([1, 2, 3].map((n) => ['hook_text', 'hooks-log', n, SDK, n]));
+  });
+
+  it('never pairs a leftover copy with a prompt outside the window, even when it is the only one left', async () => {
+    // H2 and P2 choose each other; H1 is left, and P1, the only prompt left, is 61 minutes before it.
+    const db = await open([
+      prompt(1, 'continue', at(0)),
+      prompt(2, 'continue', at(5000)),
+      hookPrompt(1, 'continue', at(3660)),
+      hookPrompt(2, 'continue', at(6200)),
+    ]);
+    expect(await pairs(db)).toEqual([['hook_text', 'hooks-log', 2, SDK, 2]]);
+    expect(await keptSecondary(db)).toEqual([['hooks-log', 1, 'continue']]);
+  });
+
+  it('never drops a hook copy of a session whose transcript is gone for the same text in another session', async () => {
+    const db = await open([prompt(1, 'continue', at(10)), hookPrompt(1, 'continue', at(0), { session_id: 's-gone' })]);
+    expect(await pairs(db)).toEqual([]);
+    expect(await keptSecondary(db)).toEqual([['hooks-log', 1, 'continue']]);
+  });
+
+  // The history holds the newest prompts, oldest first, so undated lines pair with the newest prompts left.
+  const s2 = files.sdkMessages('s2');
+  const s3 = files.sdkMessages('s3');
+  const inSession = (sid: string, line: number, s: number) => prompt(line, 'continue', at(s), { session_id: sid });
+
+  it('pairs 3 undated history lines with the 3 newest of 5 identical prompts, in order', async () => {
+    const db = await open([
+      inSession('s1', 1, 0), inSession('s1', 2, 60), inSession('s2', 1, 3600), inSession('s2', 2, 3660), inSession('s3', 1, 7200),
+      history(1, 'continue', null), history(2, 'continue', null), history(3, 'continue', null),
+    ]);
+    expect(await pairs(db)).toEqual([
+      ['input_history', 'input-history', 1, s2, 1],
+      ['input_history', 'input-history', 2, s2, 2],
+      ['input_history', 'input-history', 3, s3, 1],
+    ]);
+    expect(await db.query(`select distinct rule_round, distance_ms::INTEGER as d from duplicates`)).toEqual([{ rule_round: 2, d: 0 }]);
+  });
+
+  it('pairs the 3 newest of 5 undated history lines with 3 identical prompts; the 2 oldest lines (transcripts gone) stay', async () => {
+    const db = await open([
+      inSession('s1', 1, 0), inSession('s2', 1, 60), inSession('s3', 1, 120),
+      ...[1, 2, 3, 4, 5].map((n) => history(n, 'continue', null)),
+    ]);
+    expect(await pairs(db)).toEqual([
+      ['input_history', 'input-history', 3, SDK, 1],
+      ['input_history', 'input-history', 4, s2, 1],
+      ['input_history', 'input-history', 5, s3, 1],
+    ]);
+    expect(await keptSecondary(db)).toEqual([
+      ['input-history', 1, 'continue'],
+      ['input-history', 2, 'continue'],
+    ]);
+  });
+
+  it('pairs the dated last history line within 2 s first, then the undated lines with the prompts left', async () => {
+    const db = await open([
+      inSession('s1', 1, 0), inSession('s1', 2, 60), inSession('s2', 1, 120), inSession('s2', 2, 180),
+      history(1, 'continue', null), history(2, 'continue', null), history(3, 'continue', null), history(4, 'continue', at(180.5)),
+    ]);
+    expect(await db.query(`select dropped_source_line::INTEGER as line, rule_round, distance_ms::INTEGER as d, kept_session_id as s, kept_source_line::INTEGER as kl from duplicates order by line`)).toEqual([
+      { line: 1, rule_round: 2, d: 0, s: 's1', kl: 1 },
+      { line: 2, rule_round: 2, d: 0, s: 's1', kl: 2 },
+      { line: 3, rule_round: 2, d: 0, s: 's2', kl: 1 },
+      { line: 4, rule_round: 1, d: 500, s: 's2', kl: 2 },
+    ]);
+  });
+
+  it('pairs search-index copies with the transcript rows of their own line; a copy whose message is gone stays', async () => {
+    const db = await open([prompt(6, 'continue', at(0)), prompt(11, 'continue', at(60)), searchDoc(1, 'continue'), searchDoc(6, 'continue'), searchDoc(11, 'continue')]);
+    expect(await pairs(db)).toEqual([
+      ['search_index', 'search-index', 6, SDK, 6],
+      ['search_index', 'search-index', 11, SDK, 11],
+    ]);
+    expect(await keptSecondary(db)).toEqual([['search-index', 1, 'continue']]);
+  });
+
+  it('pairs 400 copies of one prompt in each secondary store one-to-one, and each transcript prompt absorbs at most one', async () => {
+    const n = 400;
+    const db = await open([
+      ...Array.from({ length: n }, (_, i) => prompt(i + 1, 'continue', at(i * 30))),
+      ...Array.from({ length: n }, (_, i) => hookPrompt(i + 1, 'continue', at(i * 30 + 0.1))),
+      ...Array.from({ length: n }, (_, i) => history(i + 1, 'continue', null, { home: 'home/u' })),
+      ...Array.from({ length: n }, (_, i) => searchDoc(i + 1, 'continue')),
+      // A second home holds the same transcript, so the history lines have prompts left to absorb them.
+      ...Array.from({ length: n }, (_, i) => prompt(i + 1, 'continue', at(i * 30), { home: 'home/v', session_id: 's9' })),
+      ...Array.from({ length: n }, (_, i) => history(i + 1, 'continue', null, { home: 'home/v' })),
+    ]);
+    const byRule = await db.query(`select rule, count(*)::INTEGER as n, count(distinct kept_source_file || kept_source_line)::INTEGER as kept from duplicates group by all order by rule`);
+    // hook_text takes the 400 prompts of home/u; the home/u history lines and the search-index copies find none left.
+    expect(byRule).toEqual([
+      { rule: 'hook_text', n, kept: n },
+      { rule: 'input_history', n, kept: n },
+    ]);
+    expect(await db.query(`select count(*)::INTEGER as n from duplicates where rule = 'input_history' and home <> 'home/v'`)).toEqual([{ n: 0 }]);
   });
 });
 
@@ -226,13 +375,13 @@ describe('search_index', () => {
       ['search_index', 'search-index', 1, SDK, 1],
       ['search_index', 'search-index', 5, SDK, 5],
     ]);
-    // Both tie at distance 0 in time; the record position breaks the tie, so both pair in round 1.
+    // Each document's line is its own message's line: both pair in pass 1 (nearest).
     expect(await db.query(`select rule_round from duplicates order by dropped_source_line`)).toEqual([{ rule_round: 1 }, { rule_round: 1 }]);
   });
 
-  // Every search-index candidate has distance 0 in time. Ties used to be broken by the other side's file
-  // and line, so all 7 documents chose transcript line 1: one pair per round, and a five-round cap left
-  // documents 6 and 7 in events. The record position (document ordinal + 1 = message line) now breaks it.
+  // The search index records no time: the record position (document ordinal + 1 = message line) is what
+  // pairs each of the 7 documents with its own message (once all 7 chose line 1, and a cap on rounds left
+  // documents 6 and 7 in events).
   it('drops every index copy of a prompt typed 7 times in one session', async () => {
     const lines = [1, 6, 11, 16, 21, 26, 31];
     const db = await open([...lines.map((l) => prompt(l, 'continue', at(l * 10))), ...lines.map((l) => searchDoc(l, 'continue'))]);
