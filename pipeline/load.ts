@@ -78,13 +78,14 @@ async function makeFolder(dir: string): Promise<void> {
   });
 }
 
-/** Writes one run record as its own file, by rename: a killed load leaves a whole record or none. */
-async function recordRun(outDir: string, record: RunRecord): Promise<void> {
+/** Writes one run record as its own file, by rename: a killed load leaves a whole record or none. Returns the file. */
+async function recordRun(outDir: string, record: RunRecord): Promise<string> {
   const dir = path.join(outDir, 'state', 'runs');
   await fs.mkdir(dir, { recursive: true });
   const file = path.join(dir, `${record.started_at.replace(/[:.]/g, '-')}_${record.run_id}.json`);
   await fs.writeFile(`${file}.tmp`, `${JSON.stringify(record)}\n`);
   await fs.rename(`${file}.tmp`, file);
+  return file;
 }
 
 async function isDir(p: string): Promise<boolean> {
@@ -244,7 +245,8 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       secrets_redacted: !keepSecrets,
       secrets_found: results.reduce((n, r) => n + r.secrets, 0),
     };
-    await recordRun(out, record);
+    // written before the build, which reads the runs folder; taken back if the build fails
+    const runFile = await recordRun(out, record);
     const models = await modelsVersion();
     const modelsCurrent = existsSync(path.join(out, 'fleet.duckdb')) && !existsSync(staleMarker) && (await recordedModelsVersion(out)) === models;
     let grace = 0;
@@ -252,7 +254,10 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       emit({ event: 'models', rebuilt: false });
     } else {
       emit({ event: 'models', rebuilt: true });
-      await buildWarehouse(out);
+      await buildWarehouse(out).catch(async (err: unknown) => {
+        await fs.rm(runFile, { force: true });
+        throw err;
+      });
       await recordModelsVersion(out, models);
       await fs.rm(staleMarker, { force: true });
       grace = RETIRE_GRACE_MS;

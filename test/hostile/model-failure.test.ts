@@ -56,6 +56,8 @@ describe('a model build that fails', () => {
     expect(await answers()).toEqual(before);
     expect(await query(out, `select count(*)::INTEGER from raw_events where host = 'h-new'`)).toEqual([[0]]);
     expect(readdirSync(path.join(out, 'tmp')).filter((n) => /^fleet\./.test(n))).toEqual([]);
+    // the failed run left no record of a run that completed
+    expect(readdirSync(path.join(out, 'state', 'runs')).filter((n) => n.endsWith('.json'))).toHaveLength(1);
   });
 
   it('is rebuilt by the next load, with nothing changed in the images: the new host is in, the others as before', async () => {
