@@ -15,6 +15,7 @@ import { planJobs } from './jobs.js';
 import { codeVersion, currentInputs, loaderVersion, recordedVersion, recordVersion, STALE_MARKER, storedSignature } from './state.js';
 import { buildWarehouse, modelsVersion } from './warehouse.js';
 import type { LoadEvent } from './progress.js';
+import { REDACTION_MODULES } from './redact.js';
 import { createPartitionPool, type PartitionJob } from './worker-pool.js';
 
 export interface LoadOptions {
@@ -58,9 +59,9 @@ export interface RunRecord {
   secrets_found?: number;
 }
 
-/** Hash of the redaction code (pipeline/redact.ts or .js beside this module): new detectors mean new texts. */
+/** Hash of the redaction code (pipeline/redact*.ts or .js beside this module): new detectors mean new texts. */
 function redactionVersion(): Promise<string> {
-  return codeVersion(path.dirname(fileURLToPath(import.meta.url)), /^redact\.(js|ts)$/);
+  return codeVersion(path.dirname(fileURLToPath(import.meta.url)), REDACTION_MODULES);
 }
 
 /** A user error: bad paths or arguments. The CLI prints the message alone and exits 2. */

@@ -1,8 +1,9 @@
 /**
  * One (host, store) partition: run the store's reader over every source of that host, batch the rows
  * into Arrow record batches, write them as Parquet parts into a private temporary folder, and swap the
- * folder in whole, so a failed or killed run never leaves half a partition. Each row's text is redacted
- * (pipeline/redact.ts) before it is batched, unless the load keeps secrets; the hits go to `_secrets.jsonl`.
+ * folder in whole, so a failed or killed run never leaves half a partition. Each row's text and content
+ * columns are redacted (pipeline/redact-row.ts) before it is batched, unless the load keeps secrets; the
+ * hits go to `_secrets.jsonl`.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -14,7 +15,7 @@ import type { DiscoveryProblem } from './discover.js';
 import { fingerprint } from './fingerprint.js';
 import { INVENTORY_FILE, partitionDir, SECRETS_FILE } from './layout.js';
 import { recordBatchToParquet } from './parquet-file.js';
-import { redact } from './redact.js';
+import { RowRedactor } from './redact-row.js';
 
 /**
  * Rows per Parquet part, and text bytes (UTF-16 units) per part, whichever comes first. Each part's
@@ -45,7 +46,7 @@ export interface PartitionResult {
   store: StoreId;
   rows: number;
   errors: number;
-  /** Secrets redacted from the partition's texts (0 with keepSecrets). */
+  /** Secrets redacted from the partition's rows (0 with keepSecrets). */
   secrets: number;
   files: FileRecord[];
 }
@@ -55,21 +56,7 @@ export interface PartitionOptions {
   keepSecrets?: boolean;
 }
 
-/**
- * One secret redacted from a row's text (pipeline/redact.ts), as `_secrets.jsonl` holds it and the
- * `secrets` table reads it: where it was and what it was, never its value.
- */
-export type SecretRecord = Pick<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_line' | 'source_seq' | 'session_id'> & {
-  /** The row's timestamp_utc, epoch ms. */
-  timestamp_ms: number | null;
-  /** The row's kind (`say:command`, `tool_result`, ...). */
-  row_kind: string;
-  /** The detector that matched (`anthropic`, `aws_access_key_id`, ...). */
-  kind: string;
-  /** First 12 hex of the secret's SHA-256. */
-  fingerprint: string;
-};
-
+export type { SecretRecord } from './redact-row.js';
 export { INVENTORY_FILE, partitionDir, SECRETS_FILE } from './layout.js';
 
 /** Rows of one source, with a reader failure turned into a `parser:` row instead of an abort. */
@@ -112,6 +99,7 @@ export async function writePartition(
   /** SecretRecord lines not yet appended to the secrets file (written with each part). */
   let secretLines: string[] = [];
   const secretsFile = path.join(tmpDir, SECRETS_FILE);
+  const redactor = options.keepSecrets ? null : new RowRedactor();
   const flush = async () => {
     if (secretLines.length > 0) {
       await fs.appendFile(secretsFile, secretLines.join(''));
@@ -125,30 +113,7 @@ export async function writePartition(
     batchChars = 0;
   };
   const take = async (source: Source, file: string, row: Row) => {
-    if (!options.keepSecrets && row.text) {
-      const found = redact(row.text);
-      if (found.hits.length > 0) {
-        row.text = found.text;
-        secrets += found.hits.length;
-        for (const hit of found.hits) {
-          const record: SecretRecord = {
-            host,
-            store,
-            home: row.home,
-            client: row.client,
-            source_file: row.source_file,
-            source_line: row.source_line,
-            source_seq: row.source_seq,
-            session_id: row.session_id,
-            timestamp_ms: row.timestamp_utc,
-            row_kind: row.kind,
-            kind: hit.kind,
-            fingerprint: hit.fingerprint,
-          };
-          secretLines.push(`${JSON.stringify(record)}\n`);
-        }
-      }
-    }
+    if (redactor) secrets += redactor.redactRow(row, secretLines);
     const rec = fileRecord(source, file);
     rec.rows += 1;
     if (row.kind === 'parser') {

@@ -12,7 +12,7 @@
  *     `aws_secret_access_key = <40 chars>`), whose value is redacted and whose name is kept. A value
  *     that runs into a token of scan 1 is left to it, so a known token keeps its own kind.
  * A text holding `\uXXXX` or `\/` escapes is scanned a second time with them decoded (pipeline/
- * redact-escapes.ts), and what that finds across an escape is mapped back to the original characters.
+ * redact-escapes.ts), and what that finds is mapped back to the original characters.
  * A secret is fingerprinted as it reads once unescaped: `sk\u002dant-...` has the fingerprint of
  * `sk-ant-...`, and a JSON string's `\"` counts as `"`.
  */
@@ -40,6 +40,9 @@ export function secretFingerprint(secret: string): string {
 
 const MARKER_START = '[REDACTED:';
 
+/** File names of the redaction modules (this one and `redact-*`): their hash is part of the loader version (pipeline/load.ts). */
+export const REDACTION_MODULES = /^redact(-[a-z]+)?\.(js|ts)$/;
+
 export function marker(kind: string, fingerprint: string): string {
   return `[REDACTED:${kind}:${fingerprint}]`;
 }
@@ -57,14 +60,9 @@ export function redact(text: string): Redacted {
   let spans = findSpans(text);
   const decoded = decodeEscapes(text);
   if (decoded !== null) {
-    const hidden: Span[] = [];
-    for (const s of findSpans(decoded.text)) {
-      const start = originalOffset(decoded, s.start);
-      const end = originalOffset(decoded, s.end);
-      // a span without an escape in it was seen by the plain scan
-      if (end - start !== s.end - s.start) hidden.push({ ...s, start, end });
-    }
-    if (hidden.length > 0) spans = spans.concat(hidden).sort((a, b) => a.start - b.start || b.end - a.end);
+    // what the decoded text shows, mapped back; a span the plain scan found too is dropped as a duplicate
+    const seen = findSpans(decoded.text).map((s) => ({ ...s, start: originalOffset(decoded, s.start), end: originalOffset(decoded, s.end) }));
+    if (seen.length > 0) spans = spans.concat(seen).sort((a, b) => a.start - b.start || b.end - a.end);
   }
   if (spans.length === 0) return { text, hits: [] };
   return replaceSpans(text, spans);

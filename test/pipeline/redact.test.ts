@@ -108,6 +108,7 @@ describe('redact: the misses of issue 9 point 7', () => {
     ],
     ['sk\\u002dant-... (a JSON escape hides the dash)', `{"k":"${FAKE.anthropic.replace('-', '\\u002d')}"}`, 'anthropic', FAKE.anthropic, FAKE.anthropic.replace('-', '\\u002d')],
     ['\\u0073k-ant-... (the first letter escaped)', `key \\u0073${FAKE.anthropic.slice(1)} end`, 'anthropic', FAKE.anthropic, `\\u0073${FAKE.anthropic.slice(1)}`],
+    ['an escaped space glued to a token (\\u0020sk-ant-...)', `echo \\u0020${FAKE.anthropic}`, 'anthropic', FAKE.anthropic],
     [
       'a double-encoded sk\\\\u002dant-...',
       JSON.stringify({ k: FAKE.anthropic.replace('-', '\\u002d') }),
