@@ -16,7 +16,7 @@ export interface Decoded {
 }
 
 /** Holds an escape that decodeEscapes decodes (or `\\u` without 4 hex digits, which it passes over). */
-const MAY_HOLD_ESCAPE = /\\[u/]/;
+const MAY_HOLD_ESCAPE = /\\[u/]/g;
 /** Runs between escapes up to this length are copied unit by unit; longer ones are sliced. */
 const SHORT_RUN = 64;
 /** Units of decoded text gathered before they become a string. */
@@ -30,11 +30,15 @@ function hexValue(c: number): number {
 }
 
 /**
- * The text with every escape decoded, or null when it holds none (the common case, found by one regex
- * test). An escape is a run of 1 to 8 backslashes, then `uXXXX` (4 hex digits) or `/`; it becomes one
+ * The text with every escape decoded, or null when it holds none (the common case, found by indexOf
+ * and one regex test). An escape is a run of 1 to 8 backslashes, then `uXXXX` (4 hex digits) or `/`; it becomes one
  * UTF-16 unit, so a lone surrogate stays one unit and the map stays exact.
  */
 export function decodeEscapes(text: string): Decoded | null {
+  // most texts hold no backslash at all, which indexOf finds fastest
+  const first = text.indexOf('\\');
+  if (first === -1) return null;
+  MAY_HOLD_ESCAPE.lastIndex = first;
   if (!MAY_HOLD_ESCAPE.test(text)) return null;
   const n = text.length;
   const parts: string[] = [];
@@ -49,7 +53,7 @@ export function decodeEscapes(text: string): Decoded | null {
   };
   let last = 0; // end of the last escape in the text
   let length = 0; // decoded length so far
-  for (let i = text.indexOf('\\'); i !== -1; ) {
+  for (let i = first; i !== -1; ) {
     let j = i + 1;
     while (j < n && j - i < 8 && text.charCodeAt(j) === 92) j++;
     const c = text.charCodeAt(j);

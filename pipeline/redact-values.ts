@@ -30,6 +30,9 @@ const DIGIT = 2;
 const JOINER = 3;
 const OTHER = 4;
 
+/** The characters of each kind, by kind number. */
+const KIND_RES = [/[a-z]/g, /[A-Z]/g, /[0-9]/g, /[_.-]/g, /[^A-Za-z0-9_.-]/g];
+
 function kindOf(code: number): number {
   if (code >= 97 && code <= 122) return LOWER;
   if (code >= 65 && code <= 90) return UPPER;
@@ -47,24 +50,14 @@ export function kindsOfString(value: string): KindsOf {
   };
 }
 
-/** ASCII units that end a named value (CONTEXT_RE's value class, pipeline/redact-patterns.ts): 1 where one does. */
-const ENDS_VALUE = new Uint8Array(128);
-for (const c of ' \t\n\v\f\r"\'`,;()<>{}[]\\|') ENDS_VALUE[c.charCodeAt(0)] = 1;
-
-/** Whether a UTF-16 unit can be part of a named value: not one of ENDS_VALUE, not a space of `\s`. */
-function valueChar(code: number): boolean {
-  if (code < 128) return ENDS_VALUE[code] === 0;
-  return !(
-    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
-    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
-  );
-}
+/** The characters that end a named value: those outside CONTEXT_RE's value class (pipeline/redact-patterns.ts). */
+const ENDS_VALUE = /[\s"'`,;()<>{}[\]\\|]/g;
 
 /** The value runs and character kinds of one text, read once. */
 export class ValueRuns {
   private runFrom = 0;
   private runEnd = -1;
-  /** Per kind: the next character of that kind at or after nextFrom[kind] is at nextAt[kind] (text length: none). */
+  /** Per kind: the first character of kind k at or after nextFrom[k] is at nextAt[k] (text length: none). */
   private readonly nextFrom = new Int32Array(5).fill(-1);
   private readonly nextAt = new Int32Array(5).fill(-1);
 
@@ -94,31 +87,36 @@ export class ValueRuns {
     return (from) => {
       const i = start + from;
       return {
-        lower: this.nextOf(LOWER, i) < end,
-        upper: this.nextOf(UPPER, i) < end,
-        digit: this.nextOf(DIGIT, i) < end,
-        joiner: this.nextOf(JOINER, i) < end,
-        other: this.nextOf(OTHER, i) < end,
+        lower: this.has(LOWER, i, end),
+        upper: this.has(UPPER, i, end),
+        digit: this.has(DIGIT, i, end),
+        joiner: this.has(JOINER, i, end),
+        other: this.has(OTHER, i, end),
       };
     };
   }
 
   private endOfRun(i: number): number {
     if (i >= this.runFrom && i < this.runEnd) return this.runEnd;
-    let j = i;
-    while (j < this.text.length && valueChar(this.text.charCodeAt(j))) j++;
+    ENDS_VALUE.lastIndex = i;
+    const m = ENDS_VALUE.exec(this.text);
     this.runFrom = i;
-    this.runEnd = j;
-    return j;
+    this.runEnd = m === null ? this.text.length : m.index;
+    return this.runEnd;
   }
 
-  /** Offset of the first character of `kind` at or after `i`. */
-  private nextOf(kind: number, i: number): number {
-    if (this.nextFrom[kind] !== -1 && this.nextFrom[kind] <= i && i <= this.nextAt[kind]) return this.nextAt[kind];
-    let j = i;
-    while (j < this.text.length && kindOf(this.text.charCodeAt(j)) !== kind) j++;
-    this.nextFrom[kind] = i;
-    this.nextAt[kind] = j;
-    return j;
+  /**
+   * Whether [i, end) holds a character of `kind`. Where the next one is stays known until a query
+   * starts past it; the search is a native regex scan, so a kind the text lacks costs one scan.
+   */
+  private has(kind: number, i: number, end: number): boolean {
+    if (!(this.nextFrom[kind] !== -1 && this.nextFrom[kind] <= i && i <= this.nextAt[kind])) {
+      const re = KIND_RES[kind];
+      re.lastIndex = i;
+      const m = re.exec(this.text);
+      this.nextFrom[kind] = i;
+      this.nextAt[kind] = m === null ? this.text.length : m.index;
+    }
+    return this.nextAt[kind] < end;
   }
 }

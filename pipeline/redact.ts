@@ -96,6 +96,8 @@ function tokenSpans(text: string): Span[] {
 
 /** Inside a marker already in the text (`[REDACTED:private_key:...]` reads like an assignment). */
 function insideMarker(text: string, index: number): boolean {
+  const previous = text.charAt(index - 1);
+  if (previous !== ':' && previous !== '_') return false; // `[REDACTED:private_key:`, `[REDACTED:aws_secret_key:`
   const before = text.slice(Math.max(0, index - 40), index);
   const at = before.lastIndexOf(MARKER_START);
   return at !== -1 && !before.includes(']', at);
