@@ -31,8 +31,8 @@ function hexValue(c: number): number {
 
 /**
  * The text with every escape decoded, or null when it holds none (the common case, found by indexOf
- * and one regex test). An escape is a run of 1 to 8 backslashes, then `uXXXX` (4 hex digits) or `/`; it becomes one
- * UTF-16 unit, so a lone surrogate stays one unit and the map stays exact.
+ * and one regex test). An escape is a run of 1 to 8 backslashes, then `uXXXX` (4 hex digits) or `/`;
+ * it becomes one UTF-16 unit, so a lone surrogate stays one unit and the map stays exact.
  */
 export function decodeEscapes(text: string): Decoded | null {
   // most texts hold no backslash at all, which indexOf finds fastest

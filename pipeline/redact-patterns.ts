@@ -83,8 +83,8 @@ const VC = '[^\\s"\'`,;()<>{}\\[\\]\\\\|]';
  * Groups: 1 bearer token; 2 key name; then the first 8 characters of the value (the least a value has):
  * 3 inside a JSON string (`"..."`, where `\"` and `\\` are characters of the value), 4 inside a JSON
  * string held in a JSON string (`\"...\"`, where `\\\"` and `\\\\` are), 5 bare or in other quotes.
- * The value goes on in ValueRuns.valueEnd (pipeline/redact-values.ts): a regex that took up to 512 characters at every name would read
- * `password=password=...` 512 times over.
+ * The value goes on in ValueRuns.valueEnd (pipeline/redact-values.ts): a regex that took up to 512
+ * characters at every name would read `password=password=...` 512 times over.
  */
 export const CONTEXT_RE = new RegExp(
   [
@@ -127,7 +127,7 @@ export function isPlaceholder(value: string, kinds: KindsOf = kindsOfString(valu
  */
 export function secretValue(value: string, next: string, kinds: KindsOf = kindsOfString(value)): boolean {
   if (next === '(' || next === '[' || next === '.') return false;
-  const all = kinds(0);
+  const all = kinds(0); // before isPlaceholder's kinds of the rest: ValueRuns reads best from left to right
   if (isPlaceholder(value, kinds)) return false;
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false; // dotted identifier: options.apiKey
   if (/^[A-Za-z_]+$/.test(value)) return false; // a word, an identifier or a type name

@@ -48,7 +48,6 @@ export const FAKE = {
   assignment: chars(ALNUM, 24, 'assign'),
 };
 
-
 /**
  * Shapes the first redaction missed (issue 9 point 7), built the same way: values that start with a
  * placeholder word, AWS secret keys that start with `/` or `+`, a password holding an escaped quote.
