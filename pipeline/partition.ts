@@ -2,8 +2,8 @@
  * One (host, store) partition: run the store's reader over every source of that host, batch the rows
  * into Arrow record batches, and write them as Parquet parts of a new generation, staged in a private
  * temporary folder and committed whole (pipeline/manifest.ts), so a failed or killed run never leaves
- * half a partition. Each row's text is redacted (pipeline/redact.ts) before it is batched, unless the
- * load keeps secrets; the hits go to the generation's `_secrets.<gen>.jsonl`.
+ * half a partition. Each row's text and content columns are redacted (pipeline/redact-row.ts) before it
+ * is batched, unless the load keeps secrets; the hits go to the generation's `_secrets.<gen>.jsonl`.
  *
  * Every evidence file is fingerprinted before it is read and stamped again after: a file that changed
  * meanwhile makes the partition be read again (up to READ_ATTEMPTS times), so the inventory and the
@@ -21,7 +21,7 @@ import { fingerprint, stampOf } from './fingerprint.js';
 import { inventoryFileName, partFileName, partitionDir, secretsFileName } from './layout.js';
 import { commitGeneration, describeFile, newGeneration, sha256Text, type PartitionManifest } from './manifest.js';
 import { recordBatchToParquet } from './parquet-file.js';
-import { redact } from './redact.js';
+import { RowRedactor } from './redact-row.js';
 import { inputSignature, problemInputs, writerVersion, type InputStat, type WriterVersion } from './state.js';
 
 /**
@@ -56,7 +56,7 @@ export interface PartitionResult {
   store: StoreId;
   rows: number;
   errors: number;
-  /** Secrets redacted from the partition's texts (0 with keepSecrets). */
+  /** Secrets redacted from the partition's rows (0 with keepSecrets). */
   secrets: number;
   files: FileRecord[];
 }
@@ -68,21 +68,7 @@ export interface PartitionOptions {
   version?: WriterVersion;
 }
 
-/**
- * One secret redacted from a row's text (pipeline/redact.ts), as the secrets file holds it and the
- * `secrets` table reads it: where it was and what it was, never its value.
- */
-export type SecretRecord = Pick<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_line' | 'source_seq' | 'session_id'> & {
-  /** The row's timestamp_utc, epoch ms. */
-  timestamp_ms: number | null;
-  /** The row's kind (`say:command`, `tool_result`, ...). */
-  row_kind: string;
-  /** The detector that matched (`anthropic`, `aws_access_key_id`, ...). */
-  kind: string;
-  /** First 12 hex of the secret's SHA-256. */
-  fingerprint: string;
-};
-
+export type { SecretRecord } from './redact-row.js';
 export { partitionDir } from './layout.js';
 
 /** Rows of one source, with a reader failure turned into a `parser:` row instead of an abort. */
@@ -178,6 +164,7 @@ async function stageGeneration(
   /** SecretRecord lines not yet appended to the secrets file (written with each part). */
   let secretLines: string[] = [];
   let secretsFile: string | null = null;
+  const redactor = keepSecrets ? null : new RowRedactor();
   const flush = async () => {
     if (secretLines.length > 0) {
       secretsFile ??= secretsFileName(gen);
@@ -192,30 +179,7 @@ async function stageGeneration(
     batchChars = 0;
   };
   const take = async (source: Source, file: string, row: Row) => {
-    if (!keepSecrets && row.text) {
-      const found = redact(row.text);
-      if (found.hits.length > 0) {
-        row.text = found.text;
-        secrets += found.hits.length;
-        for (const hit of found.hits) {
-          const record: SecretRecord = {
-            host,
-            store,
-            home: row.home,
-            client: row.client,
-            source_file: row.source_file,
-            source_line: row.source_line,
-            source_seq: row.source_seq,
-            session_id: row.session_id,
-            timestamp_ms: row.timestamp_utc,
-            row_kind: row.kind,
-            kind: hit.kind,
-            fingerprint: hit.fingerprint,
-          };
-          secretLines.push(`${JSON.stringify(record)}\n`);
-        }
-      }
-    }
+    if (redactor) secrets += redactor.redactRow(row, secretLines);
     const rec = fileRecord(source, file);
     rec.rows += 1;
     if (row.kind === 'parser') {

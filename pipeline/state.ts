@@ -15,6 +15,7 @@ import { imagePath, type Source } from '../readers/row.js';
 import type { DiscoveryProblem } from './discover.js';
 import { partitionDir } from './layout.js';
 import { readManifest, sha256Text, tamperedFile } from './manifest.js';
+import { REDACTION_MODULES } from './redact.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const READERS_DIR = path.resolve(HERE, '..', 'readers');
@@ -33,9 +34,9 @@ export function loaderVersion(): Promise<string> {
   return codeVersion(READERS_DIR, /\.(js|ts)$/);
 }
 
-/** Hash of the redaction code (pipeline/redact*.ts or .js): new detectors mean new texts. */
+/** Hash of the redaction code (every pipeline/redact*.ts or .js module): new detectors mean new texts. */
 export function redactionVersion(): Promise<string> {
-  return codeVersion(HERE, /^redact(-[\w-]+)?\.(js|ts)$/);
+  return codeVersion(HERE, REDACTION_MODULES);
 }
 
 /** What a partition written now would record: the partition is unchanged only if its manifest agrees. */

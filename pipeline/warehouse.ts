@@ -77,11 +77,11 @@ const FILE_COLUMNS: ColumnList = [
   ['first_error', 'VARCHAR'],
 ];
 
-/** Columns of a partition's `_secrets.<gen>.jsonl` (pipeline/partition.ts SecretRecord). */
+/** Columns of a partition's `_secrets.<gen>.jsonl` (pipeline/redact-row.ts SecretRecord). */
 const SECRET_COLUMNS: ColumnList = [
   ['host', 'VARCHAR'], ['store', 'VARCHAR'], ['home', 'VARCHAR'], ['client', 'VARCHAR'], ['source_file', 'VARCHAR'],
   ['source_line', 'BIGINT'], ['source_seq', 'INTEGER'], ['session_id', 'VARCHAR'], ['timestamp_ms', 'BIGINT'],
-  ['row_kind', 'VARCHAR'], ['kind', 'VARCHAR'], ['fingerprint', 'VARCHAR'],
+  ['row_kind', 'VARCHAR'], ['column_name', 'VARCHAR'], ['kind', 'VARCHAR'], ['fingerprint', 'VARCHAR'],
 ];
 
 /** Columns of one OUT/state/runs/*.json record (pipeline/load.ts RunRecord). */

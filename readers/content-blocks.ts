@@ -1,5 +1,6 @@
 /** Content blocks of a message, shared by the SDK transcripts and the legacy API history. */
 import type { RowFields, TurnType } from './row.js';
+import { cutText } from './quote.js';
 import { summariseToolInput, toolResultText } from './tool-input.js';
 import { label, obj, str } from './values.js';
 
@@ -97,10 +98,10 @@ function shortJson(block: Record<string, unknown>): string {
   let text: string;
   try {
     text = JSON.stringify(block, (_key, value: unknown) =>
-      typeof value === 'string' && value.length > UNKNOWN_FIELD_CHARS ? `${value.slice(0, UNKNOWN_FIELD_CHARS)}...` : value,
+      typeof value === 'string' ? cutText(value, UNKNOWN_FIELD_CHARS) : value,
     );
   } catch {
     text = '{}';
   }
-  return text.length > UNKNOWN_TEXT_CHARS ? `${text.slice(0, UNKNOWN_TEXT_CHARS)}...` : text;
+  return cutText(text, UNKNOWN_TEXT_CHARS);
 }

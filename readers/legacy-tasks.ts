@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { ERROR_KINDS, messageTurnType } from './cline-message-kinds.js';
 import { readJsonFile } from './json-file.js';
 import { streamJson } from './json-stream.js';
+import { cutText } from './quote.js';
 import { fileFailedRow, parserRow, rowFor, type Row, type RowFields, type Source } from './row.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { epochMs, int, num, obj, parseEmbeddedJson, show, str } from './values.js';
@@ -99,7 +100,7 @@ async function* readTaskHistory(source: Source, file: string, facts: Map<string,
     index += 1;
     const item = obj(event.value);
     if (item === null) {
-      yield parserRow(source, file, index, `history item is not a JSON object: ${show(event.value).slice(0, 77)}`);
+      yield parserRow(source, file, index, `history item is not a JSON object: ${cutText(show(event.value), 77)}`);
       continue;
     }
     const id = str(item.id);
@@ -213,7 +214,7 @@ async function* readUiMessages(source: Source, file: string, task: TaskContext):
     index += 1;
     const message = obj(event.value);
     if (message === null) {
-      yield parserRow(source, file, index, `message is not a JSON object: ${show(event.value).slice(0, 77)}`, base);
+      yield parserRow(source, file, index, `message is not a JSON object: ${cutText(show(event.value), 77)}`, base);
       continue;
     }
     const type = str(message.type);

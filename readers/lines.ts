@@ -4,6 +4,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { readChunks } from './file-chunks.js';
+import { quoteText } from './quote.js';
 
 /** Longest line kept, in bytes; longer lines are skipped and reported. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -17,9 +18,12 @@ const decoder = new TextDecoder('utf-8');
 /** Characters of a bad line quoted in its `parser:` row (plaso quotes 77). */
 const QUOTED_CHARS = 77;
 
-/** A bad line as its `parser:` row quotes it: `"<first 77 characters>..."`. */
+/**
+ * A bad line as its `parser:` row quotes it: `"<line>"`, or `"<start>..." (<length> characters)` where the
+ * start is at most 77 characters cut back to a token boundary, so no part of a key is kept (readers/quote.ts).
+ */
 export function quoteLine(text: string): string {
-  return text.length > QUOTED_CHARS ? `"${text.slice(0, QUOTED_CHARS)}..."` : `"${text}"`;
+  return quoteText(text, QUOTED_CHARS);
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import { rethrowOwnFault } from './own-fault.js';
+import { cutAtBoundary, cutText, safeJsonMessage } from './quote.js';
 
 /** Store ids: the `store=` partition values. A contract with analysts' saved queries. */
 export type StoreId =
@@ -90,11 +91,14 @@ export function imagePath(source: Pick<Source, 'imageRoot'>, file: string): stri
   return lastPath.rel;
 }
 
-/** Cuts a text longer than MAX_TEXT_CHARS and says how long it was. */
+/** The farthest a cut goes back to a token boundary (longer than any token a detector knows). */
+const MAX_CUT_BACK = 64 * 1024;
+
+/** Cuts a text longer than MAX_TEXT_CHARS at a token boundary (readers/quote.ts) and says how long it was. */
 export function capText(text: string | null | undefined): string | null {
   if (text === null || text === undefined) return null;
   if (text.length <= MAX_TEXT_CHARS) return text;
-  return `${text.slice(0, MAX_TEXT_CHARS)} [cut: ${text.length} characters in all]`;
+  return `${cutAtBoundary(text, MAX_TEXT_CHARS, MAX_CUT_BACK)} [cut: ${text.length} characters in all]`;
 }
 
 /** A row with its provenance filled in from the source (Dissect's `_target`). */
@@ -128,7 +132,9 @@ export function rowFor(source: Source, file: string, fields: RowFields): Row {
 
 /**
  * The `parser:` system row for a file, line or record that could not be read.
- * Text: `parser: <image-relative file>[ line N]: <problem>`; the problem is cut to 300 characters.
+ * Text: `parser: <image-relative file>[ line N]: <problem>`; the problem is cut to 300 characters at a
+ * token boundary, and the quote of V8's JSON.parse messages too (readers/quote.ts), so no part of a key
+ * survives a cut.
  */
 export function parserRow(
   source: Source,
@@ -139,7 +145,7 @@ export function parserRow(
 ): Row {
   const rel = imagePath(source, file) || '.';
   const where = line === null ? rel : `${rel} line ${line}`;
-  const short = problem.length > 300 ? `${problem.slice(0, 300)}...` : problem;
+  const short = cutText(safeJsonMessage(problem), 300);
   return rowFor(source, file, {
     ...fields,
     source_line: line,

@@ -7,6 +7,7 @@ import { parserRow, rowFor, type Row, type Source } from './row.js';
 import { streamJson } from './json-stream.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { readJsonFile } from './json-file.js';
+import { cutText } from './quote.js';
 import { epochMs, int, num, obj, show, str } from './values.js';
 
 /** What a transcript takes from its session folder and manifest. */
@@ -91,5 +92,5 @@ async function noMessagesProblem(file: string): Promise<string | null> {
   if (!parsed.ok) return `no message read: ${parsed.message}`;
   const messages = obj(parsed.value)?.messages;
   if (Array.isArray(messages) || obj(messages) !== null) return null;
-  return messages === undefined ? 'no messages array, no message read' : `messages is not an array (${show(messages).slice(0, 77)}), no message read`;
+  return messages === undefined ? 'no messages array, no message read' : `messages is not an array (${cutText(show(messages), 77)}), no message read`;
 }

@@ -48,3 +48,19 @@ export const FAKE = {
   assignment: chars(ALNUM, 24, 'assign'),
 };
 
+/**
+ * Shapes the first redaction missed (issue 9 point 7), built the same way: values that start with a
+ * placeholder word, AWS secret keys that start with `/` or `+`, a password holding an escaped quote.
+ */
+export const FAKE_MISSED = {
+  /** `Password3754!`: a placeholder word, then digits and a symbol. */
+  passwordWord: 'Pass' + 'word' + chars(DIGITS, 4, 'pw1') + '!',
+  /** `Testing66337#Q`. */
+  testingWord: 'Test' + 'ing' + chars(DIGITS, 5, 'pw2') + '#Q',
+  /** `SecretQU8eqT$`. */
+  secretWord: 'Sec' + 'ret' + 'QU' + chars(DIGITS, 1, 'pw3') + 'eqT$',
+  awsSecretSlash: '/' + chars(B64, 39, 'awsslash'),
+  awsSecretPlus: '+' + chars(B64, 39, 'awsplus'),
+  /** A password with a double quote inside; its JSON form escapes it. */
+  quotedPassword: chars(ALNUM, 10, 'q1') + '"' + chars(ALNUM, 6, 'q2') + '!',
+};

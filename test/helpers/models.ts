@@ -127,7 +127,7 @@ const RUN_COLUMNS =
 
 const SECRET_COLUMNS =
   'host VARCHAR, store VARCHAR, home VARCHAR, client VARCHAR, source_file VARCHAR, source_line BIGINT, source_seq INTEGER, ' +
-  'session_id VARCHAR, timestamp_ms BIGINT, row_kind VARCHAR, kind VARCHAR, fingerprint VARCHAR';
+  'session_id VARCHAR, timestamp_ms BIGINT, row_kind VARCHAR, column_name VARCHAR, kind VARCHAR, fingerprint VARCHAR';
 
 /** Loads `rows` as raw_events into a fresh in-memory DuckDB and runs the models from sql/10 on. */
 export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } = {}): Promise<ModelDb> {

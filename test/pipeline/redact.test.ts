@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { redact, secretFingerprint } from '../../pipeline/redact.js';
-import { B64, chars, FAKE } from '../helpers/fake-secrets.js';
+import { B64, chars, FAKE, FAKE_MISSED } from '../helpers/fake-secrets.js';
 
 /** The single hit of a text, and the redacted text. */
 function one(text: string): { kind: string; fingerprint: string; out: string } {
@@ -76,6 +76,70 @@ describe('redact: each detector finds its secret and keeps the text around it', 
   });
 });
 
+describe('redact: the misses of issue 9 point 7', () => {
+  const m = (kind: string, secret: string) => `[REDACTED:${kind}:${secretFingerprint(secret)}]`;
+  /** [name, text, kind, the secret as fingerprinted, the text the marker replaces (default: the secret)] */
+  const cases: Array<[string, string, string, string, string?]> = [
+    ['DB_PASSWORD=<placeholder word + digits and a symbol>', `DB_PASSWORD=${FAKE_MISSED.passwordWord}\nPORT=5432`, 'assignment', FAKE_MISSED.passwordWord],
+    ['password: <Testing...#Q>', `password: ${FAKE_MISSED.testingWord}\nuser: bob`, 'assignment', FAKE_MISSED.testingWord],
+    ['api_key=<Secret...$>', `api_key=${FAKE_MISSED.secretWord} ./run.sh`, 'assignment', FAKE_MISSED.secretWord],
+    ['"token": "<Password...!>" in JSON', `{"token": "${FAKE_MISSED.passwordWord}", "n": 1}`, 'assignment', FAKE_MISSED.passwordWord],
+    ['AWS secret key starting with /', `aws_secret_access_key = ${FAKE_MISSED.awsSecretSlash}\n`, 'aws_secret_key', FAKE_MISSED.awsSecretSlash],
+    ['AWS secret key starting with + (JSON)', `{"SecretAccessKey": "${FAKE_MISSED.awsSecretPlus}"}`, 'aws_secret_key', FAKE_MISSED.awsSecretPlus],
+    [
+      'a password with an escaped quote in a JSON string',
+      `{"password": ${JSON.stringify(FAKE_MISSED.quotedPassword)}, "user": "bob"}`,
+      'assignment',
+      FAKE_MISSED.quotedPassword,
+      JSON.stringify(FAKE_MISSED.quotedPassword).slice(1, -1),
+    ],
+    [
+      'a password with an escaped quote in JSON inside a JSON string',
+      JSON.stringify(JSON.stringify({ db_password: FAKE_MISSED.quotedPassword, user: 'bob' })),
+      'assignment',
+      FAKE_MISSED.quotedPassword,
+      JSON.stringify(JSON.stringify(FAKE_MISSED.quotedPassword)).slice(3, -3),
+    ],
+    [
+      'a cut PEM whose line ends are JSON-escaped \\r\\n',
+      `{"output":"${FAKE.privateKey.split('\n').slice(0, 4).join('\\r\\n')}\\r\\n[truncated]"}`,
+      'private_key',
+      FAKE.privateKey.split('\n').slice(0, 4).join('\\r\\n'),
+    ],
+    ['sk\\u002dant-... (a JSON escape hides the dash)', `{"k":"${FAKE.anthropic.replace('-', '\\u002d')}"}`, 'anthropic', FAKE.anthropic, FAKE.anthropic.replace('-', '\\u002d')],
+    ['\\u0073k-ant-... (the first letter escaped)', `key \\u0073${FAKE.anthropic.slice(1)} end`, 'anthropic', FAKE.anthropic, `\\u0073${FAKE.anthropic.slice(1)}`],
+    ['an escaped space glued to a token (\\u0020sk-ant-...)', `echo \\u0020${FAKE.anthropic}`, 'anthropic', FAKE.anthropic],
+    [
+      'a double-encoded sk\\\\u002dant-...',
+      JSON.stringify({ k: FAKE.anthropic.replace('-', '\\u002d') }),
+      'anthropic',
+      FAKE.anthropic,
+      FAKE.anthropic.replace('-', '\\\\u002d'),
+    ],
+  ];
+  for (const [name, text, kind, secret, shown = secret] of cases) {
+    it(name, () => {
+      expect(text).toContain(shown);
+      const hit = one(text);
+      expect(hit.kind).toBe(kind);
+      expect(hit.fingerprint).toBe(secretFingerprint(secret));
+      expect(hit.out).toBe(text.replace(shown, m(kind, secret)));
+    });
+  }
+
+  it('a value hidden by escapes is redacted next to a clear one, each with its own marker', () => {
+    const hidden = FAKE.github.replace('_', '\\u005f');
+    const r = redact(`a=${hidden} b=${FAKE.openai}`);
+    expect(r.text).toBe(`a=${m('github', FAKE.github)} b=${m('openai', FAKE.openai)}`);
+    expect(r.hits.map((h) => h.kind).sort()).toEqual(['github', 'openai']);
+  });
+
+  it('an escaped text without a secret is kept as it is', () => {
+    const text = '{"msg":"caf\\u00e9 \\u2014 done","path":"C:\\\\Users\\\\u\\\\x"}';
+    expect(redact(text)).toEqual({ text, hits: [] });
+  });
+});
+
 describe('redact: no false positives', () => {
   const negatives: Array<[string, string]> = [
     ['UUIDs', 'task 0b7c2a51-6a1e-4f36-9d1e-2c8b9f0e1a77 and session 7d3e9a10-2b4c-4f8e-9a61-0c5d2e8f4b13'],
@@ -90,7 +154,21 @@ describe('redact: no false positives', () => {
     ['a Bearer word without a token', 'Use the Bearer scheme: Authorization: Bearer <token>, or Bearer ${TOKEN}.'],
     ['AWS documentation words', 'AKIAI is a prefix; ASIA-Pacific region; arn:aws:iam::123456789012:role/x'],
     ['JSON of Cline tool calls', '{"tool":"readFile","path":"src/auth/token.ts","content":"export function refreshToken() {}"}'],
-    ['a redacted text', '[REDACTED:openai:0123456789ab] and Bearer [REDACTED:jwt:0123456789ab]'],
+    ['a redacted text', '[REDACTED:openai:0123456789ab] and Bearer [REDACTED:jwt:0123456789ab]; [REDACTED:aws_secret_key:0123456789ab] [REDACTED:private_key:0123456789ab]'],
+    [
+      'placeholders that start with a placeholder word',
+      'OPENAI_API_KEY=your_api_key_123\nAPI_KEY=YOUR_API_KEY_1\npassword: changeme\nSECRET_KEY=your-secret-key-here\n' +
+        'apiKey: "test-api-key"\ntoken: "xxxxxxxxxxxxxxxx"\n"password": "example-password"\nsecret = "PLACEHOLDER_SECRET"\n' +
+        'api_key: "<your-api-key>"\ntoken=${TOKEN}\npassword=Password\ntoken_file=test/fixtures/token.txt\npassword: password123',
+    ],
+    [
+      'more code',
+      'password = getPassword()\ntoken: string\napi_key=os.environ["OPENAI_API_KEY"]\nPASSWORD_MIN_LENGTH=8\n' +
+        'secret: process.env.SECRET_KEY\npassword_hash = hash_password(pw)\ntoken = tokens[0]\nconst token = jwt.sign(payload, secret)\n' +
+        'if password == confirm_password:\npassword = input("Password: ")\ntoken = request.headers.get("X-Token")\napi_key=settings.OPENAI_API_KEY\n' +
+        'password: ${{ secrets.DB_PASSWORD }}\nPASSWORD_RESET_TIMEOUT=3600',
+    ],
+    ['AWS words without a key', 'aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}\naws_secret_access_key=/home/u/.aws/credentials\nSecretAccessKey: "<secret>"'],
   ];
   for (const [name, text] of negatives) {
     it(name, () => {

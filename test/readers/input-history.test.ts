@@ -79,10 +79,10 @@ describe('readInputHistory on a file with bad lines (Windows layout)', async () 
     expect(rows.every((r) => r.source_file === `C/Users/u/${FILE}`)).toBe(true);
   });
 
-  it('names the file and line of each bad line and quotes its first 77 characters', () => {
+  it('names the file and line of each bad line and quotes at most its first 77 characters, ending at a token boundary', () => {
     expect(rows[1].text).toBe(
       `parser: C/Users/u/${FILE} line 2: not JSON: ` +
-        '"{"prompt":"add a regression test for the parser that reads the hook audit log..."',
+        '"{"prompt":"add a regression test for the parser that reads the hook audit log..." (88 characters)',
     );
     expect(rows[2].text).toBe(`parser: C/Users/u/${FILE} line 3: no prompt string: "{"ts":1760000005000}"`);
     expect(rows[1].turn_type).toBe('system');
