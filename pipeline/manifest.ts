@@ -60,12 +60,15 @@ export function sha256Text(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-/** Size, mtime and SHA-256 of a file the load wrote (read whole: parts are at most a few MB). */
-export function describeFile(dir: string, name: string): GenerationFile {
-  const file = path.join(dir, name);
-  const bytes = readFileSync(file);
-  const st = statSync(file);
+/** Size, mtime and SHA-256 of a file the load just wrote with `bytes`. */
+export function describeBytes(dir: string, name: string, bytes: Uint8Array): GenerationFile {
+  const st = statSync(path.join(dir, name));
   return { name, size: st.size, mtime_ms: Math.trunc(st.mtimeMs), sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** Size, mtime and SHA-256 of a small file the load wrote (an inventory, a secrets file), read back whole. */
+export function describeFile(dir: string, name: string): GenerationFile {
+  return describeBytes(dir, name, readFileSync(path.join(dir, name)));
 }
 
 /** Every file a manifest names. */

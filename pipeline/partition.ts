@@ -19,7 +19,7 @@ import { rowsToRecordBatch } from './arrow-batch.js';
 import type { DiscoveryProblem } from './discover.js';
 import { fingerprint, stampOf } from './fingerprint.js';
 import { inventoryFileName, partFileName, partitionDir, secretsFileName } from './layout.js';
-import { commitGeneration, describeFile, newGeneration, sha256Text, type PartitionManifest } from './manifest.js';
+import { commitGeneration, describeBytes, describeFile, newGeneration, sha256Text, type GenerationFile, type PartitionManifest } from './manifest.js';
 import { recordBatchToParquet } from './parquet-file.js';
 import { RowRedactor } from './redact-row.js';
 import { inputSignature, problemInputs, writerVersion, type InputStat, type WriterVersion } from './state.js';
@@ -83,7 +83,7 @@ async function* rowsOf(source: Source): AsyncGenerator<Row> {
 
 /** What one read of a partition staged: its counts and files, and the evidence files that changed meanwhile. */
 interface StagedGeneration extends PartitionResult {
-  parts: string[];
+  parts: GenerationFile[];
   secretsFile: string | null;
   inventoryFile: string;
   inputs: InputStat[];
@@ -121,7 +121,7 @@ export async function writePartition(
       rows: staged.rows,
       parser_errors: staged.errors,
       secrets: staged.secrets,
-      parts: staged.parts.map((name) => describeFile(staging, name)),
+      parts: staged.parts,
       inventory: describeFile(staging, staged.inventoryFile),
       secrets_file: staged.secretsFile === null ? null : describeFile(staging, staged.secretsFile),
     };
@@ -157,7 +157,7 @@ async function stageGeneration(
   };
   let batch: Row[] = [];
   let batchChars = 0;
-  const parts: string[] = [];
+  const parts: GenerationFile[] = [];
   let rows = 0;
   let errors = 0;
   let secrets = 0;
@@ -173,8 +173,10 @@ async function stageGeneration(
     }
     if (batch.length === 0) return;
     const name = partFileName(gen, parts.length);
-    await fs.writeFile(path.join(staging, name), recordBatchToParquet(rowsToRecordBatch(batch)));
-    parts.push(name);
+    const bytes = recordBatchToParquet(rowsToRecordBatch(batch));
+    await fs.writeFile(path.join(staging, name), bytes);
+    // described from the bytes in hand, not read back
+    parts.push(describeBytes(staging, name, bytes));
     batch = [];
     batchChars = 0;
   };
