@@ -5,6 +5,7 @@
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_SESSIONS } from '../helpers/sqlite-fixtures.js';
 import { assertBuilt, caseProblem, describeRun, expectControlAsAlone, load, makeControlHost, query, workDir, type CliRun } from './harness.js';
 import { buildEmptyAndSqlite, buildEncodings, buildSqliteSchemas, buildTruncated, buildTypes, type HostileCase } from './hostile-images.js';
 
@@ -55,6 +56,13 @@ describe(`hostile content: ${cases.length} planted files in ${builders.length} h
   it('keeps unknown kinds and block types as their own kind instead of dropping them', async () => {
     const kinds = (await query(out, `select distinct kind from raw_events where host = 'h-types' order by 1`)).map((r) => r[0]);
     expect(kinds).toEqual(expect.arrayContaining(['ask:no_such_ask_kind', 'say:no_such_say_kind', 'block:no_such_block']));
+  });
+
+  it('reads every session of a sessions table declared WITHOUT ROWID, with no parser row', async () => {
+    const where = `host = 'h-sqlite-norowid' and store = 'sessions-db'`;
+    expect(await query(out, `select count(*) from raw_events where ${where} and kind = 'parser'`)).toEqual([['0']]);
+    const ids = await query(out, `select distinct session_id from raw_events where ${where} order by 1`);
+    expect(ids).toEqual(DEMO_SESSIONS.map((s) => [s.session_id]).sort());
   });
 
   it('every hostile host file is in the files table (none silently missing)', async () => {

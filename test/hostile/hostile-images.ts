@@ -151,7 +151,10 @@ export function buildEmptyAndSqlite(fleet: string): HostBuilder {
   return b;
 }
 
-/** SQLite of an older schema, of an unknown schema, and a `-wal` without its database: one host each. */
+/**
+ * SQLite of an older schema, of an unknown schema, a `-wal` without its database, and a `sessions` table
+ * declared `WITHOUT ROWID` (issue 9: it lost every row): one host each.
+ */
 export function buildSqliteSchemas(fleet: string): HostBuilder[] {
   const legacy = new HostBuilder(fleet, 'h-sqlite-old');
   writeSessionsDb(legacy.abs(`${DATA}/db/sessions.db`), DEMO_SESSIONS, { legacy: true });
@@ -167,7 +170,10 @@ export function buildSqliteSchemas(fleet: string): HostBuilder[] {
   rmSync(orphan.abs(`${DATA}/db/sessions.db`));
   rmSync(orphan.abs(`${DATA}/db/sessions.db-shm`), { force: true });
   orphan.record(`${DATA}/db/sessions.db-wal`, 'a -wal without its database', 'error');
-  return [legacy, unknown, orphan];
+  const keyed = new HostBuilder(fleet, 'h-sqlite-norowid');
+  writeSessionsDb(keyed.abs(`${DATA}/db/sessions.db`), DEMO_SESSIONS, { withoutRowid: true });
+  keyed.record(`${DATA}/db/sessions.db`, 'a sessions table declared WITHOUT ROWID', 'clean');
+  return [legacy, unknown, orphan, keyed];
 }
 
 /** Writes `bytes` repeated until `total` bytes through a stream (never one big Buffer). */
