@@ -7,7 +7,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE } from '../helpers/fake-secrets.js';
@@ -43,10 +43,12 @@ async function bigHost(root: string, mb: number): Promise<string> {
   return file;
 }
 
-const loadArgs = (out: string, ...more: string[]) => ['load', '--fleet', fleet, '--out', out, '--quiet', ...more];
+const argsFor = (fleetDir: string, out: string, ...more: string[]) => ['load', '--fleet', fleetDir, '--out', out, '--quiet', ...more];
+const loadArgs = (out: string, ...more: string[]) => argsFor(fleet, out, ...more);
 
-async function loadOk(out: string, ...more: string[]): Promise<Record<string, unknown>> {
-  const run = await runCli(loadArgs(out, '--log-format', 'json', ...more.filter((m) => m !== '--quiet')), { timeoutMs: 300_000 });
+/** A load that must succeed; returns its run record. */
+async function loadOk(out: string, fleetDir = fleet): Promise<Record<string, unknown>> {
+  const run = await runCli(argsFor(fleetDir, out, '--log-format', 'json'), { timeoutMs: 300_000 });
   expect(run.code, describeRun(run)).toBe(0);
   return JSON.parse(readFileSync(newestRun(out), 'utf8')) as Record<string, unknown>;
 }
@@ -75,7 +77,6 @@ beforeAll(async () => {
   makeControlHost(fleet);
   for (const h of ['sec-1', 'sec-2', 'sec-3']) secretHost(h);
   for (let i = 0; i < 8; i++) cpSync(fixture('cline-tasks', 'img'), path.join(fleet, `small-${i}`), { recursive: true });
-  await bigHost(path.join(fleet, 'big'), 30);
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -104,12 +105,20 @@ describe('a Parquet part changed behind the loader', () => {
 });
 
 describe('a --keep-secrets load killed after some partitions, then a normal load', () => {
+  // the hosts of the fleet, linked, and a 30 MB host still being read when the kill comes
+  const secFleet = path.join(work, 'fleet-secrets');
+  beforeAll(async () => {
+    mkdirSync(secFleet, { recursive: true });
+    for (const h of readdirSync(fleet)) symlinkSync(path.join(fleet, h), path.join(secFleet, h));
+    await bigHost(path.join(secFleet, 'big'), 30);
+  }, 120_000);
+
   it('reads again exactly the partitions written with secrets, and no key stays in clear', async () => {
     const out = path.join(work, 'out-secrets');
-    const first = await loadOk(out);
+    const first = await loadOk(out, secFleet);
     const total = Number(first.partitions_written);
     let written = 0;
-    const killed = await runCli(loadArgs(out, '--keep-secrets', '--log-format', 'json').filter((a) => a !== '--quiet'), {
+    const killed = await runCli(argsFor(secFleet, out, '--keep-secrets', '--log-format', 'json').filter((a) => a !== '--quiet'), {
       timeoutMs: 300_000,
       onStderr: (text, child) => {
         const lines = text.split('\n').filter((l) => l.includes('"event":"partition"') && l.includes('"unchanged":false'));
@@ -120,7 +129,7 @@ describe('a --keep-secrets load killed after some partitions, then a normal load
     });
     expect(killed.signal, describeRun(killed)).toBe('SIGKILL');
     expect(await partRowsContaining(out, FAKE.openai)).toBeGreaterThan(0);
-    const run = await loadOk(out);
+    const run = await loadOk(out, secFleet);
     expect(run.secrets_redacted).toBe(true);
     expect(Number(run.partitions_written)).toBeGreaterThanOrEqual(written);
     expect(Number(run.partitions_unchanged)).toBeGreaterThan(0);
@@ -129,7 +138,7 @@ describe('a --keep-secrets load killed after some partitions, then a normal load
     expect(await query(out, `select count(*) from raw_events where text like '%${FAKE.openai}%'`)).toEqual([['0']]);
     expect(Number((await query(out, `select count(*) from secrets where kind = 'openai'`))[0][0])).toBe(3);
     // an unchanged run after it trusts every partition
-    expect(await loadOk(out)).toMatchObject({ partitions_written: 0, partitions_unchanged: total });
+    expect(await loadOk(out, secFleet)).toMatchObject({ partitions_written: 0, partitions_unchanged: total });
   });
 });
 
@@ -181,7 +190,7 @@ describe('a host withdrawn from the fleet', () => {
     const after = String((await query(out, both))[0][0]);
     console.log(`[state] ${answers.length} queries during the load, ${failures.length} failed`);
     expect(failures).toEqual([]);
-    expect(answers.length).toBeGreaterThan(5);
+    expect(answers.length).toBeGreaterThan(2);
     expect(new Set(answers.filter((a) => a !== after && a !== `${before[0]}/${before[1]}`))).toEqual(new Set());
     expect(await query(out, `select count(*) from raw_events where host = 'small-7'`)).toEqual([['0']]);
     expect(existsSync(path.join(out, 'parquet', 'events', 'host=small-7'))).toBe(false);
@@ -190,7 +199,7 @@ describe('a host withdrawn from the fleet', () => {
 
 describe('an evidence file rewritten while its partition is read', () => {
   const rwFleet = path.join(work, 'fleet-rewrite');
-  beforeAll(() => bigHost(path.join(rwFleet, 'big'), 60), 120_000);
+  beforeAll(() => bigHost(path.join(rwFleet, 'big'), 30), 120_000);
 
   it('gives rows and a files row of the same bytes, and the next load trusts them', async () => {
     const out = path.join(work, 'out-rewrite');
