@@ -76,7 +76,7 @@ async function* rowsOf(source: Source): AsyncGenerator<Row> {
   try {
     yield* READERS[source.store](source);
   } catch (err) {
-    rethrowOwnFault(err); // clinetrail's own fault (readers/own-fault.ts): the load fails, no partition is swapped in
+    rethrowOwnFault(err); // clinetrail's own fault (readers/own-fault.ts): the load fails, no partition is committed
     yield parserRow(source, source.root, null, `reader failed: ${(err as Error).message}`);
   }
 }

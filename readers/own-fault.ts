@@ -4,7 +4,7 @@
  * error) says nothing about the evidence, and recording it as a `parser:` row would store a partition
  * that lacks the file's rows while the next load, seeing the file unchanged, skips it. So an own fault
  * is thrown as an `OwnFault`: every reader and the partition writer let it through, no partition is
- * swapped in, and the load ends with exit 1 and one `clinetrail:` line naming the fault.
+ * committed, and the load ends with exit 1 and one `clinetrail:` line naming the fault.
  *
  * Used by the SQLite stores, the only readers that write (their private copies, readers/sqlite-copy.ts).
  */
