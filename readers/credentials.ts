@@ -14,7 +14,7 @@ import { promises as fs } from 'node:fs';
 import { homePath } from './home-path.js';
 import { readJsonFile } from './json-file.js';
 import type { Reader, Row, Source } from './row.js';
-import { fileFailedRow, parserRow, rowFor } from './row.js';
+import { eachFile, parserRow, rowFor } from './row.js';
 import { obj } from './values.js';
 
 /** Most key paths listed for one file; more are counted. */
@@ -70,24 +70,20 @@ function safeProblem(message: string): string {
   return 'not valid JSON';
 }
 
-export const readCredentials: Reader = async function* (source: Source): AsyncIterable<Row> {
-  for (const file of source.files) {
-    try {
-      const result = await readJsonFile(file, MAX_BYTES);
-      if (!result.ok) {
-        yield parserRow(source, file, null, safeProblem(result.message));
-        continue;
-      }
-      if (result.repair) yield parserRow(source, file, null, result.repair);
-      const mtime = await fs.stat(file).then((st) => Math.trunc(st.mtimeMs), () => null);
-      yield rowFor(source, file, {
-        timestamp_utc: mtime,
-        turn_type: 'system',
-        kind: 'credential_file',
-        text: credentialText(homePath(source, file), result.value),
-      });
-    } catch (err) {
-      yield fileFailedRow(source, file, err);
-    }
+export const readCredentials: Reader = eachFile(readCredentialFile);
+
+async function* readCredentialFile(source: Source, file: string): AsyncGenerator<Row> {
+  const result = await readJsonFile(file, MAX_BYTES);
+  if (!result.ok) {
+    yield parserRow(source, file, null, safeProblem(result.message));
+    return;
   }
-};
+  if (result.repair) yield parserRow(source, file, null, result.repair);
+  const mtime = await fs.stat(file).then((st) => Math.trunc(st.mtimeMs), () => null);
+  yield rowFor(source, file, {
+    timestamp_utc: mtime,
+    turn_type: 'system',
+    kind: 'credential_file',
+    text: credentialText(homePath(source, file), result.value),
+  });
+}

@@ -9,7 +9,7 @@
  * git_branch `workspaceInfo.latestGitBranchName`. Kinds are `hook:<hookName>`.
  */
 import type { Reader, Row, RowFields, Source } from './row.js';
-import { fileFailedRow, parserRow, rowFor } from './row.js';
+import { eachFile, parserRow, rowFor } from './row.js';
 import { quoteLine, readLines } from './lines.js';
 import { summariseToolInput, toolResultText } from './tool-input.js';
 import { bool, epochMs, obj, show, str } from './values.js';
@@ -101,31 +101,27 @@ function hookFields(hookName: string, line: Record<string, unknown>): RowFields 
 }
 
 /** One row per hooks.jsonl line; a line that is not a JSON object with a hookName is a `parser:` row. */
-export const readHooksLog: Reader = async function* (source: Source): AsyncIterable<Row> {
-  for (const file of source.files) {
-    try {
-      for await (const event of readLines(file)) {
-        if (event.type === 'error') {
-          yield parserRow(source, file, event.lineNo, event.message);
-          continue;
-        }
-        let value: unknown;
-        try {
-          value = JSON.parse(event.text);
-        } catch {
-          yield parserRow(source, file, event.lineNo, `not JSON: ${quoteLine(event.text)}`);
-          continue;
-        }
-        const line = obj(value);
-        const hookName = str(line?.hookName);
-        if (!line || !hookName) {
-          yield parserRow(source, file, event.lineNo, `no hookName: ${quoteLine(event.text)}`);
-          continue;
-        }
-        yield rowFor(source, file, { ...lineContext(line), ...hookFields(hookName, line), source_line: event.lineNo });
-      }
-    } catch (err) {
-      yield fileFailedRow(source, file, err);
+export const readHooksLog: Reader = eachFile(readHooksFile);
+
+async function* readHooksFile(source: Source, file: string): AsyncGenerator<Row> {
+  for await (const event of readLines(file)) {
+    if (event.type === 'error') {
+      yield parserRow(source, file, event.lineNo, event.message);
+      continue;
     }
+    let value: unknown;
+    try {
+      value = JSON.parse(event.text);
+    } catch {
+      yield parserRow(source, file, event.lineNo, `not JSON: ${quoteLine(event.text)}`);
+      continue;
+    }
+    const line = obj(value);
+    const hookName = str(line?.hookName);
+    if (!line || !hookName) {
+      yield parserRow(source, file, event.lineNo, `no hookName: ${quoteLine(event.text)}`);
+      continue;
+    }
+    yield rowFor(source, file, { ...lineContext(line), ...hookFields(hookName, line), source_line: event.lineNo });
   }
-};
+}

@@ -8,7 +8,7 @@
  * and when the file has any bad line every row is undated (the last line read may not be the newest).
  */
 import type { Reader, Row, RowFields, Source } from './row.js';
-import { fileFailedRow, parserRow, rowFor } from './row.js';
+import { eachFile, parserRow, rowFor } from './row.js';
 import { quoteLine, readLines } from './lines.js';
 import { epochMs } from './values.js';
 
@@ -58,32 +58,28 @@ async function readHistoryFile(source: Source, file: string): Promise<{ entries:
 }
 
 /** One `input_history` user row per history line, plus one `parser:` row per bad line. */
-export const readInputHistory: Reader = async function* (source: Source): AsyncIterable<Row> {
-  for (const file of source.files) {
-    try {
-      // The whole file is needed before the first row: whether a line is dated depends on the last line
-      // and on any bad line after it. The file is small (20 lines) and bounded by MAX_HISTORY_LINES.
-      const { entries, hasBadLine } = await readHistoryFile(source, file);
-      let last = -1;
-      entries.forEach((entry, i) => {
-        if ('prompt' in entry) last = i;
-      });
-      for (const [i, entry] of entries.entries()) {
-        if (!('prompt' in entry)) {
-          yield entry;
-          continue;
-        }
-        const fields: RowFields = {
-          source_line: entry.lineNo,
-          timestamp_utc: i === last && !hasBadLine ? entry.ts : null,
-          turn_type: 'user',
-          kind: 'input_history',
-          text: entry.prompt,
-        };
-        yield rowFor(source, file, fields);
-      }
-    } catch (err) {
-      yield fileFailedRow(source, file, err);
+export const readInputHistory: Reader = eachFile(readHistoryRows);
+
+async function* readHistoryRows(source: Source, file: string): AsyncGenerator<Row> {
+  // The whole file is needed before the first row: whether a line is dated depends on the last line
+  // and on any bad line after it. The file is small (20 lines) and bounded by MAX_HISTORY_LINES.
+  const { entries, hasBadLine } = await readHistoryFile(source, file);
+  let last = -1;
+  entries.forEach((entry, i) => {
+    if ('prompt' in entry) last = i;
+  });
+  for (const [i, entry] of entries.entries()) {
+    if (!('prompt' in entry)) {
+      yield entry;
+      continue;
     }
+    const fields: RowFields = {
+      source_line: entry.lineNo,
+      timestamp_utc: i === last && !hasBadLine ? entry.ts : null,
+      turn_type: 'user',
+      kind: 'input_history',
+      text: entry.prompt,
+    };
+    yield rowFor(source, file, fields);
   }
-};
+}

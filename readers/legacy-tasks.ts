@@ -11,7 +11,7 @@ import { ERROR_KINDS, messageTurnType } from './cline-message-kinds.js';
 import { readJsonFile } from './json-file.js';
 import { streamJson } from './json-stream.js';
 import { cutText } from './quote.js';
-import { fileFailedRow, parserRow, rowFor, type Row, type RowFields, type Source } from './row.js';
+import { guardFile, parserRow, rowFor, type Row, type RowFields, type Source } from './row.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { epochMs, int, num, obj, parseEmbeddedJson, show, str } from './values.js';
 
@@ -60,13 +60,7 @@ export async function* readLegacyTasks(source: Source): AsyncGenerator<Row> {
     }
   }
   const history = new Map<string, HistoryFacts>();
-  if (historyFile !== null) {
-    try {
-      yield* readTaskHistory(source, historyFile, history);
-    } catch (err) {
-      yield fileFailedRow(source, historyFile, err);
-    }
-  }
+  if (historyFile !== null) yield* guardFile(source, historyFile, readTaskHistory(source, historyFile, history));
   for (const id of [...tasks.keys()].sort()) {
     const files = tasks.get(id)!;
     const facts = history.get(id) ?? null;
@@ -75,18 +69,11 @@ export async function* readLegacyTasks(source: Source): AsyncGenerator<Row> {
       [files.meta, readTaskMetadata],
       files.ui ? [files.ui, readUiMessages] : [files.api, readApiHistory],
     ];
-    for (const [file, read] of reads) {
-      if (file === undefined) continue;
-      try {
-        yield* read(source, file, task);
-      } catch (err) {
-        yield fileFailedRow(source, file, err);
-      }
-    }
+    for (const [file, read] of reads) if (file !== undefined) yield* guardFile(source, file, read(source, file, task));
   }
 }
 
-/** A reader of one file of a task folder; a file that throws costs itself (fileFailedRow). */
+/** A reader of one file of a task folder; a file that throws costs itself (guardFile). */
 type TaskFileReader = (source: Source, file: string, task: TaskContext) => AsyncGenerator<Row>;
 
 /** `task_history` rows, filling `facts` with each task's cwd and model. */

@@ -159,7 +159,7 @@ export function parserRow(
 /**
  * The `parser:` row of a file whose reading threw, so that the throw costs that file only: the rows it
  * gave stay, the rest of it is not read, every other file of the store is. A reader wraps each file in a
- * catch that yields this row. Readers do not throw for bad input and bound their walks over nested
+ * guard (guardFile, eachFile) that yields this row. Readers do not throw for bad input and bound their walks over nested
  * values (settings-permissions.ts, credentials.ts; JSON.stringify is caught in values.ts `show`), so
  * this is the net under a walk or a bug that slipped through, never the way bad input is reported.
  * An own fault (readers/own-fault.ts) is thrown on.
@@ -169,6 +169,22 @@ export function fileFailedRow(source: Source, file: string, err: unknown): Row {
   const message = err instanceof Error ? err.message : String(err);
   const why = err instanceof RangeError ? `nested too deeply to read (${message})` : `reading failed (${message})`;
   return parserRow(source, file, null, `${why}; the rest of the file not read`);
+}
+
+/** The rows of one file; a throw while they are read ends them with the file's fileFailedRow. */
+export async function* guardFile(source: Source, file: string, rows: AsyncIterable<Row> | Iterable<Row>): AsyncGenerator<Row> {
+  try {
+    yield* rows;
+  } catch (err) {
+    yield fileFailedRow(source, file, err);
+  }
+}
+
+/** A reader that reads every file of its source with `readFile`, in order, each under guardFile. */
+export function eachFile(readFile: (source: Source, file: string) => AsyncIterable<Row> | Iterable<Row>): Reader {
+  return async function* (source: Source): AsyncIterable<Row> {
+    for (const file of source.files) yield* guardFile(source, file, readFile(source, file));
+  };
 }
 
 /** A reader: one source in, rows out, in file order. Never throws for bad input. */

@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 import { readJsonFile } from './json-file.js';
-import { fileFailedRow, parserRow, rowFor, type Row, type Source } from './row.js';
+import { guardFile, parserRow, rowFor, type Row, type Source } from './row.js';
 import { readSdkMessages, type TranscriptContext } from './sdk-messages.js';
 import { sessionRecordFrom, sessionStartFields } from './session-start.js';
 import { epochMs, obj } from './values.js';
@@ -53,23 +53,11 @@ async function* readSessionFolder(source: Source, folder: string, files: string[
     else unknown.push(file);
   }
 
-  if (files.includes(manifestFile)) {
-    try {
-      yield* readManifest(source, manifestFile, lead);
-    } catch (err) {
-      yield fileFailedRow(source, manifestFile, err);
-    }
-  }
+  if (files.includes(manifestFile)) yield* guardFile(source, manifestFile, readManifest(source, manifestFile, lead));
 
   const transcripts: [string, TranscriptContext][] = hasLead ? [[leadFile, lead]] : [];
   for (const file of others.sort()) transcripts.push([file, { ...lead, model: null, provider: null }]);
-  for (const [file, context] of transcripts) {
-    try {
-      yield* readSdkMessages(source, file, context);
-    } catch (err) {
-      yield fileFailedRow(source, file, err);
-    }
-  }
+  for (const [file, context] of transcripts) yield* guardFile(source, file, readSdkMessages(source, file, context));
   for (const file of unknown) {
     yield parserRow(source, file, null, 'not a session manifest or messages file; not read', { session_id: sessionId });
   }

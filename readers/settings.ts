@@ -11,7 +11,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Reader, Row, Source } from './row.js';
-import { fileFailedRow, parserRow, rowFor } from './row.js';
+import { eachFile, parserRow, rowFor } from './row.js';
 import { readJsonFile } from './json-file.js';
 import { homePath } from './home-path.js';
 import { obj } from './values.js';
@@ -122,12 +122,4 @@ async function* settingsFileRows(source: Source, file: string): AsyncGenerator<R
 }
 
 /** Rows of the settings store: permission settings, cloud task target, cloud origin and sync rows; a file that throws costs itself. */
-export const readSettings: Reader = async function* (source: Source): AsyncIterable<Row> {
-  for (const file of source.files) {
-    try {
-      yield* settingsFileRows(source, file);
-    } catch (err) {
-      yield fileFailedRow(source, file, err);
-    }
-  }
-};
+export const readSettings: Reader = eachFile(settingsFileRows);

@@ -8,7 +8,7 @@
  * is left to SQL (taskHistory). `data` (a whole task file) and `lastError` are never printed.
  */
 import type { Reader, Row, Source } from './row.js';
-import { fileFailedRow, parserRow, rowFor } from './row.js';
+import { eachFile, parserRow, rowFor } from './row.js';
 import { readJsonFile } from './json-file.js';
 import { storePath } from './home-path.js';
 import { epochMs, obj, show, str } from './values.js';
@@ -22,42 +22,38 @@ export function syncItemText(item: Record<string, unknown>, from: string): strin
 }
 
 /** One `sync` row per queue item in key order; a file without an `items` object is one `parser:` row. */
-export const readSyncQueue: Reader = async function* (source: Source): AsyncIterable<Row> {
-  for (const file of source.files) {
-    try {
-      const result = await readJsonFile(file);
-      if (!result.ok) {
-        yield parserRow(source, file, null, result.message);
-        continue;
-      }
-      if (result.repair) yield parserRow(source, file, null, result.repair);
-      const items = obj(obj(result.value)?.items);
-      if (!items) {
-        yield parserRow(source, file, null, 'not a JSON object with an items object');
-        continue;
-      }
-      const from = storePath(source, file);
-      let position = 0;
-      for (const [key, value] of Object.entries(items)) {
-        position += 1;
-        const item = obj(value);
-        if (!item) {
-          yield { ...parserRow(source, file, null, `item ${key} is not an object`), source_line: position };
-          continue;
-        }
-        const slash = key.indexOf('/');
-        yield rowFor(source, file, {
-          source_line: position,
-          timestamp_utc: epochMs(item.timestamp),
-          session_id: str(item.taskId) ?? (slash > 0 ? key.slice(0, slash) : null),
-          turn_type: 'system',
-          kind: 'sync',
-          text: syncItemText(item, from),
-          is_error: item.status === 'failed',
-        });
-      }
-    } catch (err) {
-      yield fileFailedRow(source, file, err);
-    }
+export const readSyncQueue: Reader = eachFile(readQueueFile);
+
+async function* readQueueFile(source: Source, file: string): AsyncGenerator<Row> {
+  const result = await readJsonFile(file);
+  if (!result.ok) {
+    yield parserRow(source, file, null, result.message);
+    return;
   }
-};
+  if (result.repair) yield parserRow(source, file, null, result.repair);
+  const items = obj(obj(result.value)?.items);
+  if (!items) {
+    yield parserRow(source, file, null, 'not a JSON object with an items object');
+    return;
+  }
+  const from = storePath(source, file);
+  let position = 0;
+  for (const [key, value] of Object.entries(items)) {
+    position += 1;
+    const item = obj(value);
+    if (!item) {
+      yield { ...parserRow(source, file, null, `item ${key} is not an object`), source_line: position };
+      continue;
+    }
+    const slash = key.indexOf('/');
+    yield rowFor(source, file, {
+      source_line: position,
+      timestamp_utc: epochMs(item.timestamp),
+      session_id: str(item.taskId) ?? (slash > 0 ? key.slice(0, slash) : null),
+      turn_type: 'system',
+      kind: 'sync',
+      text: syncItemText(item, from),
+      is_error: item.status === 'failed',
+    });
+  }
+}
