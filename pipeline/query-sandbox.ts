@@ -17,6 +17,7 @@
 import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { partitionFolders } from './layout.js';
 
 /** Environment variable that sets the size limit of a query's temporary folder (a DuckDB size: 8GB, 500MB). */
 export const TEMP_MAX_ENV = 'CLINETRAIL_QUERY_TEMP_MAX';
@@ -34,12 +35,6 @@ async function aliases(dir: string): Promise<string[]> {
   return real === given ? [given] : [given, real];
 }
 
-/** Names of the subfolders of `dir` that start with `prefix`. */
-async function subfolders(dir: string, prefix: string): Promise<string[]> {
-  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isDirectory() && e.name.startsWith(prefix)).map((e) => e.name);
-}
-
 /**
  * The folders a query may read: every partition folder (`parquet/events/host=H/store=S`, whatever the
  * names of the files in it) and `state/runs` of OUT, under OUT as given and as resolved through links,
@@ -47,12 +42,8 @@ async function subfolders(dir: string, prefix: string): Promise<string[]> {
  */
 export async function allowedDirectories(outDir: string, allowRead: readonly string[]): Promise<string[]> {
   const roots = await aliases(outDir);
-  const events = path.join(roots[0], 'parquet', 'events');
-  const partitions: string[] = [];
-  for (const host of await subfolders(events, 'host=')) {
-    for (const store of await subfolders(path.join(events, host), 'store=')) partitions.push(path.join('parquet', 'events', host, store));
-  }
-  const dirs = roots.flatMap((root) => [...partitions, path.join('state', 'runs')].map((rel) => path.join(root, rel)));
+  const inside = [...(await partitionFolders(roots[0])), path.join(roots[0], 'state', 'runs')].map((dir) => path.relative(roots[0], dir));
+  const dirs = roots.flatMap((root) => inside.map((rel) => path.join(root, rel)));
   for (const dir of allowRead) dirs.push(...(await aliases(dir)));
   return [...new Set(dirs.map((d) => (d.endsWith(path.sep) ? d : d + path.sep)))];
 }

@@ -10,16 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-
-/** Whether a process with this pid runs on this machine (EPERM: it runs under another user). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { processRunning } from '../readers/private-folders.js';
 
 /** Name prefix of query temporary folders in OUT/tmp. */
 const IN_OUT = 'query-';
@@ -36,7 +27,7 @@ export interface QueryTemp {
 async function removeLeftovers(parent: string, prefix: string): Promise<void> {
   for (const name of await fs.readdir(parent).catch(() => [] as string[])) {
     const pid = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length))?.[1] : undefined;
-    if (pid !== undefined && !alive(Number(pid))) await fs.rm(path.join(parent, name), { recursive: true, force: true }).catch(() => undefined);
+    if (pid !== undefined && !processRunning(Number(pid))) await fs.rm(path.join(parent, name), { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
