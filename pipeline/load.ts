@@ -191,6 +191,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     let unchanged = 0;
     let filesUnchanged = 0;
     const planned: Array<{ item: PartitionJob; bytes: number }> = [];
+    const reasons = new Map<string, string>();
     for (const g of groups.values()) {
       const now = currentInputs(g.sources, g.problems);
       const reason = options.full === true ? 'full load' : rereadReason(out, g.host, g.store, now.inputs_sha256, version);
@@ -200,6 +201,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
         emit({ event: 'partition', host: g.host, store: g.store, unchanged: true, rows: 0, files: 0, bytes: 0, parser_errors: 0 });
         continue;
       }
+      reasons.set(`${g.host}\0${g.store}`, reason);
       planned.push({ item: { out, host: g.host, store: g.store, sources: g.sources, problems: g.problems, keepSecrets, version }, bytes: now.bytes });
     }
     const results: PartitionResult[] = [];
@@ -214,7 +216,8 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
           await pool.write(job, (result) => {
             results.push(result);
             const bytes = result.files.reduce((n, f) => n + (f.size ?? 0), 0);
-            emit({ event: 'partition', host: result.host, store: result.store, unchanged: false, rows: result.rows, files: result.files.length, bytes, parser_errors: result.errors });
+            const reason = reasons.get(`${result.host}\0${result.store}`);
+            emit({ event: 'partition', host: result.host, store: result.store, unchanged: false, reason, rows: result.rows, files: result.files.length, bytes, parser_errors: result.errors });
           });
         }),
       ),

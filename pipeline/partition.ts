@@ -87,7 +87,7 @@ interface StagedGeneration extends PartitionResult {
   secretsFile: string | null;
   inventoryFile: string;
   inputs: InputStat[];
-  changed: string[];
+  changed: Set<string>;
 }
 
 /** Reads every source of one (host, store) and commits the partition; returns what it read. */
@@ -106,7 +106,7 @@ export async function writePartition(
     await fs.mkdir(staging, { recursive: true });
     const last = attempt === READ_ATTEMPTS;
     const staged = await stageGeneration(staging, gen, host, store, sources, problems, options.keepSecrets === true, last);
-    if (staged.changed.length > 0 && !last) {
+    if (staged.changed.size > 0 && !last) {
       await fs.rm(staging, { recursive: true, force: true });
       continue;
     }
@@ -215,12 +215,12 @@ async function stageGeneration(
     if (!source) throw new Error(`partition ${host}/${store}: a discovery problem without a source: ${problem.file}`);
     await take(source, problem.file, parserRow(source, problem.file, null, problem.message));
   }
-  const changed = [...stamps].filter(([file, stamp]) => stampOf(file) !== stamp).map(([file]) => file);
+  const changed = new Set([...stamps].filter(([file, stamp]) => stampOf(file) !== stamp).map(([file]) => file));
   const inputs: InputStat[] = [];
   for (const source of sources) {
     for (const file of source.files) {
       const rec = fileRecord(source, file);
-      const moved = changed.includes(file);
+      const moved = changed.has(file);
       inputs.push({ source_file: rec.source_file, size: moved ? null : rec.size, mtime_ms: moved ? null : rec.mtime_ms });
       if (moved && last) {
         await take(source, file, parserRow(source, file, null, `changed while being read, ${READ_ATTEMPTS} times; its rows may mix two versions of the file, and the next load reads it again`));

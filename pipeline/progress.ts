@@ -10,7 +10,18 @@ export type LogFormat = 'text' | 'json';
 export type LoadEvent =
   | { event: 'discovered'; hosts: number; partitions: number }
   | { event: 'problem'; host: string; file: string; message: string }
-  | { event: 'partition'; host: string; store: string; unchanged: boolean; rows: number; files: number; bytes: number; parser_errors: number }
+  | {
+      event: 'partition';
+      host: string;
+      store: string;
+      unchanged: boolean;
+      /** Why a written partition was read again (pipeline/state.ts rereadReason), e.g. `inputs changed`. */
+      reason?: string;
+      rows: number;
+      files: number;
+      bytes: number;
+      parser_errors: number;
+    }
   | { event: 'models'; rebuilt: boolean }
   | { event: 'done'; run: RunRecord; duplicates_dropped: number | null };
 

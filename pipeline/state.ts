@@ -111,15 +111,17 @@ function statOrNull(file: string): Stats | null {
 export function currentInputs(sources: Source[], problems: DiscoveryProblem[]): { inputs_sha256: string; files: number; bytes: number } {
   const entries: InputStat[] = [];
   let bytes = 0;
+  let files = 0;
   for (const source of sources) {
     for (const file of source.files) {
+      files += 1;
       const st = statOrNull(file);
       bytes += st?.size ?? 0;
       entries.push({ source_file: imagePath(source, file), size: st?.size ?? null, mtime_ms: st ? Math.trunc(st.mtimeMs) : null });
     }
   }
   entries.push(...problemInputs(sources, problems));
-  return { inputs_sha256: sha256Text(inputSignature(entries)), files: entries.length - problems.length, bytes };
+  return { inputs_sha256: sha256Text(inputSignature(entries)), files, bytes };
 }
 
 /** The signature entries of discovery problems: their paths, never stat'ed. */
