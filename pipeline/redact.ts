@@ -40,7 +40,7 @@ export function secretFingerprint(secret: string): string {
 
 const MARKER_START = '[REDACTED:';
 
-/** File names of the redaction modules (this one and `redact-*`): their hash is part of the loader version (pipeline/load.ts). */
+/** File names of the redaction modules (this one and `redact-*`): their hash is the redaction version of each partition (pipeline/state.ts). */
 export const REDACTION_MODULES = /^redact(-[a-z]+)?\.(js|ts)$/;
 
 export function marker(kind: string, fingerprint: string): string {
