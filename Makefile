@@ -7,7 +7,7 @@ FLEET ?= fixtures/fleet
 OUT ?= warehouse
 Q ?= select host, store, count(*) as rows from raw_events group by all order by all
 FORMAT ?= table
-CLI := node dist/pipeline/cli.js
+CLI := node dist/src/cli/main.js
 
 .PHONY: load query test build install bench clean
 

@@ -1,7 +1,7 @@
 /**
  * The floor of a load: a bare streaming parse of the fleet's transcript files, one process, one file at a
  * time, 1 MiB reads, values discarded. It uses the fastest parser we have, the one the readers use:
- * readers/json-elements.ts (elements split by a byte scanner, parsed by JSON.parse) behind the same UTF-8
+ * readers/parse/json-elements.ts (elements split by a byte scanner, parsed by JSON.parse) behind the same UTF-8
  * check, without streamJson's per-value events. ui_messages.json and api_conversation_history.json split
  * the root array; SDK `*.messages.json` the `messages` array. With `--tokens`, @streamparser/json instead
  * (the token parser the readers fall back to), for comparison.
@@ -10,8 +10,8 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { JSONParser } from '@streamparser/json';
 import { parseArgs } from 'node:util';
-import { ArraySplitter } from '../readers/json-elements.js';
-import { Utf8Repair } from '../readers/utf8-repair.js';
+import { ArraySplitter } from '../src/readers/parse/json-elements.js';
+import { Utf8Repair } from '../src/readers/parse/utf8-repair.js';
 import type { FleetManifest, Transcript } from './generate.js';
 
 /** Parses one file; resolves to the number of values seen at the path. */

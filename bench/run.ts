@@ -6,7 +6,7 @@
  *   rerun    the same load again into the same OUT (nothing changed)
  *   changed  the same OUT after one small transcript of one host got one extra message
  *   floor    a bare streaming parse of the same transcript files (bench/floor.ts), with the readers'
- *            parser (readers/json-elements.ts); floor_tokens the same with @streamparser/json
+ *            parser (readers/parse/json-elements.ts); floor_tokens the same with @streamparser/json
  *   duckdb   DuckDB read_json -> zstd Parquet of the same transcript files (bench/duckdb-baseline.ts)
  * and the scaling measures of bench/scaling.ts:
  *   memory   peak RSS of loading one 250 MB, then one 1 GB ui_messages.json (SMALL: 50 and 200 MB)
@@ -31,7 +31,7 @@ import { hostOverhead, memoryScaling, type HostsResult, type MemoryResult, type 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
 const NODE = process.execPath;
-const CLI = path.join(REPO, 'dist', 'pipeline', 'cli.js');
+const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
 const MEASURES = ['full', 'rerun', 'changed', 'floor', 'floor_tokens', 'duckdb'] as const;
 const GROUPS = ['core', 'memory', 'hosts', 'duplicates'] as const;
 type Group = (typeof GROUPS)[number];

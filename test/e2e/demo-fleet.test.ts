@@ -1,5 +1,5 @@
 /**
- * End to end: the real CLI (`node dist/pipeline/cli.js`) loads the demo fleet `fixtures/fleet` into a temporary
+ * End to end: the real CLI (`node dist/src/cli/main.js`) loads the demo fleet `fixtures/fleet` into a temporary
  * OUT, and the warehouse it builds is queried read-only with @duckdb/node-api. What each host holds and why
  * each outcome is expected: fixtures/fleet/README.md. Needs `dist/` (make test builds it first).
  */
@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/source.js';
 
-const CLI = path.join(REPO, 'dist', 'pipeline', 'cli.js');
+const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
 const FLEET = path.join(REPO, 'fixtures', 'fleet');
 
 const WIN = 'C/Users/alice/AppData/Roaming/Code/User/globalStorage/saoudrizwan.claude-dev';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/source.js';
 import { snapshotTree as snapshot } from '../hostile/harness.js';
 
-const CLI = path.join(REPO, 'dist', 'pipeline', 'cli.js');
+const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
 
 function runCli(args: string[]): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, [CLI, ...args], { cwd: REPO, encoding: 'utf8', env: { ...process.env, TZ: 'UTC' }, timeout: 120_000 });

@@ -1,13 +1,13 @@
 /**
  * Test helper for the SQL models: an in-memory DuckDB whose `raw_events` is a TABLE of hand-made rows
- * (exactly pipeline/schema.ts COLUMNS), with empty `raw_files`, `raw_runs` and `raw_secrets`, and models 10+ run on it.
+ * (exactly core/schema.ts COLUMNS), with empty `raw_files`, `raw_runs` and `raw_secrets`, and models 10+ run on it.
  */
 import { afterEach } from 'vitest';
 import { DuckDBInstance, type Json } from '@duckdb/node-api';
-import { COLUMNS } from '../../pipeline/schema.js';
-import { runModels } from '../../pipeline/warehouse.js';
-import type { Row, StoreId } from '../../readers/row.js';
-import { STORE_ROLES } from '../../readers/stores.js';
+import { COLUMNS } from '../../src/core/schema.js';
+import { runModels } from '../../src/warehouse/build.js';
+import type { Row, StoreId } from '../../src/core/row.js';
+import { STORE_ROLES } from '../../src/readers/stores.js';
 
 /** A hand-made raw row: any Row field, with timestamp_utc as epoch ms or an ISO string. */
 export type TestRow = Partial<Omit<Row, 'timestamp_utc'>> & { timestamp_utc?: number | string | null };
@@ -118,7 +118,7 @@ function literal(value: unknown, sql: string): string {
   }
 }
 
-/** Columns of raw_files and raw_runs that sql/33 and sql/34 read (mirrors pipeline/warehouse.ts). */
+/** Columns of raw_files and raw_runs that sql/33 and sql/34 read (mirrors warehouse/build.ts). */
 const FILE_COLUMNS = 'host VARCHAR, store VARCHAR, home VARCHAR, client VARCHAR, source_file VARCHAR, size BIGINT, mtime_ms BIGINT, sha256 VARCHAR, rows BIGINT, errors BIGINT, first_error VARCHAR';
 const RUN_COLUMNS =
   'run_id VARCHAR, started_at TIMESTAMPTZ, ended_at TIMESTAMPTZ, hosts BIGINT, partitions_written BIGINT, partitions_unchanged BIGINT, ' +

@@ -4,8 +4,8 @@
  * fixture image, its store root inside the image, and the files of that store under the root.
  */
 import * as path from 'node:path';
-import { storeOf } from '../../pipeline/discover.js';
-import type { StoreId } from '../../readers/row.js';
+import { storeOf } from '../../src/discover/discover.js';
+import type { StoreId } from '../../src/core/row.js';
 import { listFiles } from './source.js';
 
 export interface Target {

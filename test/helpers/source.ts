@@ -2,7 +2,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Reader, Row, Source, SourceRole, StoreId } from '../../readers/row.js';
+import type { Row, Source, SourceRole, StoreId } from '../../src/core/row.js';
+import type { Reader } from '../../src/readers/shapes/rows.js';
 
 /** Absolute path of the repository root. */
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

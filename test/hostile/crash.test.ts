@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireLock } from '../../pipeline/lock.js';
+import { acquireLock } from '../../src/load/lock.js';
 import { fixture } from '../helpers/source.js';
 import { assertBuilt, describeRun, makeControlHost, query, runCli, workDir, type CliRun } from './harness.js';
 import { DATA, writeStreamed } from './hostile-images.js';

@@ -10,8 +10,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { READERS } from '../../readers/index.js';
-import type { Row, Source } from '../../readers/row.js';
+import { READERS } from '../../src/readers/registry.js';
+import type { Row, Source } from '../../src/core/row.js';
 import { TARGETS, targetFiles } from '../helpers/reader-targets.js';
 import { fixture, makeSource } from '../helpers/source.js';
 

@@ -1,5 +1,5 @@
 /**
- * Harness of the hostile-input suite: runs the REAL CLI (`node dist/pipeline/cli.js`, built by
+ * Harness of the hostile-input suite: runs the REAL CLI (`node dist/src/cli/main.js`, built by
  * `make test` before vitest) as a child process with a hard timeout, builds the control host from the
  * reader fixtures, and reads the warehouse read-only.
  */
@@ -9,10 +9,10 @@ import { cpSync, existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync }
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'vitest';
-import { queryWarehouse } from '../../pipeline/warehouse.js';
+import { queryWarehouse } from '../../src/warehouse/build.js';
 import { REPO, fixture } from '../helpers/source.js';
 
-export const CLI = path.join(REPO, 'dist', 'pipeline', 'cli.js');
+export const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
 
 /** Fails with a clear message when `dist/` was not built (run `make test`, or `npx tsc -p tsconfig.json`). */
 export function assertBuilt(): void {
@@ -41,7 +41,7 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Runs `node dist/pipeline/cli.js ...args` and resolves when it exits (or is killed at the timeout). */
+/** Runs `node dist/src/cli/main.js ...args` and resolves when it exits (or is killed at the timeout). */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
   assertBuilt();
   const t0 = Date.now();

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { partitionDir } from '../../pipeline/layout.js';
+import { partitionDir } from '../../src/core/layout.js';
 import { mountTmpfs, unmountAll } from '../helpers/tmpfs.js';
 import { DEMO_SESSIONS_DB, snapshotFolder, writeSessionsDb, type SessionsDbRow } from '../helpers/sqlite-fixtures.js';
 import { describeRun, makeControlHost, query, runCli, workDir } from './harness.js';

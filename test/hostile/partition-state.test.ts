@@ -240,7 +240,7 @@ describe('an evidence file rewritten while its partition is read', () => {
 
 describe('the OUT lock', () => {
   const script = (out: string, holdMs: number) =>
-    `import(${JSON.stringify(path.join(REPO, 'dist', 'pipeline', 'lock.js'))}).then(async ({ acquireLock }) => {
+    `import(${JSON.stringify(path.join(REPO, 'dist', 'src', 'load', 'lock.js'))}).then(async ({ acquireLock }) => {
        try { const release = await acquireLock(${JSON.stringify(out)}); console.log('GOT'); await new Promise((r) => setTimeout(r, ${holdMs})); await release(); }
        catch (err) { console.log('REFUSED ' + err.message); }
      });`;

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryWarehouse } from '../../pipeline/warehouse.js';
+import { queryWarehouse } from '../../src/warehouse/build.js';
 import { REPO } from '../helpers/source.js';
 import { assertBuilt, describeRun, lit, runCli, snapshotTree, workDir, type CliRun } from './harness.js';
 

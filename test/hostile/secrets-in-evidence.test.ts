@@ -1,13 +1,13 @@
 /**
  * Secrets planted the ways issue 9 point 7 found redaction missing them, loaded through the real CLI:
  * each is kept out of every file under OUT and every Parquet row, table and view (searched decompressed),
- * and listed in `secrets`. The detectors one by one are in test/pipeline/redact.test.ts; the columns and
- * quotes in test/pipeline/secrets.test.ts.
+ * and listed in `secrets`. The detectors one by one are in test/write/redact.test.ts; the columns and
+ * quotes in test/write/secrets.test.ts.
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { secretFingerprint } from '../../pipeline/redact.js';
+import { secretFingerprint } from '../../src/write/redact.js';
 import { FAKE, FAKE_MISSED } from '../helpers/fake-secrets.js';
 import { fixture } from '../helpers/source.js';
 import { filesContaining, queryOut, rowsContaining } from '../helpers/warehouse-search.js';

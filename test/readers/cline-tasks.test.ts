@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readClineTasks } from '../../readers/cline-tasks.js';
-import type { Row } from '../../readers/row.js';
+import { readClineTasks } from '../../src/readers/cline-tasks.js';
+import type { Row } from '../../src/core/row.js';
 import { collect, fixture, makeSource } from '../helpers/source.js';
 
 const IMAGE = fixture('cline-tasks', 'img');

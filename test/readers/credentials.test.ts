@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverImage, storeOf } from '../../pipeline/discover.js';
-import { credentialText, MAX_KEYS, readCredentials } from '../../readers/credentials.js';
-import type { Row } from '../../readers/row.js';
+import { discoverImage, storeOf } from '../../src/discover/discover.js';
+import { credentialText, MAX_KEYS, readCredentials } from '../../src/readers/credentials.js';
+import type { Row } from '../../src/core/row.js';
 import { collect, fixture, listFiles, makeSource } from '../helpers/source.js';
 
 const IMG = fixture('credentials', 'img');

@@ -1,18 +1,18 @@
 /**
- * The net under every reader (readers/row.ts `fileFailedRow`): a file whose reading throws anyway (a
+ * The net under every reader (core/row.ts `fileFailedRow`): a file whose reading throws anyway (a
  * stack overflow in a walk that was not bounded, a bug) costs that file only, with one `parser:` row
  * naming it, and an own fault goes through. No input is known to trigger it any more (test/hostile/
  * deep-values.test.ts checks that), so a walk of the settings reader is made to overflow here.
  */
 import * as path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { OwnFault } from '../../readers/own-fault.js';
-import { fileFailedRow } from '../../readers/row.js';
-import { readSettings } from '../../readers/settings.js';
+import { OwnFault } from '../../src/core/own-fault.js';
+import { fileFailedRow } from '../../src/readers/shapes/rows.js';
+import { readSettings } from '../../src/readers/settings.js';
 import { collect, fixture, makeSource } from '../helpers/source.js';
 
 vi.mock('../../readers/settings-permissions.js', async (original) => ({
-  ...(await original<typeof import('../../readers/settings-permissions.js')>()),
+  ...(await original<typeof import('../../src/readers/shapes/settings-permissions.js')>()),
   // globalState.json's walk overflows after its first row, as the unbounded walk did on a deep file
   *globalStatePermissions() {
     yield { key: 'first', value: 1 };

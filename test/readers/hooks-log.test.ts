@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readHooksLog } from '../../readers/hooks-log.js';
-import type { Row } from '../../readers/row.js';
+import { readHooksLog } from '../../src/readers/hooks-log.js';
+import type { Row } from '../../src/core/row.js';
 import { collect, fixture, makeSource } from '../helpers/source.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -49,7 +49,7 @@ describe('readHooksLog on fixtures/hooks-log', async () => {
     ]);
     expect(rows.filter((r) => r.kind === 'parser').length).toBe(1);
     expect(rows[3].text).toBe(
-      // cut back from 77 characters to the last one that cannot be part of a token (readers/quote.ts)
+      // cut back from 77 characters to the last one that cannot be part of a token (readers/parse/quote.ts)
       `parser: ${FILE} line 4: not JSON: "{"ts":"2026-10-03T09:00:02.900Z","clineVersion":"4.1.25","timestamp":"..." (161 characters)`,
     );
     expect(rows.every((r) => r.source_file === FILE && r.source_role === 'secondary')).toBe(true);

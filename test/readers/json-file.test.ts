@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJsonFile } from '../../readers/json-file.js';
-import { readSettings } from '../../readers/settings.js';
+import { readJsonFile } from '../../src/readers/parse/json-file.js';
+import { readSettings } from '../../src/readers/settings.js';
 import { collect, makeSource } from '../helpers/source.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-json-file-'));

@@ -1,5 +1,5 @@
 /**
- * The JSON array splitter (readers/json-elements.ts) and streamJson's fast path: the same values as
+ * The JSON array splitter (readers/parse/json-elements.ts) and streamJson's fast path: the same values as
  * JSON.parse and as the token parser on real and tricky documents, whatever the chunk boundaries, and
  * the token parser's answer wherever the fast path gives up.
  */
@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ArraySplitter, MAX_ELEMENT_BYTES } from '../../readers/json-elements.js';
-import { streamJson, streamJsonTokens, type JsonEvent } from '../../readers/json-stream.js';
+import { ArraySplitter, MAX_ELEMENT_BYTES } from '../../src/readers/parse/json-elements.js';
+import { streamJson, streamJsonTokens, type JsonEvent } from '../../src/readers/parse/json-stream.js';
 
 const REAL = path.resolve(__dirname, '../../../shared/real-cline');
 const REAL_FILES = ['messages_success.messages.json', 'session_session.messages.json'];

@@ -1,12 +1,12 @@
 /**
- * Quotes and cuts of untrusted text (readers/quote.ts, and its users quoteLine, parserRow and capText):
+ * Quotes and cuts of untrusted text (readers/parse/quote.ts, and its users quoteLine, parserRow and capText):
  * a cut never ends inside a token, so no start or end of a key survives where no detector would see it.
  */
 import { describe, expect, it } from 'vitest';
-import { quoteLine } from '../../readers/lines.js';
-import { cutText, safeJsonMessage } from '../../readers/quote.js';
-import { capText, MAX_TEXT_CHARS, parserRow } from '../../readers/row.js';
-import { redact } from '../../pipeline/redact.js';
+import { quoteLine } from '../../src/readers/parse/lines.js';
+import { cutText, safeJsonMessage } from '../../src/readers/parse/quote.js';
+import { capText, MAX_TEXT_CHARS, parserRow } from '../../src/readers/shapes/rows.js';
+import { redact } from '../../src/write/redact.js';
 import { FAKE } from '../helpers/fake-secrets.js';
 import { makeSource } from '../helpers/source.js';
 

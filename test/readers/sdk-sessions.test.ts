@@ -3,8 +3,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Row } from '../../readers/row.js';
-import { readSdkSessions } from '../../readers/sdk-sessions.js';
+import type { Row } from '../../src/core/row.js';
+import { readSdkSessions } from '../../src/readers/sdk-sessions.js';
 import { collect, fixture, listFiles, makeSource, REPO } from '../helpers/source.js';
 
 const IMG = fixture('sdk-sessions', 'img');

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Row } from '../../readers/row.js';
-import { readSessionsDb } from '../../readers/sessions-db.js';
-import { openPrivateCopy } from '../../readers/sqlite-copy.js';
+import type { Row } from '../../src/core/row.js';
+import { readSessionsDb } from '../../src/readers/sessions-db.js';
+import { openPrivateCopy } from '../../src/evidence/sqlite-copy.js';
 import { collect, fixture, makeSource } from '../helpers/source.js';
 import { useImages } from '../helpers/temp-images.js';
 import {

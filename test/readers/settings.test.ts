@@ -3,8 +3,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFi
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Row } from '../../readers/row.js';
-import { readSettings } from '../../readers/settings.js';
+import type { Row } from '../../src/core/row.js';
+import { readSettings } from '../../src/readers/settings.js';
 import { collect, fixture, makeSource } from '../helpers/source.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

@@ -1,5 +1,5 @@
 /**
- * readers/sqlite-copy.ts and readers/private-folders.ts: the private copy tells the evidence's faults
+ * evidence/sqlite-copy.ts and evidence/private-folders.ts: the private copy tells the evidence's faults
  * (an Error, a `parser:` row) from clinetrail's own (an OwnFault that ends the load), and the private
  * folders of killed loads are removed while those of live loads are kept. The mounted cases need root
  * and `mount -t tmpfs`; where the machine refuses the mount, they are skipped and say why.
@@ -9,10 +9,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OwnFault, sqliteOwnFault } from '../../readers/own-fault.js';
-import { removeStaleCopies } from '../../readers/private-folders.js';
-import { readSessionsDb } from '../../readers/sessions-db.js';
-import { copyEvidence, openPrivateCopy } from '../../readers/sqlite-copy.js';
+import { OwnFault, sqliteOwnFault } from '../../src/core/own-fault.js';
+import { removeStaleCopies } from '../../src/evidence/private-folders.js';
+import { readSessionsDb } from '../../src/readers/sessions-db.js';
+import { copyEvidence, openPrivateCopy } from '../../src/evidence/sqlite-copy.js';
 import { collect, makeSource } from '../helpers/source.js';
 import { writeSessionsDb } from '../helpers/sqlite-fixtures.js';
 import { mountTmpfs, unmountAll } from '../helpers/tmpfs.js';

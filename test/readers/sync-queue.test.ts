@@ -3,8 +3,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Row } from '../../readers/row.js';
-import { readSyncQueue } from '../../readers/sync-queue.js';
+import type { Row } from '../../src/core/row.js';
+import { readSyncQueue } from '../../src/readers/sync-queue.js';
 import { collect, fixture, makeSource } from '../helpers/source.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ASK_TURN_TYPES, SAY_TURN_TYPES, messageTurnType } from '../../readers/cline-message-kinds.js';
-import type { Row } from '../../readers/row.js';
-import { readVscodeTasks } from '../../readers/vscode-tasks.js';
+import { ASK_TURN_TYPES, SAY_TURN_TYPES, messageTurnType } from '../../src/readers/shapes/cline-message-kinds.js';
+import type { Row } from '../../src/core/row.js';
+import { readVscodeTasks } from '../../src/readers/vscode-tasks.js';
 import { collect, fixture, makeSource } from '../helpers/source.js';
 
 const IMAGE = fixture('vscode-tasks', 'img');

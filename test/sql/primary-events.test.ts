@@ -10,7 +10,7 @@ const T0 = Date.parse('2025-10-09T08:00:00.000Z');
 
 const open = useModelDbs();
 
-/** The session start / model rows a manifest or a sessions.db row yields (readers/session-start.ts). */
+/** The session start / model rows a manifest or a sessions.db row yields (readers/shapes/session-start.ts). */
 function startRows(store: 'sdk-sessions' | 'sessions-db', sid: string, extra: TestRow = {}): TestRow[] {
   const common: TestRow = { store, session_id: sid, timestamp_utc: T0, turn_type: 'system', model: 'claude-sonnet-4', provider: 'anthropic', ...extra };
   return [

@@ -1,0 +1,89 @@
+/**
+ * The one row schema every reader yields (DESIGN.md "The row schema"), the source a reader is given,
+ * and the image-relative path of a file. The helpers that stamp provenance on a row are readers/shapes/rows.ts.
+ */
+import * as path from 'node:path';
+import { rethrowOwnFault } from './own-fault.js';
+import { cutAtBoundary, cutText, safeJsonMessage } from '../readers/parse/quote.js';
+
+/** Store ids: the `store=` partition values. A contract with analysts' saved queries. */
+export type StoreId =
+  | 'vscode-tasks'
+  | 'cline-tasks'
+  | 'sdk-sessions'
+  | 'sessions-db'
+  | 'search-index'
+  | 'input-history'
+  | 'hooks-log'
+  | 'sync-queue'
+  | 'settings'
+  | 'credentials'
+  | 'discovery';
+
+export type SourceRole = 'primary' | 'secondary';
+
+export type TurnType = 'user' | 'assistant' | 'thinking' | 'tool_use' | 'tool_result' | 'system';
+
+/** One record of the timeline. Column names are the Parquet and SQL names. */
+export interface Row {
+  host: string;
+  store: StoreId;
+  /** Home folder inside the image, `/` separated, e.g. `C/Users/alice`. */
+  home: string;
+  /** Whose store: `vscode`, `cursor`, `vscode-server`, ..., or `cline` for `~/.cline/data`. */
+  client: string;
+  /** Path of the file relative to the image root, `/` separated. */
+  source_file: string;
+  /** 1-based position of the record in the file (array index + 1, line number, rowid, ordinal + 1). */
+  source_line: number | null;
+  /** 0-based position of the row among the rows of one record (content blocks of one message). */
+  source_seq: number;
+  source_role: SourceRole;
+  /** Milliseconds since the Unix epoch, UTC; null where the source records no time. */
+  timestamp_utc: number | null;
+  session_id: string | null;
+  project_path: string | null;
+  git_branch: string | null;
+  turn_type: TurnType;
+  /** The source's own discriminator: `say:command`, `ask:tool`, `tool_use`, `model`, `parser`, ... */
+  kind: string;
+  model: string | null;
+  provider: string | null;
+  tool_name: string | null;
+  tool_use_id: string | null;
+  text: string | null;
+  tokens_in: number | null;
+  tokens_out: number | null;
+  cost_usd: number | null;
+  is_error: boolean | null;
+}
+
+/** One Cline store root found in a home, with the files of one store under it. */
+export interface Source {
+  host: string;
+  store: StoreId;
+  role: SourceRole;
+  /** Absolute path of the host image root. */
+  imageRoot: string;
+  /** Home folder relative to the image root, `/` separated ('' when the image is the home). */
+  home: string;
+  client: string;
+  /** Absolute path of the store root: `.../globalStorage/saoudrizwan.claude-dev` or `.../.cline/data`. */
+  root: string;
+  /** Absolute paths of the regular files of this store under `root`, sorted. */
+  files: string[];
+}
+
+/** The fields a reader decides; provenance comes from the source and the file. */
+export type RowFields = Partial<Omit<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_role'>> &
+  Pick<Row, 'turn_type' | 'kind'>;
+
+let lastPath = { root: '', file: '', rel: '' };
+
+/** Image-relative, `/`-separated path of an absolute path inside the image (the last answer is kept: rows come file by file). */
+export function imagePath(source: Pick<Source, 'imageRoot'>, file: string): string {
+  if (file !== lastPath.file || source.imageRoot !== lastPath.root) {
+    lastPath = { root: source.imageRoot, file, rel: path.relative(source.imageRoot, file).split(path.sep).join('/') };
+  }
+  return lastPath.rel;
+}

@@ -1,0 +1,262 @@
+/**
+ * Discovery: every Cline store root inside each host image, whatever the OS layout, and the files of
+ * each store under it. Reads directory listings only; never follows a link out of the image, never
+ * loops on link cycles, never opens anything for writing.
+ */
+import { promises as fs, type Dirent } from 'node:fs';
+import * as path from 'node:path';
+import type { Source, SourceRole, StoreId } from '../core/row.js';
+import { STORE_ROLES } from '../readers/stores.js';
+
+/** One host image: a name and the folder holding it. */
+export interface HostImage {
+  host: string;
+  root: string;
+}
+
+/** A path found but not read: a link out of the image, a FIFO, an unreadable folder, ... */
+export interface DiscoveryProblem {
+  host: string;
+  store: StoreId | null;
+  /** Absolute path of the problem entry. */
+  file: string;
+  message: string;
+}
+
+export interface Discovery {
+  sources: Source[];
+  problems: DiscoveryProblem[];
+}
+
+/** Folder names never searched for homes: large trees that hold no Cline store. */
+const PRUNE = new Set(['node_modules', '.git', '.hg', '.svn', '.npm', '.cache', '.cargo', '.rustup', '__pycache__']);
+/** Extension ids of Cline's VS Code extension (stable and nightly). */
+const EXTENSION_IDS = new Set(['saoudrizwan.claude-dev', 'saoudrizwan.cline-nightly']);
+/** Deepest folder searched below an image root. */
+const MAX_DEPTH = 48;
+
+/** Each child folder of the fleet root is one host image named by the folder name. */
+export async function listFleet(fleetRoot: string): Promise<HostImage[]> {
+  const entries = await fs.readdir(fleetRoot, { withFileTypes: true });
+  const hosts: HostImage[] = [];
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const p = path.join(fleetRoot, e.name);
+    if (e.isDirectory()) hosts.push({ host: e.name, root: p });
+    else if (e.isSymbolicLink()) {
+      const st = await fs.stat(p).catch(() => null);
+      if (st?.isDirectory()) hosts.push({ host: e.name, root: p });
+    }
+  }
+  return hosts;
+}
+
+interface Walk {
+  image: HostImage;
+  realRoot: string;
+  visited: Set<string>;
+  out: Discovery;
+}
+
+/** Every Cline source of one host image. */
+export async function discoverImage(image: HostImage): Promise<Discovery> {
+  const realRoot = await fs.realpath(image.root);
+  const walk: Walk = { image, realRoot, visited: new Set(), out: { sources: [], problems: [] } };
+  await walkDir(walk, image.root, 0);
+  walk.out.sources.sort((a, b) => (a.root + a.store < b.root + b.store ? -1 : 1));
+  return walk.out;
+}
+
+function inside(realRoot: string, real: string): boolean {
+  return real === realRoot || real.startsWith(realRoot + path.sep);
+}
+
+/** What an entry is once links are resolved inside the image; null (with a problem) when unusable. */
+async function resolveEntry(
+  walk: Walk,
+  full: string,
+  entry: Dirent,
+  store: StoreId | null,
+  owner: StoreId | null = store,
+): Promise<'dir' | 'file' | null> {
+  if (entry.isDirectory()) return 'dir';
+  if (entry.isFile()) return 'file';
+  const problem = (message: string) => {
+    walk.out.problems.push({ host: walk.image.host, store: store ?? owner, file: full, message });
+    return null;
+  };
+  if (entry.isSymbolicLink()) {
+    const real = await fs.realpath(full).catch(() => null);
+    if (real === null) return store ? problem('broken symbolic link, not followed') : null;
+    if (!inside(walk.realRoot, real)) return problem(`symbolic link leads out of the image (${real}), not followed`);
+    const st = await fs.stat(full).catch(() => null);
+    if (st?.isDirectory()) return 'dir';
+    if (st?.isFile()) return 'file';
+    return store ? problem('symbolic link to a special file, not read') : null;
+  }
+  if (store === null) return null;
+  const kind = entry.isFIFO() ? 'FIFO' : entry.isSocket() ? 'socket' : entry.isCharacterDevice() || entry.isBlockDevice() ? 'device file' : 'special file';
+  return problem(`${kind}, not read`);
+}
+
+async function readDir(walk: Walk, dir: string, store: StoreId | null): Promise<Dirent[]> {
+  try {
+    return (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (err) {
+    walk.out.problems.push({ host: walk.image.host, store, file: dir, message: `folder not readable: ${(err as Error).message}` });
+    return [];
+  }
+}
+
+async function walkDir(walk: Walk, dir: string, depth: number): Promise<void> {
+  const real = await fs.realpath(dir).catch(() => dir);
+  if (walk.visited.has(real)) return;
+  walk.visited.add(real);
+  if (depth > MAX_DEPTH) {
+    walk.out.problems.push({ host: walk.image.host, store: null, file: dir, message: `folder deeper than ${MAX_DEPTH} levels, not searched` });
+    return;
+  }
+  for (const entry of await readDir(walk, dir, null)) {
+    const full = path.join(dir, entry.name);
+    if (PRUNE.has(entry.name)) continue;
+    if ((await resolveEntry(walk, full, entry, null)) !== 'dir') continue;
+    if (EXTENSION_IDS.has(entry.name) && path.basename(dir) === 'globalStorage') {
+      await addRoot(walk, full, 'globalStorage');
+    } else if (entry.name === 'Cline' && path.basename(dir) === 'Documents') {
+      await addDocumentsRoot(walk, full);
+    } else if (entry.name === '.cline') {
+      const data = path.join(full, 'data');
+      const st = await fs.stat(data).catch(() => null);
+      if (st?.isDirectory() && inside(walk.realRoot, await fs.realpath(data))) await addRoot(walk, data, 'cline');
+    } else {
+      await walkDir(walk, full, depth + 1);
+    }
+  }
+}
+
+/** Home folder and client of a store root, from its image-relative path. */
+export function homeAndClient(relRoot: string, kind: 'globalStorage' | 'cline'): { home: string; client: string } {
+  const segs = relRoot.split('/');
+  if (kind === 'cline') return { home: segs.slice(0, -2).join('/'), client: 'cline' };
+  const user = segs.lastIndexOf('User');
+  const editorIdx = user - 1;
+  const editor = segs[editorIdx] ?? '';
+  const server = segs.findIndex((s, i) => i < user && /^\.[\w.-]+-server(-insiders)?$/.test(s));
+  if (server !== -1) return { home: segs.slice(0, server).join('/'), client: segs[server].slice(1) };
+  const anchors: Array<[string, string?]> = [['AppData'], ['Library', 'Application Support'], ['.config'], ['.var'], ['.local']];
+  for (const [a, b] of anchors) {
+    const i = segs.lastIndexOf(a, user);
+    if (i !== -1 && i < user && (b === undefined || segs[i + 1] === b)) return { home: segs.slice(0, i).join('/'), client: clientName(editor) };
+  }
+  return { home: segs.slice(0, Math.max(0, editorIdx - 1)).join('/'), client: clientName(editor) };
+}
+
+function clientName(editor: string): string {
+  const known: Record<string, string> = { Code: 'vscode', 'Code - Insiders': 'vscode-insiders', 'Code - OSS': 'code-oss', 'code-server': 'code-server' };
+  return known[editor] ?? (editor.toLowerCase().replace(/\s+/g, '-') || 'unknown');
+}
+
+/** Which store a file under a store root belongs to (root-relative path), or null when not read. */
+export function storeOf(rel: string, kind: 'globalStorage' | 'cline'): StoreId | null {
+  const s = rel.split('/');
+  const tasks = kind === 'globalStorage' ? 'vscode-tasks' : 'cline-tasks';
+  if (s.length === 3 && s[0] === 'tasks' && ['ui_messages.json', 'api_conversation_history.json', 'task_metadata.json'].includes(s[2])) return tasks;
+  if (rel === 'state/taskHistory.json') return tasks;
+  if (rel === 'settings/cline_mcp_settings.json') return 'settings';
+  if (kind === 'globalStorage') {
+    if (rel === 'cache/sync-queue.json') return 'sync-queue';
+    if (s.length === 2 && s[0] === 'cache' && /^remote_config_.*\.json$/.test(s[1])) return 'credentials';
+    return null;
+  }
+  if (rel === 'secrets.json' || rel === 'settings/providers.json' || rel === 'connectors/settings.json') return 'credentials';
+  if (s.length === 3 && s[0] === 'sessions' && s[2].endsWith('.json') && !s[2].endsWith('.compaction.json')) return 'sdk-sessions';
+  if (s.length === 2 && s[0] === 'db') {
+    if (/^sessions\.db(-wal|-shm|-journal)?$/.test(s[1])) return 'sessions-db';
+    if (/^session-search\.db(-wal|-shm|-journal)?$/.test(s[1])) return 'search-index';
+    return null;
+  }
+  if (rel === 'cache/user_input_history.jsonl') return 'input-history';
+  if (rel === 'logs/hooks.jsonl') return 'hooks-log';
+  if (rel === 'globalState.json' || rel === 'settings/global-settings.json') return 'settings';
+  if (s.length === 2 && s[0] === 'cloud-pending-starts' && s[1].endsWith('.json')) return 'settings';
+  return null;
+}
+
+/**
+ * The store whose files a folder under a store root holds (root-relative path), so a problem found
+ * there (a link out of the image, an unreadable folder) is reported with that store; null when shared.
+ */
+export function folderStore(rel: string, kind: 'globalStorage' | 'cline'): StoreId | null {
+  const first = rel.split('/')[0];
+  if (first === 'tasks' || first === 'state') return kind === 'globalStorage' ? 'vscode-tasks' : 'cline-tasks';
+  if (kind === 'cline' && first === 'sessions') return 'sdk-sessions';
+  if (kind === 'cline' && first === 'logs') return 'hooks-log';
+  if (first === 'settings' || (kind === 'cline' && first === 'cloud-pending-starts')) return 'settings';
+  if (kind === 'cline' && first === 'connectors') return 'credentials';
+  return null;
+}
+
+/** Folders under a store root that hold files of some store (the rest is never listed). */
+const ROOT_DIRS: Record<'globalStorage' | 'cline', string[]> = {
+  globalStorage: ['tasks', 'state', 'settings', 'cache'],
+  cline: ['tasks', 'state', 'settings', 'cache', 'sessions', 'db', 'logs', 'cloud-pending-starts', 'connectors'],
+};
+
+async function addRoot(walk: Walk, root: string, kind: 'globalStorage' | 'cline'): Promise<void> {
+  const relRoot = path.relative(walk.image.root, root).split(path.sep).join('/');
+  const { home, client } = homeAndClient(relRoot, kind);
+  const byStore = new Map<StoreId, string[]>();
+  const visit = async (dir: string, rel: string, depth: number): Promise<void> => {
+    for (const entry of await readDir(walk, dir, rel === '' ? null : folderStore(rel, kind))) {
+      const full = path.join(dir, entry.name);
+      const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (depth === 0 && !ROOT_DIRS[kind].includes(entry.name)) {
+        const store = storeOf(childRel, kind);
+        if (store && (await resolveEntry(walk, full, entry, store)) === 'file') push(store, full);
+        continue;
+      }
+      const store = storeOf(childRel, kind);
+      const what = await resolveEntry(walk, full, entry, store, folderStore(childRel, kind));
+      if (what === 'file' && store) push(store, full);
+      else if (what === 'dir' && depth < 2) await visit(full, childRel, depth + 1);
+    }
+  };
+  const push = (store: StoreId, file: string) => {
+    const list = byStore.get(store) ?? [];
+    list.push(file);
+    byStore.set(store, list);
+  };
+  const problemsBefore = walk.out.problems.length;
+  await visit(root, '', 0);
+  // A store whose only entries are problems (a FIFO hooks.jsonl) still gets a source, so its problems
+  // become rows of its own partition.
+  for (const problem of walk.out.problems.slice(problemsBefore)) {
+    if (problem.store && !byStore.has(problem.store)) byStore.set(problem.store, []);
+  }
+  for (const [store, files] of byStore) {
+    const role: SourceRole = STORE_ROLES[store];
+    walk.out.sources.push({ host: walk.image.host, store, role, imageRoot: walk.image.root, home, client, root, files: files.sort() });
+  }
+}
+
+/** The file of a `Documents/Cline` folder that holds credentials (the webhook configuration). */
+const DOCUMENTS_CREDENTIAL_FILES = new Set(['webhook_config.json']);
+
+/**
+ * `<home>/Documents/Cline` (or `<home>/OneDrive/Documents/Cline`): its `webhook_config.json` is a
+ * `credentials` source of that home, whose client is `-`: every Cline client shares the folder.
+ */
+async function addDocumentsRoot(walk: Walk, root: string): Promise<void> {
+  const segs = path.relative(walk.image.root, root).split(path.sep);
+  let homeEnd = segs.length - 2;
+  if (homeEnd > 0 && /^OneDrive\b/.test(segs[homeEnd - 1])) homeEnd -= 1;
+  const home = segs.slice(0, homeEnd).join('/');
+  const files: string[] = [];
+  const problemsBefore = walk.out.problems.length;
+  for (const entry of await readDir(walk, root, null)) {
+    if (!DOCUMENTS_CREDENTIAL_FILES.has(entry.name)) continue;
+    const full = path.join(root, entry.name);
+    if ((await resolveEntry(walk, full, entry, 'credentials')) === 'file') files.push(full);
+  }
+  if (files.length === 0 && walk.out.problems.length === problemsBefore) return;
+  walk.out.sources.push({ host: walk.image.host, store: 'credentials', role: STORE_ROLES.credentials, imageRoot: walk.image.root, home, client: '-', root, files });
+}

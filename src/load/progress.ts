@@ -1,0 +1,117 @@
+/**
+ * Progress of a load on stderr: a live line on a terminal; on a pipe or file (nightly jobs) a plain line
+ * every LOG_INTERVAL_MS and for every problem; with `--log-format json`, one JSON object per event.
+ */
+import type { RunRecord } from './run.js';
+
+export type LogFormat = 'text' | 'json';
+
+/** What runLoad reports as it goes. */
+export type LoadEvent =
+  | { event: 'discovered'; hosts: number; partitions: number }
+  | { event: 'problem'; host: string; file: string; message: string }
+  | {
+      event: 'partition';
+      host: string;
+      store: string;
+      unchanged: boolean;
+      /** Why a written partition was read again (load/state.ts rereadReason), e.g. `inputs changed`. */
+      reason?: string;
+      rows: number;
+      files: number;
+      bytes: number;
+      parser_errors: number;
+    }
+  | { event: 'models'; rebuilt: boolean }
+  | { event: 'done'; run: RunRecord; duplicates_dropped: number | null };
+
+/** Seconds between plain progress lines when stderr is not a terminal. */
+const LOG_INTERVAL_MS = 10_000;
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+export interface ProgressOptions {
+  format: LogFormat;
+  quiet: boolean;
+  /** Where lines go (stderr). */
+  write: (text: string) => void;
+  isTTY: boolean;
+  now?: () => number;
+}
+
+/** A sink for LoadEvents that renders them as the options say. */
+export function createProgress(options: ProgressOptions): (e: LoadEvent) => void {
+  const now = options.now ?? Date.now;
+  const started = now();
+  let total = 0;
+  let done = 0;
+  let rows = 0;
+  let bytes = 0;
+  let lastLine = 0;
+  let live = false;
+  const hostsSeen = new Set<string>();
+  const status = () => {
+    const elapsed = now() - started;
+    const rate = elapsed > 0 ? (bytes / 1024 / 1024) / (elapsed / 1000) : 0;
+    const eta = done > 0 && done < total ? ` ETA ${duration(((total - done) * elapsed) / done)}` : '';
+    return `[${done}/${total} partitions, ${hostsSeen.size} hosts] ${mb(bytes)} read, ${rows} rows, ${rate.toFixed(1)} MB/s${eta}`;
+  };
+  const clearLive = () => {
+    if (live) options.write('\r\x1b[K');
+    live = false;
+  };
+  return (e) => {
+    if (options.format === 'json') {
+      if (!options.quiet || e.event === 'done') options.write(`${JSON.stringify({ ts: new Date(now()).toISOString(), ...e })}\n`);
+      return;
+    }
+    if (options.quiet) return;
+    switch (e.event) {
+      case 'discovered':
+        total = e.partitions;
+        options.write(`discovered ${e.hosts} host(s), ${e.partitions} partition(s)\n`);
+        break;
+      case 'problem':
+        clearLive();
+        options.write(`${e.host}: ${e.file}: ${e.message}\n`);
+        break;
+      case 'partition':
+        done += 1;
+        rows += e.rows;
+        bytes += e.bytes;
+        hostsSeen.add(e.host);
+        if (options.isTTY) {
+          options.write(`\r\x1b[K${status()}`);
+          live = true;
+        } else if (now() - lastLine >= LOG_INTERVAL_MS || done === total) {
+          lastLine = now();
+          options.write(`${status()}\n`);
+        }
+        break;
+      case 'models':
+        clearLive();
+        options.write(e.rebuilt ? 'building warehouse models\n' : 'no partition changed: warehouse models kept\n');
+        break;
+      case 'done':
+        clearLive();
+        break;
+    }
+  };
+}
+
+/** The final summary line (stdout), printed whatever the log options. */
+export function summaryLine(run: RunRecord, duplicatesDropped: number | null, out: string, elapsedMs: number): string {
+  const secrets = run.secrets_redacted === false ? 'secrets kept (--keep-secrets)' : `${run.secrets_found ?? 0} secret(s) redacted`;
+  return (
+    `loaded ${run.hosts} host(s): ${run.partitions_written} partition(s) written, ${run.partitions_unchanged} unchanged, ` +
+    `${run.partitions_removed} removed; ${run.files_read} file(s) read, ${run.files_unchanged} unchanged; ${run.rows_written} row(s), ` +
+    `${run.parser_errors} parser error(s), ${duplicatesDropped ?? '-'} duplicate(s) dropped, ${secrets} in ${(elapsedMs / 1000).toFixed(1)} s -> ${out}\n`
+  );
+}

@@ -1,0 +1,56 @@
+/**
+ * Removal of what no warehouse reads any more: the files of older generations in each partition folder,
+ * and partition folders without a manifest (a host or store no longer in the input, whose manifest the
+ * load withdrew, or a killed write's leftovers). Runs only once fleet.duckdb reads the current
+ * manifests (it was just rebuilt, or nothing changed since it was), so a query of the previous
+ * warehouse, during a load or after a load killed at any point, finds every file it names.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { eventsDir, MANIFEST_FILE, partitionFolders } from '../core/layout.js';
+import { manifestFiles, readManifest } from '../core/manifest.js';
+
+/**
+ * Withdraws a partition from the next warehouse: its manifest is removed, its files stay for the
+ * current warehouse until removeUnreferenced. Returns whether there was a manifest.
+ */
+export async function withdrawPartition(dir: string): Promise<boolean> {
+  return fs.rm(path.join(dir, MANIFEST_FILE)).then(
+    () => true,
+    (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return false;
+      throw err;
+    },
+  );
+}
+
+/**
+ * How long the files the previous warehouse read stay after the new one is in place: a query that
+ * opened the previous fleet.duckdb just before the swap still finds them while it binds and scans.
+ */
+export const RETIRE_GRACE_MS = 1000;
+
+/**
+ * Deletes every file and folder under OUT/parquet/events that no manifest names, after `graceMs` when
+ * there is anything to delete.
+ */
+export async function removeUnreferenced(outDir: string, graceMs = 0): Promise<void> {
+  const doomed: string[] = [];
+  for (const dir of await partitionFolders(outDir)) {
+    const m = readManifest(dir);
+    if (m === null) {
+      doomed.push(dir);
+      continue;
+    }
+    const keep = new Set([MANIFEST_FILE, ...manifestFiles(m).map((f) => f.name)]);
+    for (const name of await fs.readdir(dir)) if (!keep.has(name)) doomed.push(path.join(dir, name));
+  }
+  if (doomed.length === 0) return;
+  if (graceMs > 0) await new Promise((resolve) => setTimeout(resolve, graceMs));
+  for (const p of doomed) await fs.rm(p, { recursive: true, force: true });
+  const events = eventsDir(outDir);
+  for (const h of await fs.readdir(events).catch(() => [] as string[])) {
+    // a host folder whose every partition is gone
+    await fs.rmdir(path.join(events, h)).catch(() => {});
+  }
+}

@@ -1,0 +1,275 @@
+/**
+ * `clinetrail load`: discover every host image, write one Parquet partition per (host, store), remove
+ * the partitions of sources that are gone, record the run, and rebuild the warehouse models.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import pLimit from 'p-limit';
+import { removeStaleCopies } from '../evidence/private-folders.js';
+import type { Source, StoreId } from '../core/row.js';
+import { discoverImage, listFleet, type Discovery, type DiscoveryProblem, type HostImage } from '../discover/discover.js';
+import { acquireLock } from './lock.js';
+import type { PartitionResult } from './partition.js';
+import { planJobs } from './jobs.js';
+import { partitionDir, partitionFolders } from '../core/layout.js';
+import { removeUnreferenced, RETIRE_GRACE_MS, withdrawPartition } from './retire.js';
+import { currentInputs, recordedModelsVersion, recordModelsVersion, rereadReason, STALE_MARKER, writerVersion } from './state.js';
+import { buildWarehouse, modelsVersion } from '../warehouse/build.js';
+import type { LoadEvent } from './progress.js';
+import { createPartitionPool, type PartitionJob } from './worker-pool.js';
+
+export interface LoadOptions {
+  /** Folder whose child folders are host images. */
+  fleet?: string;
+  /** Host images named explicitly (`--host NAME=PATH`). */
+  hosts?: HostImage[];
+  /** Output folder: parquet/, fleet.duckdb, state/. */
+  out: string;
+  /** Partitions written at once, each in its own worker thread (default: 2, the cores of these machines). */
+  concurrency?: number;
+  /** Read every partition again, even those whose files did not change. */
+  full?: boolean;
+  /**
+   * Store texts with their secrets (`--keep-secrets`). By default every secret in a text is replaced by
+   * `[REDACTED:<kind>:<fingerprint>]` and listed in the `secrets` table.
+   */
+  keepSecrets?: boolean;
+  /** Progress events (rendered on stderr by the CLI, load/progress.ts). */
+  onEvent?: (event: LoadEvent) => void;
+}
+
+/** One file of OUT/state/runs/, the source of the `load_runs` table. */
+export interface RunRecord {
+  run_id: string;
+  started_at: string;
+  ended_at: string;
+  hosts: number;
+  partitions_written: number;
+  partitions_unchanged: number;
+  partitions_removed: number;
+  files_read: number;
+  files_unchanged: number;
+  rows_written: number;
+  parser_errors: number;
+  discovery_problems: number;
+  is_full_load: boolean;
+  /** False when the load kept secrets in the texts (`--keep-secrets`); always set by runLoad. */
+  secrets_redacted?: boolean;
+  /** Secrets redacted from the partitions written by this run; always set by runLoad. */
+  secrets_found?: number;
+}
+
+/** A user error: bad paths or arguments. The CLI prints the message alone and exits 2. */
+export class UsageError extends Error {}
+
+/**
+ * mkdir -p one level at a time. Node 20's recursive mkdir loops forever where a file system answers
+ * ENOENT for a child of an existing folder (procfs, e.g. `--out /proc/x`); this fails instead.
+ */
+async function makeFolder(dir: string): Promise<void> {
+  const st = await fs.stat(dir).catch(() => null);
+  if (st?.isDirectory()) return;
+  if (st) throw new Error('exists and is not a folder');
+  const parent = path.dirname(dir);
+  if (parent !== dir) await makeFolder(parent);
+  await fs.mkdir(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
+}
+
+/** Writes one run record as its own file, by rename: a killed load leaves a whole record or none. Returns the file. */
+async function recordRun(outDir: string, record: RunRecord): Promise<string> {
+  const dir = path.join(outDir, 'state', 'runs');
+  await fs.mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${record.started_at.replace(/[:.]/g, '-')}_${record.run_id}.json`);
+  await fs.writeFile(`${file}.tmp`, `${JSON.stringify(record)}\n`);
+  await fs.rename(`${file}.tmp`, file);
+  return file;
+}
+
+async function isDir(p: string): Promise<boolean> {
+  return (await fs.stat(p).catch(() => null))?.isDirectory() ?? false;
+}
+
+/** The host images of a load, checked: every path a folder, every name given once. */
+export async function resolveImages(options: LoadOptions): Promise<HostImage[]> {
+  const images: HostImage[] = [];
+  if (options.fleet !== undefined) {
+    if (!(await isDir(options.fleet))) throw new UsageError(`load: fleet folder not found: ${options.fleet}`);
+    images.push(...(await listFleet(options.fleet)));
+  }
+  for (const image of options.hosts ?? []) {
+    if (!(await isDir(image.root))) throw new UsageError(`load: host image folder not found: ${image.host}=${image.root}`);
+    images.push(image);
+  }
+  const seen = new Set<string>();
+  for (const image of images) {
+    if (seen.has(image.host)) throw new UsageError(`load: host name given twice: ${image.host}`);
+    seen.add(image.host);
+  }
+  return images;
+}
+
+/**
+ * Discovery of one image; an image that cannot be searched at all (its folder name is not valid UTF-8,
+ * it vanished, it is unreadable) becomes one problem of its own, never the end of the fleet's load.
+ */
+async function discoverOrReport(image: HostImage): Promise<Discovery> {
+  try {
+    return await discoverImage(image);
+  } catch (err) {
+    return { sources: [], problems: [{ host: image.host, store: null, file: image.root, message: `image not searched: ${(err as Error).message}` }] };
+  }
+}
+
+interface PartitionGroup {
+  host: string;
+  store: StoreId;
+  sources: Source[];
+  problems: DiscoveryProblem[];
+}
+
+/**
+ * Sources and discovery problems grouped by (host, store). Every problem is logged and becomes a
+ * `parser:` row: in its store's partition, or in the host's `discovery` partition when it lies
+ * outside every store root.
+ */
+function groupByPartition(images: HostImage[], discoveries: Discovery[], emit: (event: LoadEvent) => void): Map<string, PartitionGroup> {
+  const groups = new Map<string, PartitionGroup>();
+  discoveries.forEach((d, i) => {
+    for (const source of d.sources) {
+      const key = `${source.host}\0${source.store}`;
+      const g = groups.get(key) ?? { host: source.host, store: source.store, sources: [], problems: [] };
+      g.sources.push(source);
+      groups.set(key, g);
+    }
+    for (const problem of d.problems) {
+      emit({ event: 'problem', host: images[i].host, file: problem.file, message: problem.message });
+      let g = groups.get(`${problem.host}\0${problem.store ?? 'discovery'}`);
+      if (!g) {
+        // outside every store root: the host's `discovery` partition, whose source is the image itself
+        const image = images[i];
+        const source: Source = { host: image.host, store: 'discovery', role: 'primary', imageRoot: image.root, home: '', client: '-', root: image.root, files: [] };
+        g = { host: image.host, store: 'discovery', sources: [source], problems: [] };
+        groups.set(`${problem.host}\0discovery`, g);
+      }
+      g.problems.push(problem);
+    }
+  });
+  return groups;
+}
+
+/** Runs a whole load; returns the run record it wrote to OUT/state/runs/. */
+export async function runLoad(options: LoadOptions): Promise<RunRecord> {
+  const emit = options.onEvent ?? (() => {});
+  const started = new Date();
+  const images = await resolveImages(options);
+  if (images.length === 0) throw new UsageError('load: no host image to load (give --fleet DIR or --host NAME=PATH)');
+  const out = path.resolve(options.out);
+  try {
+    await makeFolder(out);
+  } catch (err) {
+    throw new UsageError(`load: cannot create output folder ${out}: ${(err as Error).message}`);
+  }
+  const release = await acquireLock(out);
+  try {
+    removeStaleCopies(); // private SQLite copies of killed loads (evidence/private-folders.ts)
+    await fs.rm(path.join(out, 'parquet', '.tmp'), { recursive: true, force: true });
+    const concurrency = options.concurrency ?? 2;
+    const limit = pLimit(Math.max(concurrency, 4));
+    const discoveries = await Promise.all(images.map((image) => limit(() => discoverOrReport(image))));
+    const groups = groupByPartition(images, discoveries, emit);
+    emit({ event: 'discovered', hosts: images.length, partitions: groups.size });
+    // A partition is read again when its manifest disagrees with the inputs, the code or the redaction
+    // setting of this load, or its own files are not as written (load/state.ts rereadReason).
+    const keepSecrets = options.keepSecrets === true;
+    const version = await writerVersion(keepSecrets);
+    const staleMarker = path.join(out, STALE_MARKER);
+    let stale: Promise<void> | null = null;
+    const markStale = () => (stale ??= fs.writeFile(staleMarker, ''));
+    let unchanged = 0;
+    let filesUnchanged = 0;
+    const planned: Array<{ item: PartitionJob; bytes: number }> = [];
+    const reasons = new Map<string, string>();
+    for (const g of groups.values()) {
+      const now = currentInputs(g.sources, g.problems);
+      const reason = options.full === true ? 'full load' : rereadReason(out, g.host, g.store, now.inputs_sha256, version);
+      if (reason === null) {
+        unchanged += 1;
+        filesUnchanged += now.files;
+        emit({ event: 'partition', host: g.host, store: g.store, unchanged: true, rows: 0, files: 0, bytes: 0, parser_errors: 0 });
+        continue;
+      }
+      reasons.set(`${g.host}\0${g.store}`, reason);
+      planned.push({ item: { out, host: g.host, store: g.store, sources: g.sources, problems: g.problems, keepSecrets, version }, bytes: now.bytes });
+    }
+    const results: PartitionResult[] = [];
+    const jobs = planJobs(planned);
+    // no more workers than jobs: an unchanged run starts none, a run with one changed partition one
+    const pool = createPartitionPool(Math.min(concurrency, jobs.length));
+    const writeLimit = pLimit(concurrency);
+    await Promise.all(
+      jobs.map((job) =>
+        writeLimit(async () => {
+          await markStale();
+          await pool.write(job, (result) => {
+            results.push(result);
+            const bytes = result.files.reduce((n, f) => n + (f.size ?? 0), 0);
+            const reason = reasons.get(`${result.host}\0${result.store}`);
+            emit({ event: 'partition', host: result.host, store: result.store, unchanged: false, reason, rows: result.rows, files: result.files.length, bytes, parser_errors: result.errors });
+          });
+        }),
+      ),
+    ).finally(() => pool.close());
+    // Partitions of sources no longer in the input leave the next warehouse; their files stay until it
+    // replaces the current one, which still reads them.
+    const current = new Set([...groups.values()].map((g) => partitionDir(out, g.host, g.store)));
+    let removed = 0;
+    for (const dir of await partitionFolders(out)) {
+      if (current.has(dir)) continue;
+      await markStale();
+      if (await withdrawPartition(dir)) removed += 1;
+    }
+    const record: RunRecord = {
+      run_id: randomUUID(),
+      started_at: started.toISOString(),
+      ended_at: new Date().toISOString(),
+      hosts: images.length,
+      partitions_written: results.length,
+      partitions_unchanged: unchanged,
+      partitions_removed: removed,
+      files_read: results.reduce((n, r) => n + r.files.length, 0),
+      files_unchanged: filesUnchanged,
+      rows_written: results.reduce((n, r) => n + r.rows, 0),
+      parser_errors: results.reduce((n, r) => n + r.errors, 0),
+      discovery_problems: discoveries.reduce((n, d) => n + d.problems.length, 0),
+      is_full_load: options.full === true || unchanged === 0,
+      secrets_redacted: !keepSecrets,
+      secrets_found: results.reduce((n, r) => n + r.secrets, 0),
+    };
+    // written before the build, which reads the runs folder; taken back if the build fails
+    const runFile = await recordRun(out, record);
+    const models = await modelsVersion();
+    const modelsCurrent = existsSync(path.join(out, 'fleet.duckdb')) && !existsSync(staleMarker) && (await recordedModelsVersion(out)) === models;
+    let grace = 0;
+    if (modelsCurrent) {
+      emit({ event: 'models', rebuilt: false });
+    } else {
+      emit({ event: 'models', rebuilt: true });
+      await buildWarehouse(out).catch(async (err: unknown) => {
+        await fs.rm(runFile, { force: true });
+        throw err;
+      });
+      await recordModelsVersion(out, models);
+      await fs.rm(staleMarker, { force: true });
+      grace = RETIRE_GRACE_MS;
+    }
+    // fleet.duckdb now reads the current manifests: older generations and withdrawn partitions can go
+    await removeUnreferenced(out, grace);
+    await fs.rm(path.join(out, 'state', 'loader.json'), { force: true });
+    return record;
+  } finally {
+    await release();
+  }
+}

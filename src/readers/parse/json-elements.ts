@@ -1,0 +1,239 @@
+/**
+ * The fast path of readers/parse/json-stream.ts: splits one JSON array (the root array, or the array under one
+ * key of the root object) into its elements while the file is read, and hands the complete elements of
+ * each chunk to V8's `JSON.parse` in one call. A byte scanner tracks only nesting depth and strings, and
+ * jumps over string bodies with `indexOf`, so it touches few bytes of a transcript, which is mostly text.
+ * Token-by-token parsers (@streamparser/json, the fallback) spend several times longer on the same bytes.
+ *
+ * It checks only what it must to find the elements: `JSON.parse` checks each batch of elements, and the
+ * rest of the document (the "skeleton", with the target array emptied) is parsed once at the end. On
+ * anything unusual it gives up (`giveUp` is set) and the caller reads the file again with the token
+ * parser, which says exactly what is wrong: wrong root, a syntax error, an element over MAX_ELEMENT_BYTES
+ * (a giant string would otherwise be held whole several times), the key twice, a large skeleton.
+ */
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+
+/** Bytes of elements held while waiting for the element's end; beyond it, the token parser takes over. */
+export const MAX_ELEMENT_BYTES = 32 * 1024 * 1024;
+/** Bytes outside the target array kept to check at the end. */
+const MAX_SKELETON_BYTES = 1024 * 1024;
+/** Longest key compared with the target key. */
+const MAX_KEY_BYTES = 64;
+
+const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/**
+ * Index of the quote that ends a string whose body starts at `from`, or -1 if `buf` ends first. `carried`
+ * is the run of backslashes that ended the previous chunk inside the same string (only when from = 0).
+ */
+function stringEnd(buf: Buffer, from: number, carried: number): number {
+  for (let j = buf.indexOf(QUOTE, from); j !== -1; j = buf.indexOf(QUOTE, j + 1)) {
+    let k = j - 1;
+    while (k >= from && buf[k] === BACKSLASH) k--;
+    const run = j - 1 - k + (k < from ? carried : 0);
+    if ((run & 1) === 0) return j;
+  }
+  return -1;
+}
+
+/** Backslashes at the end of `buf` inside a string whose body starts at `from`. */
+function trailingBackslashes(buf: Buffer, from: number, carried: number): number {
+  let k = buf.length - 1;
+  while (k >= from && buf[k] === BACKSLASH) k--;
+  return buf.length - 1 - k + (k < from ? carried : 0);
+}
+
+export class ArraySplitter {
+  /** Why the fast path stopped, or null while it holds. */
+  giveUp: string | null = null;
+  /** Elements parsed so far. */
+  count = 0;
+  private readonly targetDepth: number;
+  private depth = 0;
+  private inString = false;
+  private backslashes = 0;
+  private target: 'before' | 'open' | 'closed' = 'before';
+  private rootSeen = false;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private skeleton: Buffer[] = [];
+  private skeletonBytes = 0;
+  private expectKey = false;
+  private keyBytes: number[] | null = null;
+  private lastKey: string | null = null;
+
+  /** `key` null: the elements of the root array; else of the array under `key` in the root object. */
+  constructor(private readonly key: string | null) {
+    this.targetDepth = key === null ? 1 : 2;
+  }
+
+  /** Scans one chunk (valid UTF-8, BOM removed) and returns the elements it completed. */
+  push(buf: Buffer): unknown[] {
+    if (this.giveUp !== null) return [];
+    const out: unknown[] = [];
+    const n = buf.length;
+    let regionStart = this.target === 'open' ? 0 : -1;
+    let skeletonStart = this.target === 'open' ? -1 : 0;
+    let lastBoundary = -1;
+    let boundaries = 0;
+    let i = 0;
+    if (this.inString) {
+      const end = stringEnd(buf, 0, this.backslashes);
+      this.collectKey(buf, 0, end === -1 ? n : end);
+      if (end === -1) {
+        this.backslashes = trailingBackslashes(buf, 0, this.backslashes);
+        i = n;
+      } else {
+        this.inString = false;
+        this.endString();
+        i = end + 1;
+      }
+    }
+    for (; i < n && this.giveUp === null; i++) {
+      const b = buf[i];
+      if (b === QUOTE) {
+        const keyHere = this.key !== null && this.depth === 1 && this.expectKey;
+        if (keyHere) this.keyBytes = [];
+        const end = stringEnd(buf, i + 1, 0);
+        if (keyHere) this.collectKey(buf, i + 1, end === -1 ? n : end);
+        if (end === -1) {
+          this.inString = true;
+          this.backslashes = trailingBackslashes(buf, i + 1, 0);
+          break;
+        }
+        this.endString();
+        i = end;
+      } else if (b === OPEN_ARRAY || b === OPEN_OBJECT) {
+        if (this.depth === 0) {
+          if (this.rootSeen || b !== (this.key === null ? OPEN_ARRAY : OPEN_OBJECT)) this.giveUp = 'not the expected root';
+          this.rootSeen = true;
+          this.expectKey = true;
+        }
+        const opensTarget = this.key === null ? this.depth === 0 : this.depth === 1 && b === OPEN_ARRAY && this.lastKey === this.key;
+        if (opensTarget) {
+          if (this.target !== 'before') this.giveUp = `key "${this.key}" twice`;
+          this.target = 'open';
+          this.keepSkeleton(buf, skeletonStart, i + 1);
+          skeletonStart = -1;
+          regionStart = i + 1;
+        }
+        this.depth += 1;
+      } else if (b === CLOSE_ARRAY || b === CLOSE_OBJECT) {
+        this.depth -= 1;
+        if (this.depth < 0) this.giveUp = 'unbalanced brackets';
+        else if (this.target === 'open' && this.depth === this.targetDepth - 1) {
+          if (b !== CLOSE_ARRAY) this.giveUp = 'unbalanced brackets';
+          else this.flush(buf, regionStart, i, boundaries + 1, out, true);
+          this.target = 'closed';
+          regionStart = -1;
+          skeletonStart = i;
+        }
+      } else if (b === COMMA) {
+        if (this.target === 'open' && this.depth === this.targetDepth) {
+          lastBoundary = i;
+          boundaries += 1;
+        } else if (this.depth === 1) this.expectKey = true;
+      } else if (b === COLON) {
+        if (this.depth === 1) this.expectKey = false;
+      } else if (this.depth === 0 && !isSpace(b)) this.giveUp = 'bytes outside the root';
+    }
+    if (this.giveUp !== null) return out;
+    if (regionStart !== -1) {
+      if (lastBoundary !== -1) {
+        this.flush(buf, regionStart, lastBoundary, boundaries, out, false);
+        regionStart = lastBoundary + 1;
+      }
+      this.hold(buf.subarray(regionStart));
+    }
+    if (skeletonStart !== -1) this.keepSkeleton(buf, skeletonStart, n);
+    return out;
+  }
+
+  /**
+   * At the end of the file: the elements a truncated file still completes, and whether it is
+   * truncated. Sets `giveUp` when the document is not what the scanner can vouch for.
+   */
+  end(): { values: unknown[]; truncated: boolean } {
+    if (this.giveUp !== null) return { values: [], truncated: false };
+    if (this.target === 'open') {
+      const values: unknown[] = [];
+      const complete = !this.inString && this.depth === this.targetDepth;
+      if (complete && this.pending.some((p) => p.some((b) => !isSpace(b)))) {
+        const parsed = this.parse(Buffer.concat(this.pending), 1);
+        if (parsed !== null) values.push(...parsed);
+        this.giveUp = null;
+      }
+      return { values, truncated: true };
+    }
+    if (this.target === 'before' || this.depth !== 0 || this.inString) {
+      this.giveUp = this.target === 'before' ? 'no target array' : 'truncated after the target array';
+      return { values: [], truncated: false };
+    }
+    try {
+      JSON.parse(Buffer.concat(this.skeleton).toString('utf8'));
+    } catch (err) {
+      this.giveUp = `outside the target array: ${(err as Error).message}`;
+    }
+    return { values: [], truncated: false };
+  }
+
+  /** Parses held bytes + buf[from, to) as `expected` elements into `out` (0 allowed for a closing `[]`). */
+  private flush(buf: Buffer, from: number, to: number, expected: number, out: unknown[], closing: boolean): void {
+    const bytes = this.pending.length === 0 ? buf.subarray(from, to) : Buffer.concat([...this.pending, buf.subarray(from, to)]);
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (closing && expected === 1 && this.count === 0 && bytes.every(isSpace)) return;
+    const values = this.parse(bytes, expected);
+    if (values !== null) for (const v of values) out.push(v);
+  }
+
+  private parse(bytes: Buffer, expected: number): unknown[] | null {
+    let values: unknown[];
+    try {
+      values = JSON.parse(`[${bytes.toString('utf8')}]`) as unknown[];
+    } catch (err) {
+      this.giveUp = `element after #${this.count}: ${(err as Error).message}`;
+      return null;
+    }
+    if (values.length !== expected) {
+      this.giveUp = `empty element after #${this.count}`;
+      return null;
+    }
+    this.count += values.length;
+    return values;
+  }
+
+  private hold(bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
+    if (this.pendingBytes > MAX_ELEMENT_BYTES) this.giveUp = `an element over ${MAX_ELEMENT_BYTES} bytes`;
+  }
+
+  private keepSkeleton(buf: Buffer, from: number, to: number): void {
+    if (from === -1 || to <= from) return;
+    this.skeleton.push(buf.subarray(from, to));
+    this.skeletonBytes += to - from;
+    if (this.skeletonBytes > MAX_SKELETON_BYTES) this.giveUp = `over ${MAX_SKELETON_BYTES} bytes outside the target array`;
+  }
+
+  private collectKey(buf: Buffer, from: number, to: number): void {
+    if (this.keyBytes === null) return;
+    for (let k = from; k < to && this.keyBytes.length <= MAX_KEY_BYTES; k++) this.keyBytes.push(buf[k]);
+  }
+
+  private endString(): void {
+    if (this.keyBytes === null) return;
+    this.lastKey = Buffer.from(this.keyBytes).toString('utf8');
+    this.keyBytes = null;
+    this.expectKey = false;
+  }
+}

@@ -1,0 +1,319 @@
+/**
+ * Legacy Cline tasks (cline-formats.md §1; store specification, "Legacy task files", "Parser plan"),
+ * shared by the VS Code globalStorage store and the standalone `~/.cline/data` store. Reads, under the
+ * store root: `state/taskHistory.json` first, then per task directory (sorted by id)
+ * `tasks/<id>/task_metadata.json`, `tasks/<id>/ui_messages.json` (one row per message) and, only when the
+ * task has no ui_messages.json, `tasks/<id>/api_conversation_history.json` (one row per content block).
+ * Times are epoch ms. Large files are streamed; a bad file or record is one `parser:` row.
+ */
+import * as path from 'node:path';
+import { ERROR_KINDS, messageTurnType } from './cline-message-kinds.js';
+import { readJsonFile } from '../parse/json-file.js';
+import { streamJson } from '../parse/json-stream.js';
+import { cutText } from '../parse/quote.js';
+import { type Row, type RowFields, type Source } from '../../core/row.js';
+import { guardFile, parserRow, rowFor } from './rows.js';
+import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
+import { epochMs, int, num, obj, parseEmbeddedJson, show, str } from './values.js';
+
+/** What taskHistory.json says about one task, for the task's own rows. */
+interface HistoryFacts {
+  project_path: string | null;
+  model: string | null;
+  provider: string | null;
+}
+
+/** One task_metadata.json `model_usage[]` entry. */
+interface ModelUsage {
+  ts: number | null;
+  model: string | null;
+  provider: string | null;
+}
+
+/** What every row of one task shares. */
+interface TaskContext {
+  session_id: string;
+  project_path: string | null;
+  history: HistoryFacts | null;
+  usage: ModelUsage[];
+}
+
+interface TaskFiles {
+  ui?: string;
+  api?: string;
+  meta?: string;
+}
+
+/** Rows of one legacy task store, in file order: task history, then each task directory by id. */
+export async function* readLegacyTasks(source: Source): AsyncGenerator<Row> {
+  const tasks = new Map<string, TaskFiles>();
+  let historyFile: string | null = null;
+  for (const file of source.files) {
+    const parts = path.relative(source.root, file).split(path.sep);
+    if (parts.length === 2 && parts[0] === 'state' && parts[1] === 'taskHistory.json') historyFile = file;
+    else if (parts.length === 3 && parts[0] === 'tasks') {
+      const entry = tasks.get(parts[1]) ?? {};
+      if (parts[2] === 'ui_messages.json') entry.ui = file;
+      else if (parts[2] === 'api_conversation_history.json') entry.api = file;
+      else if (parts[2] === 'task_metadata.json') entry.meta = file;
+      else continue;
+      tasks.set(parts[1], entry);
+    }
+  }
+  const history = new Map<string, HistoryFacts>();
+  if (historyFile !== null) yield* guardFile(source, historyFile, readTaskHistory(source, historyFile, history));
+  for (const id of [...tasks.keys()].sort()) {
+    const files = tasks.get(id)!;
+    const facts = history.get(id) ?? null;
+    const task: TaskContext = { session_id: id, project_path: facts?.project_path ?? null, history: facts, usage: [] };
+    const reads: [string | undefined, TaskFileReader][] = [
+      [files.meta, readTaskMetadata],
+      files.ui ? [files.ui, readUiMessages] : [files.api, readApiHistory],
+    ];
+    for (const [file, read] of reads) if (file !== undefined) yield* guardFile(source, file, read(source, file, task));
+  }
+}
+
+/** A reader of one file of a task folder; a file that throws costs itself (guardFile). */
+type TaskFileReader = (source: Source, file: string, task: TaskContext) => AsyncGenerator<Row>;
+
+/** `task_history` rows, filling `facts` with each task's cwd and model. */
+async function* readTaskHistory(source: Source, file: string, facts: Map<string, HistoryFacts>): AsyncGenerator<Row> {
+  let index = 0;
+  for await (const event of streamJson(file, ['$.*'], '[')) {
+    if (event.type === 'error') {
+      yield parserRow(source, file, null, `${event.message} (${event.valuesBefore} records read)`);
+      return;
+    }
+    index += 1;
+    const item = obj(event.value);
+    if (item === null) {
+      yield parserRow(source, file, index, `history item is not a JSON object: ${cutText(show(event.value), 77)}`);
+      continue;
+    }
+    const id = str(item.id);
+    const fact: HistoryFacts = {
+      project_path: str(item.cwdOnTaskInitialization),
+      model: str(item.modelId),
+      provider: str(item.apiProvider),
+    };
+    if (id !== null) facts.set(id, fact);
+    yield rowFor(source, file, {
+      source_line: index,
+      timestamp_utc: epochMs(item.ts),
+      session_id: id,
+      project_path: fact.project_path,
+      turn_type: 'system',
+      kind: 'task_history',
+      model: fact.model,
+      provider: fact.provider,
+      text: `task history: ${show(item.task)}`,
+      tokens_in: int(item.tokensIn),
+      tokens_out: int(item.tokensOut),
+      cost_usd: num(item.totalCost),
+    });
+  }
+}
+
+/** `model_usage`, `environment_history` and `files_in_context` rows; fills `task.usage`. */
+async function* readTaskMetadata(source: Source, file: string, task: TaskContext): AsyncGenerator<Row> {
+  const base = { session_id: task.session_id, project_path: task.project_path };
+  const parsed = await readJsonFile(file);
+  const meta = parsed.ok ? obj(parsed.value) : null;
+  if (!parsed.ok || meta === null) {
+    yield parserRow(source, file, null, parsed.ok ? 'task metadata is not a JSON object' : parsed.message, base);
+    return;
+  }
+  if (parsed.repair) yield parserRow(source, file, null, parsed.repair, base);
+  for (const field of ['model_usage', 'environment_history', 'files_in_context'] as const) {
+    const list = meta[field];
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list)) {
+      yield parserRow(source, file, null, `${field} is not an array`, base);
+      continue;
+    }
+    for (let i = 0; i < list.length; i++) {
+      const entry = obj(list[i]);
+      if (entry === null) {
+        yield parserRow(source, file, i + 1, `${field} entry ${i + 1} is not a JSON object`, base);
+        continue;
+      }
+      const at = { ...base, source_line: i + 1, turn_type: 'system' as const, kind: field };
+      if (field === 'model_usage') {
+        const usage = { ts: epochMs(entry.ts), model: str(entry.model_id), provider: str(entry.model_provider_id) };
+        task.usage.push(usage);
+        yield rowFor(source, file, {
+          ...at,
+          timestamp_utc: usage.ts,
+          model: usage.model,
+          provider: usage.provider,
+          text: `model usage: model_id=${show(entry.model_id)} model_provider_id=${show(entry.model_provider_id)} mode=${show(entry.mode)}`,
+        });
+      } else if (field === 'environment_history') {
+        yield rowFor(source, file, {
+          ...at,
+          timestamp_utc: epochMs(entry.ts),
+          text:
+            `environment: os_name=${show(entry.os_name)} os_version=${show(entry.os_version)} os_arch=${show(entry.os_arch)}` +
+            ` host_name=${show(entry.host_name)} host_version=${show(entry.host_version)} cline_version=${show(entry.cline_version)}`,
+        });
+      } else {
+        yield rowFor(source, file, {
+          ...at,
+          timestamp_utc: epochMs(entry.cline_edit_date) ?? epochMs(entry.cline_read_date) ?? epochMs(entry.user_edit_date),
+          text: `file in context: ${show(entry.path)} record_state=${show(entry.record_state)} record_source=${show(entry.record_source)}`,
+        });
+      }
+    }
+  }
+}
+
+/** Model and provider of a message: its own modelInfo, else task_metadata at that time, else taskHistory. */
+function modelAt(task: TaskContext, modelInfo: unknown, ts: number | null): Pick<RowFields, 'model' | 'provider'> {
+  const info = obj(modelInfo);
+  const own = str(info?.modelId);
+  if (own !== null) return { model: own, provider: str(info?.providerId) };
+  if (task.usage.length > 0) {
+    let pick = task.usage[0];
+    if (ts !== null) for (const u of task.usage) if (u.ts !== null && u.ts <= ts) pick = u;
+    return { model: pick.model, provider: pick.provider };
+  }
+  return { model: task.history?.model ?? null, provider: task.history?.provider ?? null };
+}
+
+/** ` | [N image(s)] | [N file(s)]` appended to a message text; the attachments are never copied. */
+function withAttachments(text: string | null, images: unknown, files: unknown): string | null {
+  const parts = text === null || text === '' ? [] : [text];
+  if (Array.isArray(images) && images.length > 0) parts.push(`[${images.length} image(s)]`);
+  if (Array.isArray(files) && files.length > 0) parts.push(`[${files.length} file(s)]`);
+  return parts.length === 0 ? null : parts.join(' | ');
+}
+
+/** One row per ClineMessage; tool results carry the tool_use_id (`String(ts)`) of the last tool use. */
+async function* readUiMessages(source: Source, file: string, task: TaskContext): AsyncGenerator<Row> {
+  const base = { session_id: task.session_id, project_path: task.project_path };
+  let index = 0;
+  let lastToolUseId: string | null = null;
+  for await (const event of streamJson(file, ['$.*'], '[')) {
+    if (event.type === 'error') {
+      yield parserRow(source, file, null, `${event.message} (${event.valuesBefore} records read)`, base);
+      return;
+    }
+    index += 1;
+    const message = obj(event.value);
+    if (message === null) {
+      yield parserRow(source, file, index, `message is not a JSON object: ${cutText(show(event.value), 77)}`, base);
+      continue;
+    }
+    const type = str(message.type);
+    const value = type === 'ask' ? str(message.ask) : type === 'say' ? str(message.say) : null;
+    const kind = `${type ?? show(message.type)}:${value ?? '-'}`;
+    const turnType = messageTurnType(type, value);
+    const ts = epochMs(message.ts);
+    const raw = typeof message.text === 'string' ? message.text : null;
+    const model = modelAt(task, message.modelInfo, ts);
+    // Every field spelled out, no spreads: one object shape for all rows (spreads cost 10 % of the read).
+    const fields: RowFields = {
+      session_id: task.session_id,
+      project_path: task.project_path,
+      source_line: index,
+      timestamp_utc: ts,
+      turn_type: turnType,
+      kind,
+      model: model.model,
+      provider: model.provider,
+      text: raw,
+      is_error: ERROR_KINDS.has(kind) ? true : null,
+      tool_name: null,
+      tool_use_id: null,
+      tokens_in: null,
+      tokens_out: null,
+      cost_usd: null,
+    };
+    if (value === 'reasoning' && raw === null) fields.text = str(message.reasoning);
+    else if (value === 'api_req_started') {
+      const info = obj(parseEmbeddedJson(raw));
+      if (info !== null) {
+        fields.text = str(info.request) ?? '-';
+        fields.tokens_in = int(info.tokensIn);
+        fields.tokens_out = int(info.tokensOut);
+        fields.cost_usd = num(info.cost);
+        if (str(info.cancelReason) !== null) fields.is_error = true;
+      }
+    } else if (kind === 'ask:command' && raw !== null && raw.endsWith('REQ_APP')) {
+      fields.text = raw.slice(0, -'REQ_APP'.length);
+    } else if (value === 'browser_action_result') {
+      const result = obj(parseEmbeddedJson(raw));
+      if (result !== null && typeof result.screenshot === 'string') {
+        const { screenshot: _screenshot, ...rest } = result;
+        fields.text = withAttachments(show(rest), [1], null);
+      }
+    }
+    fields.tool_name = toolNameOf(value, raw);
+    if (turnType === 'tool_use') {
+      lastToolUseId = ts === null ? null : String(ts);
+      fields.tool_use_id = lastToolUseId;
+    } else if (turnType === 'tool_result') fields.tool_use_id = lastToolUseId;
+    fields.text = withAttachments(fields.text ?? null, message.images, message.files);
+    yield rowFor(source, file, fields);
+  }
+}
+
+/** tool_name of a message: ClineSayTool.tool, the MCP tool, or the legacy tool the discriminator stands for. */
+function toolNameOf(value: string | null, raw: string | null): string | null {
+  switch (value) {
+    case 'tool':
+      return str(obj(parseEmbeddedJson(raw))?.tool);
+    case 'use_mcp_server': {
+      const mcp = obj(parseEmbeddedJson(raw));
+      return mcp?.type === 'access_mcp_resource' ? 'access_mcp_resource' : str(mcp?.toolName);
+    }
+    case 'command':
+      return 'execute_command';
+    case 'browser_action_launch':
+    case 'browser_action':
+    case 'browser_action_result':
+      return 'browser_action';
+    case 'use_subagents':
+      return 'use_subagents';
+    default:
+      return null;
+  }
+}
+
+/** Fallback for a task without ui_messages.json: one row per content block of the API history. */
+async function* readApiHistory(source: Source, file: string, task: TaskContext): AsyncGenerator<Row> {
+  const base = { session_id: task.session_id, project_path: task.project_path };
+  let index = 0;
+  for await (const event of streamJson(file, ['$.*'], '[')) {
+    if (event.type === 'error') {
+      yield parserRow(source, file, null, `${event.message} (${event.valuesBefore} records read)`, base);
+      return;
+    }
+    index += 1;
+    const entry = obj(event.value);
+    const content = entry?.content;
+    if (entry === null || (typeof content !== 'string' && !Array.isArray(content))) {
+      const what = entry === null ? 'entry is not a JSON object' : 'entry content is neither a string nor an array';
+      yield parserRow(source, file, index, what, base);
+      continue;
+    }
+    const role = str(entry.role);
+    const ts = epochMs(entry.ts);
+    const model = modelAt(task, entry.modelInfo, ts);
+    const metrics = obj(entry.metrics);
+    const tokens = obj(metrics?.tokens);
+    const blocks: unknown[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+    const at: MessageFields = { ...base, ...model, source_line: index, timestamp_utc: ts };
+    for (let seq = 0; seq < blocks.length; seq++) {
+      const usage =
+        seq === 0 ? { tokens_in: int(tokens?.prompt), tokens_out: int(tokens?.completion), cost_usd: num(metrics?.cost) } : null;
+      const block = obj(blocks[seq]);
+      if (block === null) {
+        yield parserRow(source, file, index, `content block ${seq} is not a JSON object`, { ...at, source_seq: seq });
+        continue;
+      }
+      yield rowFor(source, file, blockRowFields(at, seq, usage, contentBlockFields(block, role)));
+    }
+  }
+}

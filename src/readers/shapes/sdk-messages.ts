@@ -1,0 +1,97 @@
+/**
+ * One SDK transcript `sessions/<id>/<id>.messages.json` (lead) or `<agentId>[__<teamTaskId>].messages.json`
+ * (subagent, teammate): one row per content block of `messages[]`, streamed (cline-formats.md §2.3-2.4;
+ * spec 002 "SDK messages file", "Parser plan", "Model rows"). Used by readers/sdk-sessions.ts only.
+ */
+import { type Row, type Source } from '../../core/row.js';
+import { parserRow, rowFor } from './rows.js';
+import { streamJson } from '../parse/json-stream.js';
+import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
+import { readJsonFile } from '../parse/json-file.js';
+import { cutText } from '../parse/quote.js';
+import { epochMs, int, num, obj, show, str } from './values.js';
+
+/** What a transcript takes from its session folder and manifest. */
+export interface TranscriptContext {
+  /** The session folder name, stamped on every row (subagent and teammate rows too). */
+  session_id: string;
+  /** Manifest cwd, else workspace_root; null without a manifest. */
+  project_path: string | null;
+  /** Manifest started_at in epoch ms: the time of a message without `ts`. */
+  started_ms: number | null;
+  /** Model and provider in force before the first `modelInfo`: the manifest's for the lead, null otherwise. */
+  model: string | null;
+  provider: string | null;
+}
+
+
+/**
+ * Rows of one transcript file, in message and block order: source_line = message index + 1, source_seq =
+ * block index. A message that is not an object or has no string or array content is one `parser:` row; a
+ * stream error keeps the rows before it and ends with one `parser:` row. Never throws.
+ */
+export async function* readSdkMessages(source: Source, file: string, context: TranscriptContext): AsyncGenerator<Row> {
+  let model = context.model;
+  let provider = context.provider;
+  const common = { session_id: context.session_id, project_path: context.project_path };
+  let index = -1;
+  for await (const event of streamJson(file, ['$.messages.*'], '{')) {
+    if (event.type === 'error') {
+      yield parserRow(source, file, null, `${event.message} (after ${event.valuesBefore} message(s))`, common);
+      return;
+    }
+    index = typeof event.key === 'number' ? event.key : index + 1;
+    const line = index + 1;
+    const message = obj(event.value);
+    if (!message) {
+      yield parserRow(source, file, line, `message is not an object`, common);
+      continue;
+    }
+    const info = obj(message.modelInfo);
+    model = str(info?.id) ?? model;
+    provider = str(info?.provider) ?? provider;
+    const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    if (!Array.isArray(blocks)) {
+      yield parserRow(source, file, line, `message has no string or array content`, {
+        ...common,
+        timestamp_utc: epochMs(message.ts) ?? context.started_ms,
+      });
+      continue;
+    }
+    const role = str(message.role);
+    const metrics = obj(message.metrics);
+    const base: MessageFields = {
+      session_id: context.session_id,
+      project_path: context.project_path,
+      source_line: line,
+      timestamp_utc: epochMs(message.ts) ?? context.started_ms,
+      model,
+      provider,
+    };
+    for (let seq = 0; seq < blocks.length; seq++) {
+      const block = obj(blocks[seq]);
+      const usage =
+        seq === 0 && metrics
+          ? { tokens_in: int(metrics.inputTokens), tokens_out: int(metrics.outputTokens), cost_usd: num(metrics.cost) }
+          : null;
+      if (!block) {
+        yield parserRow(source, file, line, `content block ${seq} is not an object`, { ...base, ...usage, source_seq: seq });
+        continue;
+      }
+      yield rowFor(source, file, blockRowFields(base, seq, usage, contentBlockFields(block, role)));
+    }
+  }
+  if (index === -1) {
+    const problem = await noMessagesProblem(file);
+    if (problem !== null) yield parserRow(source, file, null, problem, common);
+  }
+}
+
+/** Why a transcript that gave no message has none: null for a real empty `messages`, else the problem. */
+async function noMessagesProblem(file: string): Promise<string | null> {
+  const parsed = await readJsonFile(file);
+  if (!parsed.ok) return `no message read: ${parsed.message}`;
+  const messages = obj(parsed.value)?.messages;
+  if (Array.isArray(messages) || obj(messages) !== null) return null;
+  return messages === undefined ? 'no messages array, no message read' : `messages is not an array (${cutText(show(messages), 77)}), no message read`;
+}

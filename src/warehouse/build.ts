@@ -1,0 +1,248 @@
+/**
+ * The DuckDB side, and the only module that opens DuckDB: build `fleet.duckdb` by running the model
+ * files of `sql/` in name order into a new database file that is renamed into place, and answer queries
+ * on it read-only, in the sandbox of warehouse/query-sandbox.ts. Extension autoinstall and autoload are
+ * off: these machines have no internet.
+ */
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { existsSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { COLUMNS } from '../core/schema.js';
+import { partitionFolders } from '../core/layout.js';
+import { readManifest } from '../core/manifest.js';
+import { folderVersion, moduleGraphVersion } from '../core/code-version.js';
+import { createQueryTemp } from './query-temp.js';
+import { allowedDirectories, prepareQuery, queryError, sandboxSettings } from './query-sandbox.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** `sql/` beside `src/`, from the sources (src/warehouse) or from `dist/src/warehouse`. */
+export const SQL_DIR = [path.resolve(HERE, '..', '..', 'sql'), path.resolve(HERE, '..', '..', '..', 'sql')].find((d) => existsSync(d)) ?? path.resolve(HERE, '..', '..', 'sql');
+
+/** Settings of every DuckDB instance clinetrail opens, plus `extra` (access mode, temporary folder). */
+function instanceOptions(extra: Record<string, string>): Record<string, string> {
+  return {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    memory_limit: process.env.CLINETRAIL_DUCKDB_MEMORY ?? '1GB',
+    threads: '2',
+    // Local Parquet parts gain nothing from DuckDB's cache of file bytes, which held 60-90 MB of the
+    // model build's 345 MB on the full bench fleet.
+    enable_external_file_cache: 'false',
+    ...extra,
+  };
+}
+
+/**
+ * A connection to a new instance with clinetrail's settings. Parquet footers are cached (a setting of
+ * the Parquet extension, so not an instance option): the models scan every part up to 20 times, and a
+ * fleet of 1,000 tiny homes has 1,000 parts.
+ */
+async function open(file: string, extra: Record<string, string>): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
+  // imported here, not at the top: the library costs ~33 MB of RSS, which a load needs only after
+  // its partitions are written, when the workers' memory is gone
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const instance = await DuckDBInstance.create(file, instanceOptions(extra));
+  const conn = await instance.connect();
+  try {
+    await conn.run('set parquet_metadata_cache = true');
+  } catch (err) {
+    conn.closeSync();
+    instance.closeSync();
+    throw err;
+  }
+  return { instance, conn };
+}
+
+function sqlString(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+type ColumnList = ReadonlyArray<readonly [string, string]>;
+
+/** An empty relation with the given columns, for a warehouse with nothing of that kind yet. */
+function emptyRelation(columns: ColumnList): string {
+  return `(select ${columns.map(([name, type]) => `null::${type} as ${name}`).join(', ')} limit 0)`;
+}
+
+/** The `columns = {...}` argument of read_json for a column list. */
+function jsonColumns(columns: ColumnList): string {
+  return `{${columns.map(([name, type]) => `${name}: '${type}'`).join(', ')}}`;
+}
+
+/** Columns of a partition's `_files.<gen>.jsonl` inventory (load/partition.ts FileRecord). */
+const FILE_COLUMNS: ColumnList = [
+  ['host', 'VARCHAR'], ['store', 'VARCHAR'], ['home', 'VARCHAR'], ['client', 'VARCHAR'], ['source_file', 'VARCHAR'],
+  ['size', 'BIGINT'], ['mtime_ms', 'BIGINT'], ['sha256', 'VARCHAR'], ['rows', 'BIGINT'], ['errors', 'BIGINT'],
+  ['first_error', 'VARCHAR'],
+];
+
+/** Columns of a partition's `_secrets.<gen>.jsonl` (write/redact-row.ts SecretRecord). */
+const SECRET_COLUMNS: ColumnList = [
+  ['host', 'VARCHAR'], ['store', 'VARCHAR'], ['home', 'VARCHAR'], ['client', 'VARCHAR'], ['source_file', 'VARCHAR'],
+  ['source_line', 'BIGINT'], ['source_seq', 'INTEGER'], ['session_id', 'VARCHAR'], ['timestamp_ms', 'BIGINT'],
+  ['row_kind', 'VARCHAR'], ['column_name', 'VARCHAR'], ['kind', 'VARCHAR'], ['fingerprint', 'VARCHAR'],
+];
+
+/** Columns of one OUT/state/runs/*.json record (load/run.ts RunRecord). */
+const RUN_COLUMNS: ColumnList = [
+  ['run_id', 'VARCHAR'], ['started_at', 'TIMESTAMPTZ'], ['ended_at', 'TIMESTAMPTZ'], ['hosts', 'BIGINT'],
+  ['partitions_written', 'BIGINT'], ['partitions_unchanged', 'BIGINT'], ['partitions_removed', 'BIGINT'],
+  ['files_read', 'BIGINT'], ['files_unchanged', 'BIGINT'], ['rows_written', 'BIGINT'], ['parser_errors', 'BIGINT'],
+  ['discovery_problems', 'BIGINT'], ['is_full_load', 'BOOLEAN'],
+];
+
+/**
+ * The files of the current generation of every partition (core/manifest.ts), sorted. Older
+ * generations and partitions without a manifest are left out: they belong to the previous warehouse.
+ */
+async function partitionFiles(outDir: string): Promise<{ parquet: string[]; inventory: string[]; secrets: string[] }> {
+  const found = { parquet: [] as string[], inventory: [] as string[], secrets: [] as string[] };
+  for (const dir of await partitionFolders(outDir)) {
+    const m = readManifest(dir);
+    if (m === null) continue;
+    found.parquet.push(...m.parts.map((f) => path.join(dir, f.name)));
+    found.inventory.push(path.join(dir, m.inventory.name));
+    if (m.secrets_file) found.secrets.push(path.join(dir, m.secrets_file.name));
+  }
+  for (const files of Object.values(found)) files.sort();
+  return found;
+}
+
+/** A DuckDB list of file paths. */
+function fileList(files: string[]): string {
+  return `[${files.map(sqlString).join(', ')}]`;
+}
+
+/**
+ * The placeholders model files may use, resolved to the files under OUT. The partitions' files are
+ * listed by name rather than by a glob: each scan of a glob lists every partition folder again, and
+ * the models scan raw_events up to 20 times. fleet.duckdb is rebuilt whenever a partition changes
+ * (load/run.ts), so the list is never out of date.
+ */
+async function placeholders(outDir: string): Promise<Record<string, string>> {
+  const runs = path.join(outDir, 'state', 'runs');
+  const files = await partitionFiles(outDir);
+  return {
+    events_source: files.parquet.length
+      ? `read_parquet(${fileList(files.parquet)}, hive_partitioning = false)`
+      : emptyRelation(COLUMNS.map((c) => [c.name, c.sql] as const)),
+    files_source: files.inventory.length
+      ? `read_json(${fileList(files.inventory)}, format = 'newline_delimited', columns = ${jsonColumns(FILE_COLUMNS)})`
+      : emptyRelation(FILE_COLUMNS),
+    secrets_source: files.secrets.length
+      ? `read_json(${fileList(files.secrets)}, format = 'newline_delimited', columns = ${jsonColumns(SECRET_COLUMNS)})`
+      : emptyRelation(SECRET_COLUMNS),
+    runs_source: existsSync(runs)
+      ? `read_json(${sqlString(path.join(runs, '*.json'))}, format = 'newline_delimited', columns = ${jsonColumns(RUN_COLUMNS)})`
+      : emptyRelation(RUN_COLUMNS),
+  };
+}
+
+/** Hash of the model files and of this module's code: a change means fleet.duckdb must be rebuilt. */
+export async function modelsVersion(): Promise<string> {
+  const sql = await folderVersion(SQL_DIR, /^\d\d_.+\.sql$/);
+  const code = await moduleGraphVersion(path.resolve(HERE, '..'), [`warehouse/${path.basename(fileURLToPath(import.meta.url))}`]);
+  return `${sql}-${code}`;
+}
+
+/** Model files of `sql/`, in name order. */
+export async function modelFiles(): Promise<string[]> {
+  return (await fs.readdir(SQL_DIR)).filter((f) => /^\d\d_.+\.sql$/.test(f)).sort();
+}
+
+/** The text of one model file with its `{{name}}` placeholders substituted. */
+export async function modelSql(file: string, vars: Record<string, string>): Promise<string> {
+  return (await fs.readFile(path.join(SQL_DIR, file), 'utf8')).replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+    if (!(name in vars)) throw new Error(`warehouse: ${file} uses unknown placeholder {{${name}}}`);
+    return vars[name];
+  });
+}
+
+/**
+ * Runs model files against `conn` in name order: all of them, or those whose number is at least
+ * `fromNumber` (tests give the raw_* relations themselves and start at 10).
+ */
+export async function runModels(conn: DuckDBConnection, vars: Record<string, string>, fromNumber = 0): Promise<void> {
+  for (const file of await modelFiles()) {
+    if (Number.parseInt(file.slice(0, 2), 10) < fromNumber) continue;
+    const text = await modelSql(file, vars);
+    try {
+      await conn.run(text);
+    } catch (err) {
+      throw new Error(`warehouse: model ${file} failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** Builds OUT/fleet.duckdb from the partitions: into a new file, then renamed over the old one. */
+export async function buildWarehouse(outDir: string): Promise<void> {
+  await fs.mkdir(path.join(outDir, 'tmp', 'duckdb'), { recursive: true });
+  const final = path.join(outDir, 'fleet.duckdb');
+  const tmp = path.join(outDir, 'tmp', `fleet.${process.pid}.duckdb`);
+  // The caller holds OUT's lock: any other fleet.*.duckdb here is a killed build's leftover.
+  for (const name of await fs.readdir(path.join(outDir, 'tmp'))) {
+    if (/^fleet\.\d+\.duckdb(\.wal)?$/.test(name)) await fs.rm(path.join(outDir, 'tmp', name), { force: true });
+  }
+  const { instance, conn } = await open(tmp, { temp_directory: path.join(outDir, 'tmp', 'duckdb') });
+  try {
+    await runModels(conn, await placeholders(outDir));
+    await conn.run('checkpoint');
+  } catch (err) {
+    // A failed build leaves fleet.duckdb as it was, and no half-built file beside it.
+    conn.closeSync();
+    instance.closeSync();
+    await Promise.all([fs.rm(tmp, { force: true }), fs.rm(`${tmp}.wal`, { force: true })]);
+    throw err;
+  }
+  conn.closeSync();
+  instance.closeSync();
+  await fs.rename(tmp, final);
+  await fs.rm(`${final}.wal`, { force: true });
+}
+
+/** Result of a query: column names and rows as JSON-safe values. */
+export interface QueryResult {
+  columns: string[];
+  rows: unknown[][];
+}
+
+/** Options of a query. */
+export interface QueryOptions {
+  /** Folders outside OUT the query may read too (`query --allow-read`), e.g. one that holds an IOC list. */
+  allowRead?: readonly string[];
+}
+
+/** The SQL literal of a setting's value. */
+function settingValue(value: string | boolean | readonly string[]): string {
+  if (typeof value === 'boolean') return String(value);
+  return typeof value === 'string' ? sqlString(value) : fileList([...value]);
+}
+
+/**
+ * Runs one query on OUT/fleet.duckdb, opened read-only in the query sandbox (warehouse/query-sandbox.ts):
+ * the connection reads only the warehouse's files and the `allowRead` folders, and only one query
+ * statement runs. Spills go to a temporary folder of this query (warehouse/query-temp.ts), removed at the end.
+ */
+export async function queryWarehouse(outDir: string, sql: string, options: QueryOptions = {}): Promise<QueryResult> {
+  const file = path.join(outDir, 'fleet.duckdb');
+  if (!existsSync(file)) throw new Error(`query: no warehouse at ${file}; run clinetrail load --out ${outDir} first`);
+  const allowed = await allowedDirectories(outDir, options.allowRead ?? []);
+  const temp = await createQueryTemp(outDir);
+  try {
+    const { instance, conn } = await open(file, { access_mode: 'READ_ONLY', temp_directory: temp.dir });
+    try {
+      for (const [name, value] of sandboxSettings(allowed)) await conn.run(`set ${name} = ${settingValue(value)}`);
+      const prepared = await prepareQuery(conn, sql);
+      const reader = await prepared.runAndReadAll();
+      return { columns: reader.columnNames(), rows: reader.getRowsJson() as unknown[][] };
+    } catch (err) {
+      throw queryError(err);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+  } finally {
+    await temp.remove();
+  }
+}

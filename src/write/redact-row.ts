@@ -1,0 +1,103 @@
+/**
+ * Redaction of a whole row before it is written (load/partition.ts): its text and every other
+ * column a reader fills from file content get the markers of write/redact.ts, and each secret found
+ * becomes one `_secrets.<gen>.jsonl` line that says which column held it.
+ *
+ * The same value always redacts the same way, so `session_id` still joins and groups a session whose
+ * id holds a key. Short columns repeat a lot (one session id, model or branch for thousands of rows),
+ * so their redactions are remembered per distinct value, a bounded number at a time.
+ *
+ * Not redacted: `host`, `home`, `client` and `source_file`. They are file-system paths of the evidence
+ * (folder and file names), not content: the analyst must be able to find the file, and the `files`
+ * table and the chain of custody depend on them (docs/RELIABILITY.md, "Secrets").
+ */
+import type { Row } from '../core/row.js';
+import { redact, type Redacted } from './redact.js';
+
+/** The columns redacted: `text` and the string columns readers fill from file content. */
+export const REDACTED_COLUMNS = ['text', 'session_id', 'project_path', 'git_branch', 'model', 'provider', 'tool_name', 'tool_use_id', 'kind'] as const;
+
+export type RedactedColumn = (typeof REDACTED_COLUMNS)[number];
+
+/**
+ * One secret redacted from a row (write/redact.ts), as `_secrets.<gen>.jsonl` holds it and the `secrets`
+ * table reads it: where it was and what it was, never its value. `session_id` and `row_kind` are the
+ * row's redacted values, so they join to `raw_events`.
+ */
+export type SecretRecord = Pick<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_line' | 'source_seq' | 'session_id'> & {
+  /** The row's timestamp_utc, epoch ms. */
+  timestamp_ms: number | null;
+  /** The row's kind (`say:command`, `tool_result`, ...). */
+  row_kind: string;
+  /** The column that held the secret (`text`, `model`, `git_branch`, ...). Lines written before it existed held `text` secrets. */
+  column_name: RedactedColumn;
+  /** The detector that matched (`anthropic`, `aws_access_key_id`, ...). */
+  kind: string;
+  /** First 12 hex of the secret's SHA-256. */
+  fingerprint: string;
+};
+
+/**
+ * Columns whose values repeat from row to row (one session id, model or branch for thousands of rows),
+ * so their redactions are worth remembering. `tool_use_id` is unique per call: remembering it only
+ * filled the memory (peak RSS of the full bench load 386-402 MB against 352 MB without it).
+ */
+const REPEATING_COLUMNS: ReadonlySet<RedactedColumn> = new Set(['session_id', 'project_path', 'git_branch', 'model', 'provider', 'tool_name', 'kind']);
+
+/** Distinct repeating values whose redaction is remembered; past this the memory starts again. */
+const REMEMBERED_VALUES = 5_000;
+
+/** Redacts rows, remembering the redactions of their short columns. One per partition. */
+export class RowRedactor {
+  private readonly remembered = new Map<string, Redacted>();
+
+  /**
+   * Redacts every column of REDACTED_COLUMNS of `row` in place, appends one SecretRecord line (JSON and
+   * a newline) to `lines` per secret found, and returns the number of secrets.
+   */
+  redactRow(row: Row, lines: string[]): number {
+    let found: Array<[RedactedColumn, Redacted]> | null = null;
+    for (const column of REDACTED_COLUMNS) {
+      const value = row[column];
+      if (value === null || value === '') continue;
+      const result = REPEATING_COLUMNS.has(column) ? this.redactRepeating(value) : redact(value);
+      if (result.hits.length === 0) continue;
+      row[column] = result.text;
+      (found ??= []).push([column, result]);
+    }
+    if (found === null) return 0;
+    let count = 0;
+    for (const [column, result] of found) {
+      for (const hit of result.hits) {
+        const record: SecretRecord = {
+          host: row.host,
+          store: row.store,
+          home: row.home,
+          client: row.client,
+          source_file: row.source_file,
+          source_line: row.source_line,
+          source_seq: row.source_seq,
+          session_id: row.session_id,
+          timestamp_ms: row.timestamp_utc,
+          row_kind: row.kind,
+          column_name: column,
+          kind: hit.kind,
+          fingerprint: hit.fingerprint,
+        };
+        lines.push(`${JSON.stringify(record)}\n`);
+        count += 1;
+      }
+    }
+    return count;
+  }
+
+  private redactRepeating(value: string): Redacted {
+    let result = this.remembered.get(value);
+    if (result === undefined) {
+      if (this.remembered.size >= REMEMBERED_VALUES) this.remembered.clear();
+      result = redact(value);
+      this.remembered.set(value, result);
+    }
+    return result;
+  }
+}

@@ -1,0 +1,126 @@
+/** Incremental nightly runs and the OUT lock, through runLoad on copies of reader fixtures. */
+import { spawn } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runLoad } from '../../src/load/run.js';
+import { acquireLock, LockHeldError } from '../../src/load/lock.js';
+import { queryWarehouse } from '../../src/warehouse/build.js';
+import { fixture, REPO } from '../helpers/source.js';
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-incr-'));
+const fleet = path.join(work, 'fleet');
+const out = path.join(work, 'out');
+
+/** Every Parquet part under OUT with its mtime: a rewritten partition gets new files. */
+function parts(): Record<string, number> {
+  const found: Record<string, number> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.parquet')) found[path.relative(out, p)] = statSync(p).mtimeMs;
+    }
+  };
+  walk(path.join(out, 'parquet', 'events'));
+  return found;
+}
+
+const timeline = async () => (await queryWarehouse(out, 'select * from events')).rows;
+
+beforeAll(() => {
+  cpSync(fixture('vscode-tasks', 'img'), path.join(fleet, 'WIN-1'), { recursive: true });
+  cpSync(fixture('sdk-sessions', 'img'), path.join(fleet, 'lnx-2'), { recursive: true });
+  cpSync(fixture('hooks-log', 'img'), path.join(fleet, 'lnx-3'), { recursive: true });
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('incremental loads', () => {
+  it('reads everything on the first run, nothing on an unchanged second run, with identical results', async () => {
+    const first = await runLoad({ fleet, out });
+    expect(first).toMatchObject({ hosts: 3, partitions_written: 3, partitions_unchanged: 0, is_full_load: true });
+    const before = parts();
+    const rowsBefore = await timeline();
+    const warehouseBefore = statSync(path.join(out, 'fleet.duckdb')).mtimeMs;
+    const second = await runLoad({ fleet, out });
+    expect(second).toMatchObject({ partitions_written: 0, partitions_unchanged: 3, rows_written: 0, is_full_load: false });
+    expect(second.files_unchanged).toBe(first.files_read);
+    expect(parts()).toEqual(before);
+    expect(await timeline()).toEqual(rowsBefore);
+    const runs = await queryWarehouse(out, 'select count(*) from load_runs');
+    expect(runs.rows).toEqual([['2']]);
+    expect(statSync(path.join(out, 'fleet.duckdb')).mtimeMs).toBe(warehouseBefore);
+  });
+
+  it('rebuilds the models when a killed run left partitions newer than fleet.duckdb', async () => {
+    const warehouseBefore = statSync(path.join(out, 'fleet.duckdb')).mtimeMs;
+    writeFileSync(path.join(out, 'state', 'models.stale'), '');
+    // and the half-written record of that killed run, never renamed into place
+    writeFileSync(path.join(out, 'state', 'runs', 'killed.json.tmp'), '{"run_id":"killed","hosts":');
+    const run = await runLoad({ fleet, out });
+    expect(run).toMatchObject({ partitions_written: 0, partitions_unchanged: 3 });
+    expect(statSync(path.join(out, 'fleet.duckdb')).mtimeMs).toBeGreaterThan(warehouseBefore);
+    expect(existsSync(path.join(out, 'state', 'models.stale'))).toBe(false);
+    const runs = await queryWarehouse(out, 'select count(*) from load_runs');
+    expect(runs.rows).toEqual([['3']]);
+  });
+
+  it('re-reads only the partition whose file changed', async () => {
+    const before = parts();
+    const hooks = path.join(fleet, 'lnx-3', 'home', 'u', '.cline', 'data', 'logs', 'hooks.jsonl');
+    appendFileSync(hooks, '{"ts":"2026-10-03T10:00:00.000Z","hookName":"agent_start","sessionContext":{"rootSessionId":"s-new"}}\n');
+    const run = await runLoad({ fleet, out });
+    expect(run).toMatchObject({ partitions_written: 1, partitions_unchanged: 2 });
+    const after = parts();
+    const changed = Object.keys(after).filter((k) => before[k] !== after[k]);
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.every((k) => k.includes('host=lnx-3'))).toBe(true);
+    const rows = await queryWarehouse(out, "select count(*) from raw_events where session_id = 's-new'");
+    expect(rows.rows).toEqual([['1']]);
+  });
+
+  it('treats a changed modification time as a change', async () => {
+    const file = path.join(fleet, 'WIN-1', 'C', 'Users', 'alice', 'AppData', 'Roaming', 'Code', 'User', 'globalStorage', 'saoudrizwan.claude-dev', 'state', 'taskHistory.json');
+    utimesSync(file, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
+    const run = await runLoad({ fleet, out });
+    expect(run).toMatchObject({ partitions_written: 1, partitions_unchanged: 2 });
+  });
+
+  it('removes the partitions of a host that is gone, and --full reads everything again', async () => {
+    rmSync(path.join(fleet, 'lnx-3'), { recursive: true });
+    const run = await runLoad({ fleet, out });
+    expect(run).toMatchObject({ partitions_written: 0, partitions_unchanged: 2, partitions_removed: 1 });
+    const hosts = await queryWarehouse(out, 'select distinct host from raw_events order by host');
+    expect(hosts.rows).toEqual([['WIN-1'], ['lnx-2']]);
+    const full = await runLoad({ fleet, out, full: true });
+    expect(full).toMatchObject({ partitions_written: 2, partitions_unchanged: 0, is_full_load: true });
+  });
+});
+
+describe('the OUT lock', () => {
+  it('refuses a second load while a live process holds the lock, and runs once that process is gone', async () => {
+    const lockOut = path.join(work, 'lock-out');
+    // the built module (make test builds dist/ first): a plain node process cannot import TypeScript
+    const lockModule = JSON.stringify(path.join(REPO, 'dist', 'src', 'load', 'lock.js'));
+    // a process that takes the lock with the same code and holds it until killed
+    const child = spawn(process.execPath, ['-e', `import(${lockModule}).then(({ acquireLock }) => acquireLock(${JSON.stringify(lockOut)})).then(() => { console.log('held'); setTimeout(() => {}, 60000); })`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (d: Buffer) => d.toString().includes('held') && resolve());
+        child.once('exit', (code) => reject(new Error(`lock holder exited with ${code}`)));
+      });
+      await expect(runLoad({ fleet, out: lockOut })).rejects.toThrow(LockHeldError);
+      await expect(runLoad({ fleet, out: lockOut })).rejects.toThrow(new RegExp(`another load \\(pid ${child.pid} on `));
+    } finally {
+      child.kill('SIGKILL');
+    }
+    await new Promise((r) => child.once('exit', r));
+    const run = await runLoad({ fleet, out: lockOut });
+    expect(run.partitions_written).toBe(2);
+    // released at the end of the load: taken again at once
+    await (await acquireLock(lockOut))();
+  });
+});
