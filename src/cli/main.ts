@@ -90,10 +90,8 @@ async function main(): Promise<void> {
           keepSecrets: args.keepSecrets,
           onEvent,
         });
-        const duplicates = Number((await queryWarehouse(out, 'select count(*) from duplicates')).rows[0]?.[0] ?? NaN);
-        const dropped = Number.isFinite(duplicates) ? duplicates : null;
-        onEvent({ event: 'done', run, duplicates_dropped: dropped });
-        process.stdout.write(summaryLine(run, dropped, out, Date.now() - t0));
+        onEvent({ event: 'done', run, duplicates_dropped: run.duplicates_dropped });
+        process.stdout.write(summaryLine(run, out, Date.now() - t0));
       },
     )
     .command(

@@ -4,7 +4,7 @@
  * result is posted as soon as it is written, then `done` (or `failed`) ends the job.
  */
 import { parentPort } from 'node:worker_threads';
-import { writeJob, type PartitionJob, type WorkerReply } from './worker-pool.js';
+import { writeJob, type PartitionJob, type WorkerReply } from './partition-job.js';
 
 parentPort?.on('message', async (jobs: PartitionJob[]) => {
   const post = (reply: WorkerReply) => parentPort?.postMessage(reply);

@@ -14,6 +14,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { READERS } from '../readers/registry.js';
 import { rethrowOwnFault } from '../core/own-fault.js';
+import type { FileRecord } from '../core/records.js';
 import { imagePath, type Row, type Source, type StoreId } from '../core/row.js';
 import { parserRow } from '../readers/shapes/rows.js';
 import { rowsToRecordBatch } from '../write/arrow-batch.js';
@@ -38,19 +39,6 @@ export const BATCH_TEXT_CHARS = 2 * 1024 * 1024;
 export const READ_ATTEMPTS = 3;
 
 /** One evidence file of a partition as the `files` table lists it. */
-export interface FileRecord {
-  host: string;
-  store: StoreId;
-  home: string;
-  client: string;
-  source_file: string;
-  size: number | null;
-  mtime_ms: number | null;
-  sha256: string | null;
-  rows: number;
-  errors: number;
-  first_error: string | null;
-}
 
 export interface PartitionResult {
   host: string;
@@ -69,7 +57,7 @@ export interface PartitionOptions {
   version?: WriterVersion;
 }
 
-export type { SecretRecord } from '../write/redact-row.js';
+export type { FileRecord, SecretRecord } from '../core/records.js';
 export { partitionDir } from '../core/layout.js';
 
 /** Rows of one source, with a reader failure turned into a `parser:` row instead of an abort. */

@@ -2,7 +2,7 @@
  * Progress of a load on stderr: a live line on a terminal; on a pipe or file (nightly jobs) a plain line
  * every LOG_INTERVAL_MS and for every problem; with `--log-format json`, one JSON object per event.
  */
-import type { RunRecord } from './run.js';
+import type { RunRecord } from '../core/records.js';
 
 export type LogFormat = 'text' | 'json';
 
@@ -107,11 +107,11 @@ export function createProgress(options: ProgressOptions): (e: LoadEvent) => void
 }
 
 /** The final summary line (stdout), printed whatever the log options. */
-export function summaryLine(run: RunRecord, duplicatesDropped: number | null, out: string, elapsedMs: number): string {
+export function summaryLine(run: RunRecord, out: string, elapsedMs: number): string {
   const secrets = run.secrets_redacted === false ? 'secrets kept (--keep-secrets)' : `${run.secrets_found ?? 0} secret(s) redacted`;
   return (
     `loaded ${run.hosts} host(s): ${run.partitions_written} partition(s) written, ${run.partitions_unchanged} unchanged, ` +
     `${run.partitions_removed} removed; ${run.files_read} file(s) read, ${run.files_unchanged} unchanged; ${run.rows_written} row(s), ` +
-    `${run.parser_errors} parser error(s), ${duplicatesDropped ?? '-'} duplicate(s) dropped, ${secrets} in ${(elapsedMs / 1000).toFixed(1)} s -> ${out}\n`
+    `${run.parser_errors} parser error(s), ${run.duplicates_dropped ?? '-'} duplicate(s) dropped, ${secrets} in ${(elapsedMs / 1000).toFixed(1)} s -> ${out}\n`
   );
 }

@@ -7,6 +7,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import pLimit from 'p-limit';
 import { removeStaleCopies } from '../evidence/private-folders.js';
+import type { RunRecord } from '../core/records.js';
 import type { Source, StoreId } from '../core/row.js';
 import { discoverImage, listFleet, type Discovery, type DiscoveryProblem, type HostImage } from '../discover/discover.js';
 import { acquireLock } from './lock.js';
@@ -14,8 +15,8 @@ import type { PartitionResult } from './partition.js';
 import { planJobs } from './jobs.js';
 import { partitionDir, partitionFolders } from '../core/layout.js';
 import { removeUnreferenced, RETIRE_GRACE_MS, withdrawPartition } from './retire.js';
-import { currentInputs, recordedModelsVersion, recordModelsVersion, rereadReason, STALE_MARKER, writerVersion } from './state.js';
-import { buildWarehouse, modelsVersion } from '../warehouse/build.js';
+import { clinetrailVersion, currentInputs, recordedModelsVersion, recordModelsVersion, rereadReason, STALE_MARKER, writerVersion } from './state.js';
+import { buildWarehouse, modelsVersion, queryWarehouse } from '../warehouse/build.js';
 import type { LoadEvent } from './progress.js';
 import { createPartitionPool, type PartitionJob } from './worker-pool.js';
 
@@ -39,26 +40,7 @@ export interface LoadOptions {
   onEvent?: (event: LoadEvent) => void;
 }
 
-/** One file of OUT/state/runs/, the source of the `load_runs` table. */
-export interface RunRecord {
-  run_id: string;
-  started_at: string;
-  ended_at: string;
-  hosts: number;
-  partitions_written: number;
-  partitions_unchanged: number;
-  partitions_removed: number;
-  files_read: number;
-  files_unchanged: number;
-  rows_written: number;
-  parser_errors: number;
-  discovery_problems: number;
-  is_full_load: boolean;
-  /** False when the load kept secrets in the texts (`--keep-secrets`); always set by runLoad. */
-  secrets_redacted?: boolean;
-  /** Secrets redacted from the partitions written by this run; always set by runLoad. */
-  secrets_found?: number;
-}
+export type { RunRecord } from '../core/records.js';
 
 /** A user error: bad paths or arguments. The CLI prints the message alone and exits 2. */
 export class UsageError extends Error {}
@@ -233,6 +215,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     }
     const record: RunRecord = {
       run_id: randomUUID(),
+      clinetrail_version: await clinetrailVersion(),
       started_at: started.toISOString(),
       ended_at: new Date().toISOString(),
       hosts: images.length,
@@ -247,6 +230,8 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       is_full_load: options.full === true || unchanged === 0,
       secrets_redacted: !keepSecrets,
       secrets_found: results.reduce((n, r) => n + r.secrets, 0),
+      duplicates_dropped: null,
+      finished_at: null,
     };
     // written before the build, which reads the runs folder; taken back if the build fails
     const runFile = await recordRun(out, record);
@@ -267,6 +252,11 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     }
     // fleet.duckdb now reads the current manifests: older generations and withdrawn partitions can go
     await removeUnreferenced(out, grace);
+    // the record is completed by rename: a run killed before keeps its record with these two null
+    const duplicates = Number((await queryWarehouse(out, 'select count(*) from duplicates')).rows[0]?.[0] ?? Number.NaN);
+    record.duplicates_dropped = Number.isFinite(duplicates) ? duplicates : null;
+    record.finished_at = new Date().toISOString();
+    await recordRun(out, record);
     await fs.rm(path.join(out, 'state', 'loader.json'), { force: true });
     return record;
   } finally {

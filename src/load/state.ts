@@ -31,6 +31,20 @@ export function loaderVersion(): Promise<string> {
   return moduleGraphVersion(SRC, ROW_SHAPING_ENTRIES);
 }
 
+/** package.json's version, read once: from src/ or from dist/src/. */
+async function packageVersion(): Promise<string> {
+  for (const dir of [path.resolve(SRC, '..'), path.resolve(SRC, '..', '..')]) {
+    const text = await fs.readFile(path.join(dir, 'package.json'), 'utf8').catch(() => null);
+    if (text !== null) return (JSON.parse(text) as { version?: string }).version ?? 'unknown';
+  }
+  return 'unknown';
+}
+
+/** What a run records as the clinetrail that wrote it: `0.1.0+<loader version>`. */
+export async function clinetrailVersion(): Promise<string> {
+  return `${await packageVersion()}+${await loaderVersion()}`;
+}
+
 /** Hash of the redaction code (write/redact-row.ts and what it imports): new detectors mean new texts. */
 export function redactionVersion(): Promise<string> {
   return moduleGraphVersion(SRC, ['write/redact-row.js']);

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { COLUMNS } from '../core/schema.js';
 import { partitionFolders } from '../core/layout.js';
 import { readManifest } from '../core/manifest.js';
+import { columnList, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE } from '../core/records.js';
 import { folderVersion, moduleGraphVersion } from '../core/code-version.js';
 import { createQueryTemp } from './query-temp.js';
 import { allowedDirectories, prepareQuery, queryError, sandboxSettings } from './query-sandbox.js';
@@ -70,27 +71,10 @@ function jsonColumns(columns: ColumnList): string {
   return `{${columns.map(([name, type]) => `${name}: '${type}'`).join(', ')}}`;
 }
 
-/** Columns of a partition's `_files.<gen>.jsonl` inventory (load/partition.ts FileRecord). */
-const FILE_COLUMNS: ColumnList = [
-  ['host', 'VARCHAR'], ['store', 'VARCHAR'], ['home', 'VARCHAR'], ['client', 'VARCHAR'], ['source_file', 'VARCHAR'],
-  ['size', 'BIGINT'], ['mtime_ms', 'BIGINT'], ['sha256', 'VARCHAR'], ['rows', 'BIGINT'], ['errors', 'BIGINT'],
-  ['first_error', 'VARCHAR'],
-];
-
-/** Columns of a partition's `_secrets.<gen>.jsonl` (write/redact-row.ts SecretRecord). */
-const SECRET_COLUMNS: ColumnList = [
-  ['host', 'VARCHAR'], ['store', 'VARCHAR'], ['home', 'VARCHAR'], ['client', 'VARCHAR'], ['source_file', 'VARCHAR'],
-  ['source_line', 'BIGINT'], ['source_seq', 'INTEGER'], ['session_id', 'VARCHAR'], ['timestamp_ms', 'BIGINT'],
-  ['row_kind', 'VARCHAR'], ['column_name', 'VARCHAR'], ['kind', 'VARCHAR'], ['fingerprint', 'VARCHAR'],
-];
-
-/** Columns of one OUT/state/runs/*.json record (load/run.ts RunRecord). */
-const RUN_COLUMNS: ColumnList = [
-  ['run_id', 'VARCHAR'], ['started_at', 'TIMESTAMPTZ'], ['ended_at', 'TIMESTAMPTZ'], ['hosts', 'BIGINT'],
-  ['partitions_written', 'BIGINT'], ['partitions_unchanged', 'BIGINT'], ['partitions_removed', 'BIGINT'],
-  ['files_read', 'BIGINT'], ['files_unchanged', 'BIGINT'], ['rows_written', 'BIGINT'], ['parser_errors', 'BIGINT'],
-  ['discovery_problems', 'BIGINT'], ['is_full_load', 'BOOLEAN'],
-];
+/** Columns of the records beside the rows (core/records.ts). */
+const FILE_COLUMNS = columnList(FILE_SHAPE);
+const SECRET_COLUMNS = columnList(SECRET_SHAPE);
+const RUN_COLUMNS = columnList(RUN_SHAPE);
 
 /**
  * The files of the current generation of every partition (core/manifest.ts), sorted. Older

@@ -11,31 +11,17 @@
  * (folder and file names), not content: the analyst must be able to find the file, and the `files`
  * table and the chain of custody depend on them (docs/RELIABILITY.md, "Secrets").
  */
+import type { RedactedColumnName, SecretRecord } from '../core/records.js';
 import type { Row } from '../core/row.js';
 import { redact, type Redacted } from './redact.js';
 
 /** The columns redacted: `text` and the string columns readers fill from file content. */
-export const REDACTED_COLUMNS = ['text', 'session_id', 'project_path', 'git_branch', 'model', 'provider', 'tool_name', 'tool_use_id', 'kind'] as const;
+export type { SecretRecord };
+
+export const REDACTED_COLUMNS = ['text', 'session_id', 'project_path', 'git_branch', 'model', 'provider', 'tool_name', 'tool_use_id', 'kind'] as const satisfies readonly RedactedColumnName[];
 
 export type RedactedColumn = (typeof REDACTED_COLUMNS)[number];
 
-/**
- * One secret redacted from a row (write/redact.ts), as `_secrets.<gen>.jsonl` holds it and the `secrets`
- * table reads it: where it was and what it was, never its value. `session_id` and `row_kind` are the
- * row's redacted values, so they join to `raw_events`.
- */
-export type SecretRecord = Pick<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_line' | 'source_seq' | 'session_id'> & {
-  /** The row's timestamp_utc, epoch ms. */
-  timestamp_ms: number | null;
-  /** The row's kind (`say:command`, `tool_result`, ...). */
-  row_kind: string;
-  /** The column that held the secret (`text`, `model`, `git_branch`, ...). Lines written before it existed held `text` secrets. */
-  column_name: RedactedColumn;
-  /** The detector that matched (`anthropic`, `aws_access_key_id`, ...). */
-  kind: string;
-  /** First 12 hex of the secret's SHA-256. */
-  fingerprint: string;
-};
 
 /**
  * Columns whose values repeat from row to row (one session id, model or branch for thousands of rows),

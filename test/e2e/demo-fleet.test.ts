@@ -581,15 +581,15 @@ describe('demo fleet: a second load on the same OUT', () => {
     expect(await wh2.tuples(DUPLICATES_IN_TOTAL_ORDER)).toEqual(duplicates1);
   });
 
-  it('appends a second run: nothing changed, every partition kept; the newest run counts the duplicates', async () => {
+  it('appends a second run: nothing changed, every partition kept; each run keeps the figures of its summary line', async () => {
     expect(load2.stderr).toBe('');
     expect(
       await wh2.tuples(
-        'select count_partitions_written, count_partitions_unchanged, count_files_read, count_files_unchanged, count_duplicates_dropped, count_sessions from load_runs order by started_at_utc',
+        'select count_partitions_written, count_partitions_unchanged, count_files_read, count_files_unchanged, count_duplicates_dropped, count_sessions, is_secrets_redacted, count_secrets_redacted, finished_at_utc >= ended_at_utc, clinetrail_version ~ \'^\\d+\\.\\d+\\.\\d+\\+[0-9a-f]{16}$\' from load_runs order by started_at_utc',
       ),
     ).toEqual([
-      [13, 0, 32, 0, null, null],
-      [0, 13, 0, 32, 5, 15],
+      [13, 0, 32, 0, 5, null, true, 0, true, true],
+      [0, 13, 0, 32, 5, 15, true, 0, true, true],
     ]);
   });
 

@@ -4,6 +4,7 @@
  */
 import { afterEach } from 'vitest';
 import { DuckDBInstance, type Json } from '@duckdb/node-api';
+import { columnList, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE } from '../../src/core/records.js';
 import { COLUMNS } from '../../src/core/schema.js';
 import { runModels } from '../../src/warehouse/build.js';
 import type { Row, StoreId } from '../../src/core/row.js';
@@ -118,16 +119,11 @@ function literal(value: unknown, sql: string): string {
   }
 }
 
-/** Columns of raw_files and raw_runs that sql/33 and sql/34 read (mirrors warehouse/build.ts). */
-const FILE_COLUMNS = 'host VARCHAR, store VARCHAR, home VARCHAR, client VARCHAR, source_file VARCHAR, size BIGINT, mtime_ms BIGINT, sha256 VARCHAR, rows BIGINT, errors BIGINT, first_error VARCHAR';
-const RUN_COLUMNS =
-  'run_id VARCHAR, started_at TIMESTAMPTZ, ended_at TIMESTAMPTZ, hosts BIGINT, partitions_written BIGINT, partitions_unchanged BIGINT, ' +
-  'partitions_removed BIGINT, files_read BIGINT, files_unchanged BIGINT, rows_written BIGINT, parser_errors BIGINT, ' +
-  'discovery_problems BIGINT, is_full_load BOOLEAN';
-
-const SECRET_COLUMNS =
-  'host VARCHAR, store VARCHAR, home VARCHAR, client VARCHAR, source_file VARCHAR, source_line BIGINT, source_seq INTEGER, ' +
-  'session_id VARCHAR, timestamp_ms BIGINT, row_kind VARCHAR, column_name VARCHAR, kind VARCHAR, fingerprint VARCHAR';
+/** Columns of raw_files, raw_runs and raw_secrets, from their shapes (core/records.ts), as the warehouse reads them. */
+const ddl = (shape: Parameters<typeof columnList>[0]) => columnList(shape).map(([name, type]) => `${name} ${type}`).join(', ');
+const FILE_COLUMNS = ddl(FILE_SHAPE);
+const RUN_COLUMNS = ddl(RUN_SHAPE);
+const SECRET_COLUMNS = ddl(SECRET_SHAPE);
 
 /** Loads `rows` as raw_events into a fresh in-memory DuckDB and runs the models from sql/10 on. */
 export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } = {}): Promise<ModelDb> {

@@ -8,7 +8,7 @@ import { runLoad } from '../../src/load/run.js';
 import { readManifest } from '../../src/core/manifest.js';
 import { partitionDir } from '../../src/load/partition.js';
 import { queryWarehouse } from '../../src/warehouse/build.js';
-import { JOB_CONCURRENCY, writeJob, type PartitionJob } from '../../src/load/worker-pool.js';
+import { JOB_CONCURRENCY, writeJob, type PartitionJob } from '../../src/load/partition-job.js';
 import { fixture } from '../helpers/source.js';
 
 const MB = 1024 * 1024;

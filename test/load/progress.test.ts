@@ -1,12 +1,14 @@
 /** Progress rendering: live line on a terminal, periodic plain lines on a pipe, JSON lines, quiet. */
 import { describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../src/load/run.js';
+import type { RunRecord } from '../../src/core/records.js';
 import { createProgress, summaryLine, type LoadEvent } from '../../src/load/progress.js';
 
 const RUN: RunRecord = {
   run_id: 'r1', started_at: '2026-10-03T09:00:00.000Z', ended_at: '2026-10-03T09:01:00.000Z', hosts: 2,
   partitions_written: 3, partitions_unchanged: 1, partitions_removed: 0, files_read: 7, files_unchanged: 2,
   rows_written: 1500, parser_errors: 1, discovery_problems: 0, is_full_load: false,
+  clinetrail_version: '0.1.0+0123456789abcdef', secrets_redacted: true, secrets_found: 0, duplicates_dropped: 5,
+  finished_at: '2026-10-03T09:01:01.234Z',
 };
 
 function harness(format: 'text' | 'json', isTTY: boolean, quiet = false) {
@@ -66,7 +68,7 @@ describe('progress', () => {
   });
 
   it('summarises a run in one line', () => {
-    expect(summaryLine(RUN, 5, '/w', 1234)).toBe(
+    expect(summaryLine(RUN, '/w', 1234)).toBe(
       'loaded 2 host(s): 3 partition(s) written, 1 unchanged, 0 removed; 7 file(s) read, 2 unchanged; 1500 row(s), 1 parser error(s), 5 duplicate(s) dropped, 0 secret(s) redacted in 1.2 s -> /w\n',
     );
   });

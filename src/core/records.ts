@@ -1,0 +1,146 @@
+/**
+ * The records a load writes beside the rows, one shape each: the inventory of evidence files of a
+ * partition (`_files.<gen>.jsonl`), the secrets redacted from its rows (`_secrets.<gen>.jsonl`) and the
+ * record of one run (`OUT/state/runs/*.json`). Each shape is a TypeScript type and a column table
+ * (DuckDB type and meaning of every field) that the compiler checks against the type, so the warehouse's
+ * `read_json` column lists, the raw views' comments and the tests' expectations are built from one place.
+ * The rows themselves are core/schema.ts.
+ */
+import type { Row, StoreId } from './row.js';
+
+/** A field of a written record: the DuckDB type the warehouse reads it as, and what it holds. */
+export interface RecordColumn {
+  sql: 'VARCHAR' | 'BIGINT' | 'INTEGER' | 'BOOLEAN' | 'TIMESTAMPTZ' | 'DOUBLE';
+  doc: string;
+}
+
+/** One column per field of R, no more, no fewer. */
+export type RecordShape<R> = { readonly [K in keyof Required<R>]: RecordColumn };
+
+/** The (name, DuckDB type) list of a shape, in its order. */
+export function columnList<R>(shape: RecordShape<R>): ReadonlyArray<readonly [string, string]> {
+  return Object.entries<RecordColumn>(shape).map(([name, c]) => [name, c.sql] as const);
+}
+
+/** One evidence file a partition read: a line of `_files.<gen>.jsonl`, a row of `raw_files`. */
+export interface FileRecord {
+  host: string;
+  store: StoreId;
+  home: string;
+  client: string;
+  source_file: string;
+  size: number | null;
+  mtime_ms: number | null;
+  sha256: string | null;
+  rows: number;
+  errors: number;
+  first_error: string | null;
+}
+
+export const FILE_SHAPE: RecordShape<FileRecord> = {
+  host: { sql: 'VARCHAR', doc: 'Host image name (the fleet folder name or --host NAME).' },
+  store: { sql: 'VARCHAR', doc: 'Store id of the partition that read the file.' },
+  home: { sql: 'VARCHAR', doc: 'Home folder inside the image, / separated.' },
+  client: { sql: 'VARCHAR', doc: 'Whose store: vscode, cursor, vscode-server, ..., cline for ~/.cline/data.' },
+  source_file: { sql: 'VARCHAR', doc: 'Path of the file relative to the image root, / separated.' },
+  size: { sql: 'BIGINT', doc: 'Size in bytes when read; null when it could not be stat-ed.' },
+  mtime_ms: { sql: 'BIGINT', doc: 'Modification time when read, milliseconds since the Unix epoch (UTC).' },
+  sha256: { sql: 'VARCHAR', doc: 'SHA-256 of the bytes read, hex; null when the file could not be read.' },
+  rows: { sql: 'BIGINT', doc: 'Rows the file gave, parser: rows included.' },
+  errors: { sql: 'BIGINT', doc: 'parser: rows among them.' },
+  first_error: { sql: 'VARCHAR', doc: 'Text of the first parser: row of the file.' },
+};
+
+/** The columns a secret can be redacted from (write/redact-row.ts REDACTED_COLUMNS). */
+export type RedactedColumnName =
+  | 'text'
+  | 'session_id'
+  | 'project_path'
+  | 'git_branch'
+  | 'model'
+  | 'provider'
+  | 'tool_name'
+  | 'tool_use_id'
+  | 'kind';
+
+/**
+ * One secret redacted from a row (write/redact.ts), as `_secrets.<gen>.jsonl` holds it and the `secrets`
+ * table reads it: where it was and what it was, never its value. `session_id` and `row_kind` are the
+ * row's redacted values, so they join to `raw_events`.
+ */
+export type SecretRecord = Pick<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_line' | 'source_seq' | 'session_id'> & {
+  /** The row's timestamp_utc, epoch ms. */
+  timestamp_ms: number | null;
+  /** The row's kind (`say:command`, `tool_result`, ...). */
+  row_kind: string;
+  /** The column that held the secret. Lines written before it existed held `text` secrets. */
+  column_name: RedactedColumnName;
+  /** The detector that matched (`anthropic`, `aws_access_key_id`, ...). */
+  kind: string;
+  /** First 12 hex of the secret's SHA-256. */
+  fingerprint: string;
+};
+
+export const SECRET_SHAPE: RecordShape<SecretRecord> = {
+  host: { sql: 'VARCHAR', doc: 'Host image name of the row that held the secret.' },
+  store: { sql: 'VARCHAR', doc: 'Store id of that row.' },
+  home: { sql: 'VARCHAR', doc: 'Home folder of that row.' },
+  client: { sql: 'VARCHAR', doc: 'Client of that row.' },
+  source_file: { sql: 'VARCHAR', doc: 'Image-relative file of that row.' },
+  source_line: { sql: 'BIGINT', doc: 'source_line of that row.' },
+  source_seq: { sql: 'INTEGER', doc: 'source_seq of that row.' },
+  session_id: { sql: 'VARCHAR', doc: 'session_id of that row, as stored (redacted where it held a secret).' },
+  timestamp_ms: { sql: 'BIGINT', doc: "The row's time, milliseconds since the Unix epoch (UTC)." },
+  row_kind: { sql: 'VARCHAR', doc: "The row's kind (say:command, tool_result, ...)." },
+  column_name: { sql: 'VARCHAR', doc: 'The column that held the secret (text, model, git_branch, ...).' },
+  kind: { sql: 'VARCHAR', doc: 'The detector that matched (anthropic, aws_access_key_id, ...).' },
+  fingerprint: { sql: 'VARCHAR', doc: "First 12 hex digits of the secret's SHA-256: the same secret has the same fingerprint everywhere." },
+};
+
+/** One `clinetrail load`: a file of OUT/state/runs/, a row of `raw_runs`; every figure of the summary line. */
+export interface RunRecord {
+  run_id: string;
+  /** Version of clinetrail that wrote the run (package.json version and loader code version). */
+  clinetrail_version: string;
+  started_at: string;
+  ended_at: string;
+  hosts: number;
+  partitions_written: number;
+  partitions_unchanged: number;
+  partitions_removed: number;
+  files_read: number;
+  files_unchanged: number;
+  rows_written: number;
+  parser_errors: number;
+  discovery_problems: number;
+  is_full_load: boolean;
+  /** False when the load kept secrets in the texts (`--keep-secrets`). */
+  secrets_redacted: boolean;
+  /** Secrets redacted from the partitions written by this run. */
+  secrets_found: number;
+  /** Rows the duplicate rule dropped in the warehouse this run left; null until it is built. */
+  duplicates_dropped: number | null;
+  /** When the warehouse was built or kept and old files retired; null until then (a killed run). */
+  finished_at: string | null;
+}
+
+export const RUN_SHAPE: RecordShape<RunRecord> = {
+  run_id: { sql: 'VARCHAR', doc: 'Random id of the run.' },
+  clinetrail_version: { sql: 'VARCHAR', doc: 'clinetrail version that wrote the run: package version + loader code version; null for runs written before it was recorded.' },
+  started_at: { sql: 'TIMESTAMPTZ', doc: 'When the run started (UTC).' },
+  ended_at: { sql: 'TIMESTAMPTZ', doc: 'When its partitions were written, before the warehouse build (UTC).' },
+  hosts: { sql: 'BIGINT', doc: 'Host images in the input.' },
+  partitions_written: { sql: 'BIGINT', doc: 'Partitions (host, store) read and written again.' },
+  partitions_unchanged: { sql: 'BIGINT', doc: 'Partitions kept because nothing about them changed.' },
+  partitions_removed: { sql: 'BIGINT', doc: 'Partitions withdrawn because their source left the input.' },
+  files_read: { sql: 'BIGINT', doc: 'Evidence files read.' },
+  files_unchanged: { sql: 'BIGINT', doc: 'Evidence files of unchanged partitions, not read.' },
+  rows_written: { sql: 'BIGINT', doc: 'Rows written, parser: rows included.' },
+  parser_errors: { sql: 'BIGINT', doc: 'parser: rows written.' },
+  discovery_problems: { sql: 'BIGINT', doc: 'Paths discovery found but could not search or read.' },
+  is_full_load: { sql: 'BOOLEAN', doc: 'Every partition was read (--full, or nothing was unchanged).' },
+  secrets_redacted: { sql: 'BOOLEAN', doc: 'Secrets were redacted from the texts (false with --keep-secrets); null for old runs.' },
+  secrets_found: { sql: 'BIGINT', doc: 'Secrets redacted from the partitions this run wrote; null for old runs.' },
+  duplicates_dropped: { sql: 'BIGINT', doc: 'Rows the duplicate rule dropped from events in the warehouse the run left.' },
+  finished_at: { sql: 'TIMESTAMPTZ', doc: 'When the run finished: warehouse built or kept, old files retired (UTC); null for a run killed before.' },
+};
