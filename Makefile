@@ -9,7 +9,7 @@ Q ?= select host, store, count(*) as rows from raw_events group by all order by 
 FORMAT ?= table
 CLI := node dist/src/cli/main.js
 
-.PHONY: load query test build install bench clean
+.PHONY: load query test build install bench clean imports
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -32,7 +32,11 @@ load: build
 query: build
 	@$(CLI) query --out "$(OUT)" --format "$(FORMAT)" "$(Q)"
 
-test: build
+# The import rule of src/ (docs/ARCHITECTURE.md): imports point downstream, no cycles.
+imports: install
+	npx depcruise src --config .dependency-cruiser.cjs
+
+test: build imports
 	npx tsc -p tsconfig.json --noEmit
 	TZ=UTC npx vitest run
 

@@ -3,8 +3,6 @@
  * and the image-relative path of a file. The helpers that stamp provenance on a row are readers/shapes/rows.ts.
  */
 import * as path from 'node:path';
-import { rethrowOwnFault } from './own-fault.js';
-import { cutAtBoundary, cutText, safeJsonMessage } from '../readers/parse/quote.js';
 
 /** Store ids: the `store=` partition values. A contract with analysts' saved queries. */
 export type StoreId =

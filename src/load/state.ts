@@ -150,7 +150,7 @@ export function rereadReason(outDir: string, host: string, store: string, inputs
   const m = readManifest(dir);
   if (m === null) return 'new';
   if (m.inputs_sha256 !== inputsSha256) return 'inputs changed';
-  if (m.loader_version !== version.loader_version) return 'reader code changed';
+  if (m.loader_version !== version.loader_version) return 'code changed';
   if (m.secrets_redacted !== version.secrets_redacted) return version.secrets_redacted ? 'secrets were kept; now redacted' : 'secrets were redacted; now kept';
   if (m.redaction_version !== version.redaction_version) return 'redaction code changed';
   const tampered = tamperedFile(dir, m);
