@@ -11,7 +11,7 @@
  *  2. tokens recognised by their context (`Bearer <token>`, `"apiKey": "<value>"`, `API_KEY=<value>`,
  *     `aws_secret_access_key = <40 chars>`), whose value is redacted and whose name is kept. A value
  *     that runs into a token of scan 1 is left to it, so a known token keeps its own kind.
- * A text holding `\uXXXX` or `\/` escapes is scanned a second time with them decoded (pipeline/
+ * A text holding `\uXXXX` or `\/` escapes is scanned a second time with them decoded (write/
  * redact-escapes.ts), and what that finds is mapped back to the original characters.
  * A secret is fingerprinted as it reads once unescaped: `sk\u002dant-...` has the fingerprint of
  * `sk-ant-...`, and a JSON string's `\"` counts as `"`.
