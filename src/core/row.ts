@@ -5,20 +5,10 @@
 import * as path from 'node:path';
 import { rethrowOwnFault } from './own-fault.js';
 import { cutAtBoundary, cutText, safeJsonMessage } from '../readers/parse/quote.js';
+import type { StoreId } from './stores.js';
 
-/** Store ids: the `store=` partition values. A contract with analysts' saved queries. */
-export type StoreId =
-  | 'vscode-tasks'
-  | 'cline-tasks'
-  | 'sdk-sessions'
-  | 'sessions-db'
-  | 'search-index'
-  | 'input-history'
-  | 'hooks-log'
-  | 'sync-queue'
-  | 'settings'
-  | 'credentials'
-  | 'discovery';
+/** Store ids: the `store=` partition values, derived from the store specification (core/stores.ts). */
+export type { StoreId };
 
 export type SourceRole = 'primary' | 'secondary';
 
