@@ -1,7 +1,7 @@
 /**
  * Test helper for the SQL models: an in-memory DuckDB whose `raw_events` is a TABLE of hand-made rows
- * (exactly core/schema.ts COLUMNS), with empty `raw_files`, `raw_runs` and `raw_secrets`, and models 10+ run on it.
- * Default source files and roles come from the store specification (core/stores.ts).
+ * (exactly core/schema.ts COLUMNS), with empty `raw_files`, `raw_runs` and `raw_secrets`, and models 04+ run on it
+ * (04 is the `stores` table of the store specification). Default source files and roles come from that specification.
  */
 import { afterEach } from 'vitest';
 import { DuckDBInstance, type Json } from '@duckdb/node-api';
@@ -11,6 +11,7 @@ import type { Row } from '../../src/core/row.js';
 import type { RootKindId } from '../../src/core/root-kinds.js';
 import { STORE_ROLES, STORE_SPECS, type StoreId } from '../../src/core/stores.js';
 import { storeOf } from '../../src/discover/discover.js';
+import { specPlaceholders } from '../../src/warehouse/stores-table.js';
 
 /** A hand-made raw row: any Row field, with timestamp_utc as epoch ms or an ISO string. */
 export type TestRow = Partial<Omit<Row, 'timestamp_utc'>> & { timestamp_utc?: number | string | null };
@@ -137,7 +138,7 @@ const SECRET_COLUMNS =
   'host VARCHAR, store VARCHAR, home VARCHAR, client VARCHAR, source_file VARCHAR, source_line BIGINT, source_seq INTEGER, ' +
   'session_id VARCHAR, timestamp_ms BIGINT, row_kind VARCHAR, column_name VARCHAR, kind VARCHAR, fingerprint VARCHAR';
 
-/** Loads `rows` as raw_events into a fresh in-memory DuckDB and runs the models from sql/10 on. */
+/** Loads `rows` as raw_events into a fresh in-memory DuckDB and runs the models from sql/04 (the `stores` table) on. */
 export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } = {}): Promise<ModelDb> {
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
@@ -161,7 +162,7 @@ export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } 
     await conn.run(`create table raw_files (${FILE_COLUMNS})`);
     await conn.run(`create table raw_runs (${RUN_COLUMNS})`);
     await conn.run(`create table raw_secrets (${SECRET_COLUMNS})`);
-    await runModels(conn, {}, 10);
+    await runModels(conn, specPlaceholders(), 4);
   } catch (err) {
     close();
     throw err;
