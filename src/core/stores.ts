@@ -108,6 +108,12 @@ export const STORES = [
     },
   },
   {
+    id: 'cli-notices',
+    role: 'primary',
+    description: 'which CLI notices (the ClinePass intro) the interactive CLI has shown',
+    files: { 'cline-data': ['settings/cli-notices.json'] },
+  },
+  {
     id: 'discovery',
     role: 'primary',
     description: 'not a Cline store: parser rows of entries discovery found outside every store root and could not search',

@@ -5,6 +5,7 @@
 import type { StoreId } from '../core/stores.js';
 import type { Reader } from './shapes/rows.js';
 import { readClineTasks } from './cline-tasks.js';
+import { readCliNotices } from './cli-notices.js';
 import { readCredentials } from './credentials.js';
 import { readHooksLog } from './hooks-log.js';
 import { readInputHistory } from './input-history.js';
@@ -29,5 +30,6 @@ export const READERS = {
   'sync-queue': readSyncQueue,
   settings: readSettings,
   credentials: readCredentials,
+  'cli-notices': readCliNotices,
   discovery: readNothing,
 } as const satisfies Record<StoreId, Reader>;
