@@ -1,5 +1,7 @@
 -- int_derived_events: system rows derived across records (store specification, "Model rows" and
--- "Permission rows"). Inputs: raw_events. Grain: one row per model or permission-mode change.
+-- "Permission rows"). Inputs: raw_events; which files are transcripts comes from the store specification
+-- (placeholder is_transcript_file, src/warehouse/stores-table.ts). Grain: one row per model or
+-- permission-mode change.
 --   * SDK transcripts: `model: <old> -> <new> provider=<p>` where a message row's model differs from the
 --     row before it in the same transcript file; the lead transcript (<session>.messages.json) starts
 --     from the manifest's `model:` row, a subagent transcript from its own first model. The derived row
@@ -15,7 +17,7 @@ with sdk_message_rows as (
            session_id, project_path, git_branch, model, provider
     from raw_events
     where store = 'sdk-sessions'
-      and source_file like '%.messages.json'
+      and {{is_transcript_file}}
       and kind <> 'parser'
 ),
 

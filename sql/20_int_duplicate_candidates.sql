@@ -1,8 +1,9 @@
 -- int_duplicate_candidates: the rows the duplicate rule (sql/20_int_duplicate_pairs.sql) works on, with
--- the keys its rules group them by and no text. Inputs: int_primary_events, int_secondary_events. Grain:
--- one row per secondary row a rule may drop (hooks-log tool, prompt and reply rows; input-history lines;
--- search-index message documents), and one per transcript row sharing a call id or a text with one of
--- them on the same host.
+-- the keys its rules group them by and no text. Inputs: int_primary_events, int_secondary_events; the
+-- stores with transcripts come from the store specification (placeholder transcript_stores,
+-- src/warehouse/stores-table.ts). Grain: one row per secondary row a rule may drop (hooks-log tool,
+-- prompt and reply rows; input-history lines; search-index message documents), and one per transcript
+-- row sharing a call id or a text with one of them on the same host.
 --   rule      the rule a secondary row belongs to (null for transcript rows, which any rule may take)
 --   ms        the row's time (epoch ms), the coordinate of the hook and dated history rules
 --   text_key  SHA-256 of the text: of the secondary rows of the text rules, and of the transcript rows
@@ -40,7 +41,7 @@ secondary as materialized (
 transcript_rows as not materialized (
     select host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, text, tool_use_id, epoch_ms(timestamp_utc) as ms
     from int_primary_events
-    where store in ('vscode-tasks', 'cline-tasks', 'sdk-sessions')
+    where store in {{transcript_stores}}
       and turn_type in ('user', 'assistant', 'tool_use', 'tool_result')
 ),
 

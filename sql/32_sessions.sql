@@ -1,18 +1,20 @@
 -- sessions: one row per (host, session_id) seen in events (primary or kept secondary rows), so a
 -- session known only from secondary stores (its transcript deleted) is listed with has_transcript false.
 -- Inputs: int_timeline (the rows of events), raw_events (for the stores a session appears in, dropped duplicates included).
+-- Which files are transcripts comes from the store specification (placeholders transcript_stores and
+-- is_transcript_file, src/warehouse/stores-table.ts; the same test as stores.transcript_regex).
 --   origin:        'remote' when a `session origin: remote ...` row names it (Cline Cloud), else 'local'
 --   is_synced:     true when a `session synced: ...` row says its transcript left the host; never NULL
 --   sync_target:   where to: `s3 bucket B object O`, `cline-cloud`, or the upload queue key
 --   imported_from: the other agent a session was imported from (manifest metadata.importedFrom)
---   has_transcript: a transcript row (ui_messages, api history or SDK messages file) is on the host
+--   has_transcript: a row of a transcript file (ui_messages, api history or SDK messages file) is on the host
 create or replace table sessions as
 with transcript_rows as (
     select distinct host, session_id
     from raw_events
     where session_id is not null
-      and store in ('vscode-tasks', 'cline-tasks', 'sdk-sessions')
-      and (source_file like '%/ui_messages.json' or source_file like '%/api_conversation_history.json' or source_file like '%.messages.json')
+      and store in {{transcript_stores}}
+      and {{is_transcript_file}}
       and kind <> 'parser'
 ),
 

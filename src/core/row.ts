@@ -3,22 +3,11 @@
  * and the image-relative path of a file. The helpers that stamp provenance on a row are readers/shapes/rows.ts.
  */
 import * as path from 'node:path';
+import type { SourceRole, StoreId } from './stores.js';
 
-/** Store ids: the `store=` partition values. A contract with analysts' saved queries. */
-export type StoreId =
-  | 'vscode-tasks'
-  | 'cline-tasks'
-  | 'sdk-sessions'
-  | 'sessions-db'
-  | 'search-index'
-  | 'input-history'
-  | 'hooks-log'
-  | 'sync-queue'
-  | 'settings'
-  | 'credentials'
-  | 'discovery';
+/** Store ids: the `store=` partition values, derived from the store specification (core/stores.ts). */
+export type { SourceRole, StoreId };
 
-export type SourceRole = 'primary' | 'secondary';
 
 export type TurnType = 'user' | 'assistant' | 'thinking' | 'tool_use' | 'tool_result' | 'system';
 

@@ -5,8 +5,12 @@
  */
 import { promises as fs, type Dirent } from 'node:fs';
 import * as path from 'node:path';
-import type { Source, SourceRole, StoreId } from '../core/row.js';
-import { STORE_ROLES } from '../readers/stores.js';
+import type { Source, StoreId } from '../core/row.js';
+import { rootKindAt, type RootKind, type RootKindId } from '../core/root-kinds.js';
+import { STORE_ROLES } from '../core/stores.js';
+import { folderDepth, folderStore, rootFolders, storeOf } from './store-files.js';
+
+export { folderStore, storeOf } from './store-files.js';
 
 /** One host image: a name and the folder holding it. */
 export interface HostImage {
@@ -30,8 +34,6 @@ export interface Discovery {
 
 /** Folder names never searched for homes: large trees that hold no Cline store. */
 const PRUNE = new Set(['node_modules', '.git', '.hg', '.svn', '.npm', '.cache', '.cargo', '.rustup', '__pycache__']);
-/** Extension ids of Cline's VS Code extension (stable and nightly). */
-const EXTENSION_IDS = new Set(['saoudrizwan.claude-dev', 'saoudrizwan.cline-nightly']);
 /** Deepest folder searched below an image root. */
 const MAX_DEPTH = 48;
 
@@ -119,24 +121,30 @@ async function walkDir(walk: Walk, dir: string, depth: number): Promise<void> {
     const full = path.join(dir, entry.name);
     if (PRUNE.has(entry.name)) continue;
     if ((await resolveEntry(walk, full, entry, null)) !== 'dir') continue;
-    if (EXTENSION_IDS.has(entry.name) && path.basename(dir) === 'globalStorage') {
-      await addRoot(walk, full, 'globalStorage');
-    } else if (entry.name === 'Cline' && path.basename(dir) === 'Documents') {
-      await addDocumentsRoot(walk, full);
-    } else if (entry.name === '.cline') {
-      const data = path.join(full, 'data');
-      const st = await fs.stat(data).catch(() => null);
-      if (st?.isDirectory() && inside(walk.realRoot, await fs.realpath(data))) await addRoot(walk, data, 'cline');
-    } else {
-      await walkDir(walk, full, depth + 1);
-    }
+    const kind = rootKindAt(path.basename(dir), entry.name);
+    if (kind) await addKindRoot(walk, full, kind);
+    else await walkDir(walk, full, depth + 1);
   }
 }
 
+/** A folder of a root kind: the store root itself, or its `sub` folder when that is a folder inside the image. */
+async function addKindRoot(walk: Walk, folder: string, kind: RootKind & { id: RootKindId }): Promise<void> {
+  if (kind.sub === undefined) return addRoot(walk, folder, kind.id);
+  const root = path.join(folder, kind.sub);
+  const st = await fs.stat(root).catch(() => null);
+  if (st?.isDirectory() && inside(walk.realRoot, await fs.realpath(root))) await addRoot(walk, root, kind.id);
+}
+
 /** Home folder and client of a store root, from its image-relative path. */
-export function homeAndClient(relRoot: string, kind: 'globalStorage' | 'cline'): { home: string; client: string } {
+export function homeAndClient(relRoot: string, kind: RootKindId): { home: string; client: string } {
   const segs = relRoot.split('/');
-  if (kind === 'cline') return { home: segs.slice(0, -2).join('/'), client: 'cline' };
+  if (kind === 'cline-data') return { home: segs.slice(0, -2).join('/'), client: 'cline' };
+  if (kind === 'documents-cline') {
+    // `<home>/Documents/Cline` or `<home>/OneDrive.../Documents/Cline`; every Cline client shares it
+    let homeEnd = segs.length - 2;
+    if (homeEnd > 0 && /^OneDrive\b/.test(segs[homeEnd - 1])) homeEnd -= 1;
+    return { home: segs.slice(0, homeEnd).join('/'), client: '-' };
+  }
   const user = segs.lastIndexOf('User');
   const editorIdx = user - 1;
   const editor = segs[editorIdx] ?? '';
@@ -155,61 +163,17 @@ function clientName(editor: string): string {
   return known[editor] ?? (editor.toLowerCase().replace(/\s+/g, '-') || 'unknown');
 }
 
-/** Which store a file under a store root belongs to (root-relative path), or null when not read. */
-export function storeOf(rel: string, kind: 'globalStorage' | 'cline'): StoreId | null {
-  const s = rel.split('/');
-  const tasks = kind === 'globalStorage' ? 'vscode-tasks' : 'cline-tasks';
-  if (s.length === 3 && s[0] === 'tasks' && ['ui_messages.json', 'api_conversation_history.json', 'task_metadata.json'].includes(s[2])) return tasks;
-  if (rel === 'state/taskHistory.json') return tasks;
-  if (rel === 'settings/cline_mcp_settings.json') return 'settings';
-  if (kind === 'globalStorage') {
-    if (rel === 'cache/sync-queue.json') return 'sync-queue';
-    if (s.length === 2 && s[0] === 'cache' && /^remote_config_.*\.json$/.test(s[1])) return 'credentials';
-    return null;
-  }
-  if (rel === 'secrets.json' || rel === 'settings/providers.json' || rel === 'connectors/settings.json') return 'credentials';
-  if (s.length === 3 && s[0] === 'sessions' && s[2].endsWith('.json') && !s[2].endsWith('.compaction.json')) return 'sdk-sessions';
-  if (s.length === 2 && s[0] === 'db') {
-    if (/^sessions\.db(-wal|-shm|-journal)?$/.test(s[1])) return 'sessions-db';
-    if (/^session-search\.db(-wal|-shm|-journal)?$/.test(s[1])) return 'search-index';
-    return null;
-  }
-  if (rel === 'cache/user_input_history.jsonl') return 'input-history';
-  if (rel === 'logs/hooks.jsonl') return 'hooks-log';
-  if (rel === 'globalState.json' || rel === 'settings/global-settings.json') return 'settings';
-  if (s.length === 2 && s[0] === 'cloud-pending-starts' && s[1].endsWith('.json')) return 'settings';
-  return null;
-}
-
-/**
- * The store whose files a folder under a store root holds (root-relative path), so a problem found
- * there (a link out of the image, an unreadable folder) is reported with that store; null when shared.
- */
-export function folderStore(rel: string, kind: 'globalStorage' | 'cline'): StoreId | null {
-  const first = rel.split('/')[0];
-  if (first === 'tasks' || first === 'state') return kind === 'globalStorage' ? 'vscode-tasks' : 'cline-tasks';
-  if (kind === 'cline' && first === 'sessions') return 'sdk-sessions';
-  if (kind === 'cline' && first === 'logs') return 'hooks-log';
-  if (first === 'settings' || (kind === 'cline' && first === 'cloud-pending-starts')) return 'settings';
-  if (kind === 'cline' && first === 'connectors') return 'credentials';
-  return null;
-}
-
-/** Folders under a store root that hold files of some store (the rest is never listed). */
-const ROOT_DIRS: Record<'globalStorage' | 'cline', string[]> = {
-  globalStorage: ['tasks', 'state', 'settings', 'cache'],
-  cline: ['tasks', 'state', 'settings', 'cache', 'sessions', 'db', 'logs', 'cloud-pending-starts', 'connectors'],
-};
-
-async function addRoot(walk: Walk, root: string, kind: 'globalStorage' | 'cline'): Promise<void> {
+async function addRoot(walk: Walk, root: string, kind: RootKindId): Promise<void> {
   const relRoot = path.relative(walk.image.root, root).split(path.sep).join('/');
   const { home, client } = homeAndClient(relRoot, kind);
+  const folders = rootFolders(kind);
+  const maxDepth = folderDepth(kind);
   const byStore = new Map<StoreId, string[]>();
   const visit = async (dir: string, rel: string, depth: number): Promise<void> => {
     for (const entry of await readDir(walk, dir, rel === '' ? null : folderStore(rel, kind))) {
       const full = path.join(dir, entry.name);
       const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (depth === 0 && !ROOT_DIRS[kind].includes(entry.name)) {
+      if (depth === 0 && !folders.has(entry.name)) {
         const store = storeOf(childRel, kind);
         if (store && (await resolveEntry(walk, full, entry, store)) === 'file') push(store, full);
         continue;
@@ -217,7 +181,7 @@ async function addRoot(walk: Walk, root: string, kind: 'globalStorage' | 'cline'
       const store = storeOf(childRel, kind);
       const what = await resolveEntry(walk, full, entry, store, folderStore(childRel, kind));
       if (what === 'file' && store) push(store, full);
-      else if (what === 'dir' && depth < 2) await visit(full, childRel, depth + 1);
+      else if (what === 'dir' && depth < maxDepth) await visit(full, childRel, depth + 1);
     }
   };
   const push = (store: StoreId, file: string) => {
@@ -233,30 +197,6 @@ async function addRoot(walk: Walk, root: string, kind: 'globalStorage' | 'cline'
     if (problem.store && !byStore.has(problem.store)) byStore.set(problem.store, []);
   }
   for (const [store, files] of byStore) {
-    const role: SourceRole = STORE_ROLES[store];
-    walk.out.sources.push({ host: walk.image.host, store, role, imageRoot: walk.image.root, home, client, root, files: files.sort() });
+    walk.out.sources.push({ host: walk.image.host, store, role: STORE_ROLES[store], imageRoot: walk.image.root, home, client, root, files: files.sort() });
   }
-}
-
-/** The file of a `Documents/Cline` folder that holds credentials (the webhook configuration). */
-const DOCUMENTS_CREDENTIAL_FILES = new Set(['webhook_config.json']);
-
-/**
- * `<home>/Documents/Cline` (or `<home>/OneDrive/Documents/Cline`): its `webhook_config.json` is a
- * `credentials` source of that home, whose client is `-`: every Cline client shares the folder.
- */
-async function addDocumentsRoot(walk: Walk, root: string): Promise<void> {
-  const segs = path.relative(walk.image.root, root).split(path.sep);
-  let homeEnd = segs.length - 2;
-  if (homeEnd > 0 && /^OneDrive\b/.test(segs[homeEnd - 1])) homeEnd -= 1;
-  const home = segs.slice(0, homeEnd).join('/');
-  const files: string[] = [];
-  const problemsBefore = walk.out.problems.length;
-  for (const entry of await readDir(walk, root, null)) {
-    if (!DOCUMENTS_CREDENTIAL_FILES.has(entry.name)) continue;
-    const full = path.join(root, entry.name);
-    if ((await resolveEntry(walk, full, entry, 'credentials')) === 'file') files.push(full);
-  }
-  if (files.length === 0 && walk.out.problems.length === problemsBefore) return;
-  walk.out.sources.push({ host: walk.image.host, store: 'credentials', role: STORE_ROLES.credentials, imageRoot: walk.image.root, home, client: '-', root, files });
 }

@@ -1,7 +1,11 @@
-/** The reader registry as plain data: one entry per store id. */
-import type { StoreId } from '../core/row.js';
+/**
+ * The reader of each store of the store specification (core/stores.ts), by id. `satisfies` makes the
+ * compiler check that every store has exactly one reader.
+ */
+import type { StoreId } from '../core/stores.js';
 import type { Reader } from './shapes/rows.js';
 import { readClineTasks } from './cline-tasks.js';
+import { readCliNotices } from './cli-notices.js';
 import { readCredentials } from './credentials.js';
 import { readHooksLog } from './hooks-log.js';
 import { readInputHistory } from './input-history.js';
@@ -12,12 +16,10 @@ import { readSettings } from './settings.js';
 import { readSyncQueue } from './sync-queue.js';
 import { readVscodeTasks } from './vscode-tasks.js';
 
-export { STORE_IDS, STORE_ROLES } from './stores.js';
-
 /** The `discovery` partition has no files of its own: its rows are discovery's problems. */
 async function* readNothing(): AsyncGenerator<never> {}
 
-export const READERS: Record<StoreId, Reader> = {
+export const READERS = {
   'vscode-tasks': readVscodeTasks,
   'cline-tasks': readClineTasks,
   'sdk-sessions': readSdkSessions,
@@ -28,5 +30,6 @@ export const READERS: Record<StoreId, Reader> = {
   'sync-queue': readSyncQueue,
   settings: readSettings,
   credentials: readCredentials,
+  'cli-notices': readCliNotices,
   discovery: readNothing,
-};
+} as const satisfies Record<StoreId, Reader>;

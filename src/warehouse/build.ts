@@ -14,6 +14,7 @@ import { readManifest } from '../core/manifest.js';
 import { columnList, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE } from '../core/records.js';
 import { folderVersion, moduleGraphVersion } from '../core/code-version.js';
 import { createQueryTemp } from './query-temp.js';
+import { specPlaceholders } from './stores-table.js';
 import { allowedDirectories, prepareQuery, queryError, sandboxSettings } from './query-sandbox.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -102,7 +103,8 @@ function fileList(files: string[]): string {
  * The placeholders model files may use, resolved to the files under OUT. The partitions' files are
  * listed by name rather than by a glob: each scan of a glob lists every partition folder again, and
  * the models scan raw_events up to 20 times. fleet.duckdb is rebuilt whenever a partition changes
- * (load/run.ts), so the list is never out of date.
+ * (load/run.ts), so the list is never out of date. The store specification gives the rest
+ * (warehouse/stores-table.ts specPlaceholders).
  */
 async function placeholders(outDir: string): Promise<Record<string, string>> {
   const runs = path.join(outDir, 'state', 'runs');
@@ -117,6 +119,7 @@ async function placeholders(outDir: string): Promise<Record<string, string>> {
     secrets_source: files.secrets.length
       ? `read_json(${fileList(files.secrets)}, format = 'newline_delimited', columns = ${jsonColumns(SECRET_COLUMNS)})`
       : emptyRelation(SECRET_COLUMNS),
+    ...specPlaceholders(),
     runs_source: existsSync(runs)
       ? `read_json(${sqlString(path.join(runs, '*.json'))}, format = 'newline_delimited', columns = ${jsonColumns(RUN_COLUMNS)})`
       : emptyRelation(RUN_COLUMNS),

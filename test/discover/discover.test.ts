@@ -3,7 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverImage, homeAndClient, storeOf } from '../../src/discover/discover.js';
+import { discoverImage, folderStore, homeAndClient, storeOf } from '../../src/discover/discover.js';
+import type { RootKindId } from '../../src/core/root-kinds.js';
+import { STORES, type StoreId, type StoreSpec } from '../../src/core/stores.js';
 
 const GS = 'User/globalStorage/saoudrizwan.claude-dev';
 
@@ -24,33 +26,74 @@ describe('homeAndClient', () => {
     [`home/dev/.local/share/code-server/${GS}`, 'home/dev', 'code-server'],
     [`root/.config/Code/${GS}`, 'root', 'vscode'],
   ])('%s is home %s, client %s', (rel, home, client) => {
-    expect(homeAndClient(rel, 'globalStorage')).toEqual({ home, client });
+    expect(homeAndClient(rel, 'vscode-globalstorage')).toEqual({ home, client });
   });
 
   it('takes the parent of .cline as the home of ~/.cline/data, at any depth', () => {
-    expect(homeAndClient('home/u/.cline/data', 'cline')).toEqual({ home: 'home/u', client: 'cline' });
-    expect(homeAndClient('mnt/disk1/C/Users/alice/.cline/data', 'cline')).toEqual({ home: 'mnt/disk1/C/Users/alice', client: 'cline' });
-    expect(homeAndClient('root/.cline/data', 'cline')).toEqual({ home: 'root', client: 'cline' });
+    expect(homeAndClient('home/u/.cline/data', 'cline-data')).toEqual({ home: 'home/u', client: 'cline' });
+    expect(homeAndClient('mnt/disk1/C/Users/alice/.cline/data', 'cline-data')).toEqual({ home: 'mnt/disk1/C/Users/alice', client: 'cline' });
+    expect(homeAndClient('root/.cline/data', 'cline-data')).toEqual({ home: 'root', client: 'cline' });
   });
 });
 
 describe('storeOf', () => {
   it.each([
-    ['tasks/1760000000000/ui_messages.json', 'globalStorage', 'vscode-tasks'],
-    ['state/taskHistory.json', 'cline', 'cline-tasks'],
-    ['tasks/1760000000000/context_history.json', 'globalStorage', null],
-    ['sessions/s1/s1.messages.json', 'cline', 'sdk-sessions'],
-    ['sessions/s1/s1.compaction.json', 'cline', null],
-    ['db/sessions.db-wal', 'cline', 'sessions-db'],
-    ['db/session-search.db', 'cline', 'search-index'],
-    ['cache/user_input_history.jsonl', 'cline', 'input-history'],
-    ['logs/hooks.jsonl', 'cline', 'hooks-log'],
-    ['cache/sync-queue.json', 'globalStorage', 'sync-queue'],
-    ['settings/cline_mcp_settings.json', 'globalStorage', 'settings'],
-    ['cloud-pending-starts/4242-0f.json', 'cline', 'settings'],
-    ['secrets.json', 'cline', 'credentials'],
+    ['tasks/1760000000000/ui_messages.json', 'vscode-globalstorage', 'vscode-tasks'],
+    ['state/taskHistory.json', 'cline-data', 'cline-tasks'],
+    ['tasks/1760000000000/context_history.json', 'vscode-globalstorage', null],
+    ['sessions/s1/s1.messages.json', 'cline-data', 'sdk-sessions'],
+    ['sessions/s1/s1.compaction.json', 'cline-data', null],
+    ['db/sessions.db-wal', 'cline-data', 'sessions-db'],
+    ['db/session-search.db', 'cline-data', 'search-index'],
+    ['cache/user_input_history.jsonl', 'cline-data', 'input-history'],
+    ['logs/hooks.jsonl', 'cline-data', 'hooks-log'],
+    ['cache/sync-queue.json', 'vscode-globalstorage', 'sync-queue'],
+    ['settings/cline_mcp_settings.json', 'vscode-globalstorage', 'settings'],
+    ['cloud-pending-starts/4242-0f.json', 'cline-data', 'settings'],
+    ['secrets.json', 'cline-data', 'credentials'],
   ] as const)('%s under a %s root is %s', (rel, kind, store) => {
     expect(storeOf(rel, kind)).toBe(store);
+  });
+
+  /** A path a glob matches: `*` is `x1`, `{a,b}` each alternative. */
+  const examples = (glob: string): string[] => {
+    const brace = /\{([^}]*)\}/.exec(glob);
+    if (!brace) return [glob.replace(/\*/g, 'x1')];
+    return brace[1].split(',').flatMap((alt) => examples(glob.slice(0, brace.index) + alt + glob.slice(brace.index + brace[0].length)));
+  };
+  const globs = (STORES as readonly StoreSpec[]).flatMap((spec) =>
+    Object.entries(spec.files).flatMap(([kind, list]) => (list ?? []).flatMap((glob) => examples(glob).map((rel) => [rel, kind as RootKindId, spec.id as StoreId] as const))),
+  );
+
+  it.each(globs)('the specification files %s under a %s root as %s (no other store shadows it)', (rel, kind, store) => {
+    expect(storeOf(rel, kind)).toBe(store);
+  });
+
+  it('files a store\'s excepted files and files of no glob nowhere', () => {
+    expect(storeOf('sessions/x1/x1.compaction.json', 'cline-data')).toBe(null);
+    expect(storeOf('tasks/x1/sub/ui_messages.json', 'vscode-globalstorage')).toBe(null);
+    expect(storeOf('ui_messages.json', 'vscode-globalstorage')).toBe(null);
+    expect(storeOf('Rules/webhook_config.json', 'documents-cline')).toBe(null);
+  });
+});
+
+describe('folderStore', () => {
+  it.each([
+    ['tasks/1760000000000', 'vscode-globalstorage', 'vscode-tasks'],
+    ['state', 'cline-data', 'cline-tasks'],
+    ['sessions/s1', 'cline-data', 'sdk-sessions'],
+    ['logs', 'cline-data', 'hooks-log'],
+    ['connectors', 'cline-data', 'credentials'],
+    ['cloud-pending-starts', 'cline-data', 'settings'],
+    ['settings', 'vscode-globalstorage', 'settings'],
+    ['cache', 'cline-data', 'input-history'],
+    // shared by several stores: a problem there goes to the host's discovery partition
+    ['settings', 'cline-data', null],
+    ['db', 'cline-data', null],
+    ['cache', 'vscode-globalstorage', null],
+    ['workspaces', 'cline-data', null],
+  ] as const)('a problem in %s under a %s root is the %s store\'s', (rel, kind, store) => {
+    expect(folderStore(rel, kind)).toBe(store);
   });
 });
 
@@ -77,5 +120,44 @@ describe('discoverImage', () => {
     expect(found.problems.map((p) => [p.store, path.relative(image, p.file), p.message.split(' (')[0]])).toEqual([
       [null, 'home/a/outside', 'symbolic link leads out of the image'],
     ]);
+  });
+
+  it('reads no globalStorage folder of another extension id (Roo Code, Kilo Code) as a Cline store', async () => {
+    const other = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-discover-'));
+    try {
+      const gs = 'home/r/.config/Code/User/globalStorage';
+      for (const ext of ['rooveterinaryinc.roo-cline', 'kilocode.kilo-code']) {
+        for (const rel of ['tasks/1760000000000/ui_messages.json', 'tasks/1760000000000/api_conversation_history.json', 'state/taskHistory.json', 'settings/cline_mcp_settings.json', 'cache/sync-queue.json']) {
+          mkdirSync(path.dirname(path.join(other, gs, ext, rel)), { recursive: true });
+          writeFileSync(path.join(other, gs, ext, rel), '[]');
+        }
+      }
+      mkdirSync(path.join(other, gs, 'saoudrizwan.claude-dev', 'tasks', '1'), { recursive: true });
+      writeFileSync(path.join(other, gs, 'saoudrizwan.claude-dev', 'tasks', '1', 'ui_messages.json'), '[]');
+      const found = await discoverImage({ host: 'h', root: other });
+      expect(found.problems).toEqual([]);
+      expect(found.sources.map((s) => [s.store, path.relative(other, s.root), s.files.map((f) => path.relative(other, f))])).toEqual([
+        ['vscode-tasks', `${gs}/saoudrizwan.claude-dev`, [`${gs}/saoudrizwan.claude-dev/tasks/1/ui_messages.json`]],
+      ]);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('finds Documents/Cline, also under OneDrive, with client -', async () => {
+    const docs = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-discover-'));
+    try {
+      for (const rel of ['C/Users/bob/OneDrive - Acme/Documents/Cline/webhook_config.json', 'home/u/Documents/Cline/webhook_config.json', 'home/u/Documents/Cline/Rules/rules.md']) {
+        mkdirSync(path.dirname(path.join(docs, rel)), { recursive: true });
+        writeFileSync(path.join(docs, rel), '{}');
+      }
+      const found = await discoverImage({ host: 'h', root: docs });
+      expect(found.sources.map((s) => [s.store, s.home, s.client, s.files.map((f) => path.relative(docs, f))])).toEqual([
+        ['credentials', 'C/Users/bob', '-', ['C/Users/bob/OneDrive - Acme/Documents/Cline/webhook_config.json']],
+        ['credentials', 'home/u', '-', ['home/u/Documents/Cline/webhook_config.json']],
+      ]);
+    } finally {
+      rmSync(docs, { recursive: true, force: true });
+    }
   });
 });

@@ -1,14 +1,18 @@
 /**
  * Test helper for the SQL models: an in-memory DuckDB whose `raw_events` is a TABLE of hand-made rows
- * (exactly core/schema.ts COLUMNS), with empty `raw_files`, `raw_runs` and `raw_secrets`, and models 10+ run on it.
+ * (exactly core/schema.ts COLUMNS), with empty `raw_files`, `raw_runs` and `raw_secrets`, and models 04+ run on it
+ * (04 is the `stores` table of the store specification). Default source files and roles come from that specification.
  */
 import { afterEach } from 'vitest';
 import { DuckDBInstance, type Json } from '@duckdb/node-api';
 import { columnList, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE } from '../../src/core/records.js';
 import { COLUMNS } from '../../src/core/schema.js';
 import { runModels } from '../../src/warehouse/build.js';
-import type { Row, StoreId } from '../../src/core/row.js';
-import { STORE_ROLES } from '../../src/readers/stores.js';
+import type { Row } from '../../src/core/row.js';
+import type { RootKindId } from '../../src/core/root-kinds.js';
+import { STORE_ROLES, STORE_SPECS, type StoreId } from '../../src/core/stores.js';
+import { storeOf } from '../../src/discover/discover.js';
+import { specPlaceholders } from '../../src/warehouse/stores-table.js';
 
 /** A hand-made raw row: any Row field, with timestamp_utc as epoch ms or an ISO string. */
 export type TestRow = Partial<Omit<Row, 'timestamp_utc'>> & { timestamp_utc?: number | string | null };
@@ -43,36 +47,41 @@ export const files = {
   globalState: (home = DEFAULT_HOME) => `${home}/.cline/data/globalState.json`,
 };
 
-const MANIFEST_KINDS = new Set(['session_start', 'model', 'sync', 'session_end']);
+/** Where each root kind lies in a test home. */
+const ROOTS: Record<RootKindId, (home: string) => string> = {
+  'vscode-globalstorage': (home) => `${home}/${VSCODE_ROOT}`,
+  'cline-data': (home) => `${home}/.cline/data`,
+  'documents-cline': (home) => `${home}/Documents/Cline`,
+};
 
-/** The file a reader of `store` would have read a row of `kind` from. */
+/** Row kinds that come from one particular file of their store rather than from its transcript (globs). */
+const KIND_FILES: Record<string, string> = {
+  session_start: 'sessions/*/*.json',
+  model: 'sessions/*/*.json',
+  sync: 'sessions/*/*.json',
+  session_end: 'sessions/*/*.json',
+  task_history: 'state/taskHistory.json',
+  model_usage: 'tasks/*/task_metadata.json',
+};
+
+/** A file a glob of the store specification matches: `*` is the session id, `{a,b}` its first alternative. */
+function exampleFile(glob: string, sid: string): string {
+  return glob.replace(/\{([^,}]*)[^}]*\}/g, '$1').replace(/\*/g, sid);
+}
+
+/**
+ * The file a reader of `store` would have read a row of `kind` from (core/stores.ts), under the first
+ * root kind of the store: the kind's own file where the store has it, else its first transcript, else
+ * its first file.
+ */
 function defaultFile(store: StoreId, home: string, sid: string, kind: string): string {
-  switch (store) {
-    case 'sdk-sessions':
-      return MANIFEST_KINDS.has(kind) ? files.sdkManifest(sid, home) : files.sdkMessages(sid, sid, home);
-    case 'vscode-tasks':
-      if (kind === 'task_history') return files.taskHistory(home);
-      if (kind === 'model_usage') return files.taskMetadata(sid, home);
-      return files.uiMessages(sid, home);
-    case 'cline-tasks':
-      return files.clineUiMessages(sid, home);
-    case 'sessions-db':
-      return files.sessionsDb(home);
-    case 'search-index':
-      return files.searchIndex(home);
-    case 'input-history':
-      return files.inputHistory(home);
-    case 'hooks-log':
-      return files.hooksLog(home);
-    case 'sync-queue':
-      return files.syncQueue(home);
-    case 'settings':
-      return files.globalState(home);
-    case 'credentials':
-      return `${home}/.cline/data/secrets.json`;
-    case 'discovery':
-      return home;
-  }
+  if (store === 'discovery') return home;
+  const spec = STORE_SPECS[store];
+  const [rootKind, globs] = Object.entries(spec.files)[0] as [RootKindId, readonly string[]];
+  const root = ROOTS[rootKind](home);
+  const own = KIND_FILES[kind] === undefined ? null : exampleFile(KIND_FILES[kind], sid);
+  if (own !== null && storeOf(own, rootKind) === store) return `${root}/${own}`;
+  return `${root}/${exampleFile(spec.transcripts?.[0] ?? globs[0], sid)}`;
 }
 
 /** A raw row with every column filled: given values, else the defaults, else null. */
@@ -125,7 +134,7 @@ const FILE_COLUMNS = ddl(FILE_SHAPE);
 const RUN_COLUMNS = ddl(RUN_SHAPE);
 const SECRET_COLUMNS = ddl(SECRET_SHAPE);
 
-/** Loads `rows` as raw_events into a fresh in-memory DuckDB and runs the models from sql/10 on. */
+/** Loads `rows` as raw_events into a fresh in-memory DuckDB and runs the models from sql/04 (the `stores` table) on. */
 export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } = {}): Promise<ModelDb> {
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
@@ -149,7 +158,7 @@ export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } 
     await conn.run(`create table raw_files (${FILE_COLUMNS})`);
     await conn.run(`create table raw_runs (${RUN_COLUMNS})`);
     await conn.run(`create table raw_secrets (${SECRET_COLUMNS})`);
-    await runModels(conn, {}, 10);
+    await runModels(conn, specPlaceholders(), 4);
   } catch (err) {
     close();
     throw err;

@@ -1,12 +1,15 @@
 /**
  * The reader fixtures as whole-store inputs, for the suites that run every reader directly on mutated
- * copies of its fixture (test/hostile/fuzz.test.ts, test/hostile/deep-values.test.ts): each store, its
- * fixture image, its store root inside the image, and the files of that store under the root.
+ * copies of its fixture (test/hostile/fuzz.test.ts, test/hostile/deep-values.test.ts): each store of the
+ * store specification (core/stores.ts) that has files, its fixture image `fixtures/<store>/img`, the
+ * root in it of the store's first root kind found there, and the files of that store under the root.
  */
+import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
+import { ROOT_KINDS, rootKindAt, type RootKindId } from '../../src/core/root-kinds.js';
+import { STORES, type StoreId, type StoreSpec } from '../../src/core/stores.js';
 import { storeOf } from '../../src/discover/discover.js';
-import type { StoreId } from '../../src/core/row.js';
-import { listFiles } from './source.js';
+import { fixture, listFiles } from './source.js';
 
 export interface Target {
   store: StoreId;
@@ -14,24 +17,43 @@ export interface Target {
   img: string;
   /** Store root inside the image, `/` separated. */
   root: string;
-  kind: 'globalStorage' | 'cline';
+  kind: RootKindId;
 }
 
-const CLINE = 'home/u/.cline/data';
+/** The first store root of `kind` in the image (folders in name order, breadth first), image-relative; null when none. */
+function findRoot(imageRoot: string, kind: RootKindId): string | null {
+  const spec = ROOT_KINDS.find((k) => k.id === kind)!;
+  const sub: string | undefined = 'sub' in spec ? spec.sub : undefined;
+  let level = [imageRoot];
+  while (level.length > 0) {
+    const next: string[] = [];
+    for (const dir of level) {
+      for (const name of readdirSync(dir).sort()) {
+        const full = path.join(dir, name);
+        if (!statSync(full).isDirectory()) continue;
+        if (rootKindAt(path.basename(dir), name)?.id === kind) {
+          const root = sub === undefined ? full : path.join(full, sub);
+          return path.relative(imageRoot, root).split(path.sep).join('/');
+        }
+        next.push(full);
+      }
+    }
+    level = next;
+  }
+  return null;
+}
+
+function targetOf(spec: StoreSpec): Target {
+  const imageRoot = fixture(spec.id, 'img');
+  for (const kind of Object.keys(spec.files) as RootKindId[]) {
+    const root = findRoot(imageRoot, kind);
+    if (root !== null) return { store: spec.id as StoreId, img: spec.id, root, kind };
+  }
+  throw new Error(`fixtures/${spec.id}/img holds no store root of ${Object.keys(spec.files).join(', ')}`);
+}
 
 /** One target per store that has files. */
-export const TARGETS: Target[] = [
-  { store: 'vscode-tasks', img: 'vscode-tasks', root: 'C/Users/alice/AppData/Roaming/Code/User/globalStorage/saoudrizwan.claude-dev', kind: 'globalStorage' },
-  { store: 'cline-tasks', img: 'cline-tasks', root: CLINE, kind: 'cline' },
-  { store: 'sdk-sessions', img: 'sdk-sessions', root: CLINE, kind: 'cline' },
-  { store: 'sessions-db', img: 'sessions-db', root: CLINE, kind: 'cline' },
-  { store: 'search-index', img: 'search-index', root: CLINE, kind: 'cline' },
-  { store: 'input-history', img: 'input-history', root: CLINE, kind: 'cline' },
-  { store: 'hooks-log', img: 'hooks-log', root: CLINE, kind: 'cline' },
-  { store: 'sync-queue', img: 'sync-queue', root: 'home/u/.config/Code/User/globalStorage/saoudrizwan.claude-dev', kind: 'globalStorage' },
-  { store: 'settings', img: 'settings', root: CLINE, kind: 'cline' },
-  { store: 'credentials', img: 'credentials', root: CLINE, kind: 'cline' },
-];
+export const TARGETS: Target[] = (STORES as readonly StoreSpec[]).filter((s) => Object.keys(s.files).length > 0).map(targetOf);
 
 /** The files of the target's store under its root in a copy of the image at `imageRoot`, as discovery assigns them. */
 export function targetFiles(t: Target, imageRoot: string): { root: string; files: string[] } {

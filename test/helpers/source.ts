@@ -3,6 +3,7 @@ import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Row, Source, SourceRole, StoreId } from '../../src/core/row.js';
+import { STORE_ROLES } from '../../src/core/stores.js';
 import type { Reader } from '../../src/readers/shapes/rows.js';
 
 /** Absolute path of the repository root. */
@@ -35,6 +36,7 @@ export interface SourceOptions {
   root: string;
   home?: string;
   client?: string;
+  /** Default: the store's role in the store specification. */
   role?: SourceRole;
   host?: string;
   /** Files of the source; default: every file under root. */
@@ -46,7 +48,7 @@ export function makeSource(opts: SourceOptions): Source {
   return {
     host: opts.host ?? 'test-host',
     store: opts.store,
-    role: opts.role ?? 'primary',
+    role: opts.role ?? STORE_ROLES[opts.store],
     imageRoot: opts.imageRoot,
     home: opts.home ?? 'home/u',
     client: opts.client ?? 'cline',

@@ -26,13 +26,13 @@ afterAll(() => {
 
 describe('discovery maps credential files to the credentials store', () => {
   it('storeOf: cline-data and globalStorage paths', () => {
-    expect(storeOf('secrets.json', 'cline')).toBe('credentials');
-    expect(storeOf('settings/providers.json', 'cline')).toBe('credentials');
-    expect(storeOf('connectors/settings.json', 'cline')).toBe('credentials');
-    expect(storeOf('cache/remote_config_org-1234.json', 'globalStorage')).toBe('credentials');
-    expect(storeOf('cache/remote_config_org-1234.json', 'cline')).toBe(null);
-    expect(storeOf('secrets.json', 'globalStorage')).toBe(null);
-    expect(storeOf('settings/cline_mcp_settings.json', 'cline')).toBe('settings');
+    expect(storeOf('secrets.json', 'cline-data')).toBe('credentials');
+    expect(storeOf('settings/providers.json', 'cline-data')).toBe('credentials');
+    expect(storeOf('connectors/settings.json', 'cline-data')).toBe('credentials');
+    expect(storeOf('cache/remote_config_org-1234.json', 'vscode-globalstorage')).toBe('credentials');
+    expect(storeOf('cache/remote_config_org-1234.json', 'cline-data')).toBe(null);
+    expect(storeOf('secrets.json', 'vscode-globalstorage')).toBe(null);
+    expect(storeOf('settings/cline_mcp_settings.json', 'cline-data')).toBe('settings');
   });
 
   it('finds the five files of the fixture in three sources, Documents/Cline included', async () => {

@@ -1,0 +1,133 @@
+/**
+ * The store specification: one entry per store (partition `store=`), from which the rest is derived:
+ * the `StoreId` type, discovery's file matching (discover/store-files.ts), the warehouse's `stores`
+ * table (warehouse/stores-table.ts) and the test helpers. The reader of each store is the entry of
+ * the same id in readers/registry.ts, which the compiler checks is complete; it is kept there because
+ * discovery and the warehouse must not load reader code (docs/ARCHITECTURE.md "Adding a store").
+ */
+import type { RootKindId } from './root-kinds.js';
+
+/** `primary` stores are the evidence itself; `secondary` stores repeat it, and the duplicate rule may drop their rows. */
+export type SourceRole = 'primary' | 'secondary';
+
+export interface StoreSpec {
+  /** The `store=` partition value: a contract with analysts' saved queries. */
+  id: string;
+  role: SourceRole;
+  /** One line: what the store holds. */
+  description: string;
+  /**
+   * Its files under each root kind it lives in (core/root-kinds.ts): globs relative to the root
+   * (core/glob.ts). The first segment of a glob is a plain folder name: discovery lists only the
+   * folders some glob names, and a folder whose files are one store's is that store's (its problems
+   * become that store's `parser:` rows). Where globs of two stores match one file, the first store wins.
+   */
+  files: { readonly [K in RootKindId]?: readonly string[] };
+  /** Files its globs match but that are not read. */
+  except?: readonly string[];
+  /** Which of its files are transcripts: `sessions.has_transcript`, the transcript side of the duplicate rule. */
+  transcripts?: readonly string[];
+}
+
+const TASK_FILES = ['tasks/*/{ui_messages,api_conversation_history,task_metadata}.json', 'state/taskHistory.json'];
+const TASK_TRANSCRIPTS = ['tasks/*/ui_messages.json', 'tasks/*/api_conversation_history.json'];
+/** An SQLite database with its journal, WAL and shared-memory files. */
+const SQLITE = '{,-wal,-shm,-journal}';
+
+export const STORES = [
+  {
+    id: 'vscode-tasks',
+    role: 'primary',
+    description: "legacy tasks of Cline's VS Code extension: messages, API history, metadata, task history",
+    files: { 'vscode-globalstorage': TASK_FILES },
+    transcripts: TASK_TRANSCRIPTS,
+  },
+  {
+    id: 'cline-tasks',
+    role: 'primary',
+    description: 'legacy tasks under ~/.cline/data (CLI v1, JetBrains)',
+    files: { 'cline-data': TASK_FILES },
+    transcripts: TASK_TRANSCRIPTS,
+  },
+  {
+    id: 'sdk-sessions',
+    role: 'primary',
+    description: 'SDK sessions of the CLI and the extension: manifests, lead, subagent and teammate transcripts',
+    files: { 'cline-data': ['sessions/*/*.json'] },
+    except: ['sessions/*/*.compaction.json'],
+    transcripts: ['sessions/*/*.messages.json'],
+  },
+  {
+    id: 'sessions-db',
+    role: 'primary',
+    description: 'the SDK session database (rows kept only for sessions whose manifest is gone)',
+    files: { 'cline-data': [`db/sessions.db${SQLITE}`] },
+  },
+  {
+    id: 'search-index',
+    role: 'secondary',
+    description: 'the FTS5 session search index',
+    files: { 'cline-data': [`db/session-search.db${SQLITE}`] },
+  },
+  {
+    id: 'input-history',
+    role: 'secondary',
+    description: "the CLI's prompt history (last 20 prompts)",
+    files: { 'cline-data': ['cache/user_input_history.jsonl'] },
+  },
+  {
+    id: 'hooks-log',
+    role: 'secondary',
+    description: 'the hook audit log',
+    files: { 'cline-data': ['logs/hooks.jsonl'] },
+  },
+  {
+    id: 'sync-queue',
+    role: 'primary',
+    description: 'the enterprise prompt upload queue',
+    files: { 'vscode-globalstorage': ['cache/sync-queue.json'] },
+  },
+  {
+    id: 'settings',
+    role: 'primary',
+    description: 'permission, MCP and Cline Cloud settings',
+    files: {
+      'cline-data': ['globalState.json', 'settings/global-settings.json', 'settings/cline_mcp_settings.json', 'cloud-pending-starts/*.json'],
+      'vscode-globalstorage': ['settings/cline_mcp_settings.json'],
+    },
+  },
+  {
+    id: 'credentials',
+    role: 'primary',
+    description: 'files that hold credentials (key names only are read)',
+    files: {
+      'cline-data': ['secrets.json', 'settings/providers.json', 'connectors/settings.json'],
+      'vscode-globalstorage': ['cache/remote_config_*.json'],
+      'documents-cline': ['webhook_config.json'],
+    },
+  },
+  {
+    id: 'cli-notices',
+    role: 'primary',
+    description: 'which CLI notices (the ClinePass intro) the interactive CLI has shown',
+    files: { 'cline-data': ['settings/cli-notices.json'] },
+  },
+  {
+    id: 'discovery',
+    role: 'primary',
+    description: 'not a Cline store: parser rows of entries discovery found outside every store root and could not search',
+    files: {},
+  },
+] as const satisfies readonly StoreSpec[];
+
+/** Store ids: the `store=` partition values. */
+export type StoreId = (typeof STORES)[number]['id'];
+
+/** Every store id, in the specification's order. */
+export const STORE_IDS: readonly StoreId[] = STORES.map((s) => s.id);
+
+/** The specification of every store, by id. */
+export const STORE_SPECS = Object.fromEntries(STORES.map((s) => [s.id, s as StoreSpec])) as Record<StoreId, StoreSpec>;
+
+/** The role of every store, by id. */
+export const STORE_ROLES = Object.fromEntries(STORES.map((s) => [s.id, s.role])) as Record<StoreId, SourceRole>;

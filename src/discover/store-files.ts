@@ -1,0 +1,77 @@
+/**
+ * Discovery's file matching, derived from the store specification (core/stores.ts): which store a file
+ * under a store root belongs to, which store a folder there holds files of, which folders are listed
+ * and how deep.
+ */
+import { globsRegExp } from '../core/glob.js';
+import { ROOT_KINDS, type RootKindId } from '../core/root-kinds.js';
+import { STORES, type StoreId, type StoreSpec } from '../core/stores.js';
+
+interface StoreMatcher {
+  store: StoreId;
+  files: RegExp;
+  except: RegExp | null;
+}
+
+interface KindFiles {
+  /** In the specification's order: the first match wins. */
+  matchers: StoreMatcher[];
+  /** First folder of each glob → the stores whose files it holds. */
+  folders: Map<string, Set<StoreId>>;
+  /** The most path segments of any glob. */
+  segments: number;
+}
+
+function kindFiles(kind: RootKindId): KindFiles {
+  const out: KindFiles = { matchers: [], folders: new Map(), segments: 0 };
+  for (const spec of STORES as readonly StoreSpec[]) {
+    const globs = spec.files[kind];
+    if (!globs || globs.length === 0) continue;
+    const store = spec.id as StoreId;
+    out.matchers.push({ store, files: globsRegExp(globs), except: spec.except ? globsRegExp(spec.except) : null });
+    for (const glob of globs) {
+      const segs = glob.split('/');
+      out.segments = Math.max(out.segments, segs.length);
+      if (segs.length === 1) continue;
+      if (/[*{}]/.test(segs[0])) throw new Error(`store ${store}: the first folder of ${glob} must be a plain name`);
+      const stores = out.folders.get(segs[0]) ?? new Set<StoreId>();
+      stores.add(store);
+      out.folders.set(segs[0], stores);
+    }
+  }
+  return out;
+}
+
+const BY_KIND = new Map<RootKindId, KindFiles>(ROOT_KINDS.map((k) => [k.id, kindFiles(k.id)]));
+
+function filesOf(kind: RootKindId): KindFiles {
+  return BY_KIND.get(kind)!;
+}
+
+/** Which store a file under a store root belongs to (root-relative path), or null when not read. */
+export function storeOf(rel: string, kind: RootKindId): StoreId | null {
+  for (const m of filesOf(kind).matchers) {
+    if (m.files.test(rel) && !m.except?.test(rel)) return m.store;
+  }
+  return null;
+}
+
+/**
+ * The store whose files a folder under a store root holds (root-relative path, by its first folder), so
+ * a problem found there (a link out of the image, an unreadable folder) is reported with that store;
+ * null when several stores share the folder, or none.
+ */
+export function folderStore(rel: string, kind: RootKindId): StoreId | null {
+  const stores = filesOf(kind).folders.get(rel.split('/')[0]);
+  return stores?.size === 1 ? [...stores][0] : null;
+}
+
+/** The folders directly under a store root that hold files of some store (the rest is never listed). */
+export function rootFolders(kind: RootKindId): ReadonlySet<string> {
+  return new Set(filesOf(kind).folders.keys());
+}
+
+/** How many folder levels below the root discovery lists (the deepest glob's folders). */
+export function folderDepth(kind: RootKindId): number {
+  return Math.max(0, filesOf(kind).segments - 1);
+}
