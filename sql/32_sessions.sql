@@ -1,10 +1,8 @@
 -- sessions: one row per (host, session_id) seen in events (primary or kept secondary rows), so a
 -- session known only from secondary stores (its transcript deleted) is listed with has_transcript false.
 -- Inputs: int_timeline (the rows of events), raw_events (for the stores a session appears in, dropped duplicates included).
---   origin:        'remote' when a `session origin: remote ...` row names it (Cline Cloud), else 'local'
---   is_synced:     true when a `session synced: ...` row says its transcript left the host; never NULL
---   sync_target:   where to: `s3 bucket B object O`, `cline-cloud`, or the upload queue key
---   imported_from: the other agent a session was imported from (manifest metadata.importedFrom)
+-- The facts come from the columns the readers set beside their texts (session_origin, sync_target,
+-- imported_from), never from the texts.
 --   has_transcript: a transcript row (ui_messages, api history or SDK messages file) is on the host
 create or replace table sessions as
 with transcript_rows as (
@@ -41,18 +39,10 @@ summary as (
         count(*) filter (where turn_type = 'tool_result') as count_tool_result,
         count(*) filter (where turn_type = 'system') as count_system,
         count(*) filter (where is_error) as count_errors,
-        bool_or(case when kind = 'origin' then text like 'session origin: remote%' end) as is_remote,
-        bool_or(case when kind = 'sync' then text like 'session synced:%' end) as is_synced,
-        list(distinct
-            case
-                when kind <> 'sync' then null
-                when text like 'session synced: cline-cloud%' then 'cline-cloud'
-                when text like 'session synced: enterprise prompt upload to %' then regexp_extract(text, 'upload to (\S+ bucket \S+ object \S+)', 1)
-                when text like 'session synced: enterprise prompt upload synced key %' then 'enterprise upload queue: ' || regexp_extract(text, 'key (\S+)', 1)
-            end
-        ) as sync_targets,
-        -- text functions only inside CASE on the few rows they concern: a regex over every message costs seconds
-        max(case when kind = 'session_start' then nullif(regexp_extract(text, ' imported_from=(\S+)', 1), '') end) as imported_from
+        bool_or(session_origin = 'remote') as is_remote,
+        bool_or(sync_target is not null) as is_synced,
+        list(distinct sync_target) as sync_targets,
+        max(imported_from) as imported_from
     from int_timeline
     where session_id is not null
     group by all

@@ -160,15 +160,40 @@ export async function modelSql(file: string, vars: Record<string, string>): Prom
 }
 
 /**
+ * The first line of a model file that runs in rounds: the build runs it again and again, with `{{round}}`
+ * = 1, 2, ..., until one run of its statements inserts (or changes) no row. There is no cap: such a
+ * file must insert only rows that make the next run's input smaller (the duplicate rule's files pair rows
+ * that no earlier round paired, sql/21).
+ */
+export const REPEAT_LINE = '-- repeat: until a run inserts no row';
+
+/** Runs each statement of `text` in turn; returns the rows they inserted, updated or deleted. */
+async function runCountingRows(conn: DuckDBConnection, text: string): Promise<number> {
+  const statements = await conn.extractStatements(text);
+  let changed = 0;
+  for (let i = 0; i < statements.count; i++) {
+    const result = await (await statements.prepare(i)).run();
+    changed += result.rowsChanged;
+  }
+  return changed;
+}
+
+/**
  * Runs model files against `conn` in name order: all of them, or those whose number is at least
- * `fromNumber` (tests give the raw_* relations themselves and start at 10).
+ * `fromNumber`. A file starting with REPEAT_LINE runs until a run changes no row.
  */
 export async function runModels(conn: DuckDBConnection, vars: Record<string, string>, fromNumber = 0): Promise<void> {
   for (const file of await modelFiles()) {
     if (Number.parseInt(file.slice(0, 2), 10) < fromNumber) continue;
-    const text = await modelSql(file, vars);
     try {
-      await conn.run(text);
+      const repeats = (await fs.readFile(path.join(SQL_DIR, file), 'utf8')).startsWith(`${REPEAT_LINE}\n`);
+      if (!repeats) {
+        await conn.run(await modelSql(file, vars));
+        continue;
+      }
+      for (let round = 1; ; round++) {
+        if ((await runCountingRows(conn, await modelSql(file, { ...vars, round: String(round) }))) === 0) break;
+      }
     } catch (err) {
       throw new Error(`warehouse: model ${file} failed: ${(err as Error).message}`);
     }

@@ -15,7 +15,10 @@ import type { Row } from '../core/row.js';
 import { redact, type Redacted } from './redact.js';
 
 /** The columns redacted: `text` and the string columns readers fill from file content. */
-export const REDACTED_COLUMNS = ['text', 'session_id', 'project_path', 'git_branch', 'model', 'provider', 'tool_name', 'tool_use_id', 'kind'] as const;
+export const REDACTED_COLUMNS = [
+  'text', 'session_id', 'project_path', 'git_branch', 'model', 'provider', 'tool_name', 'tool_use_id', 'kind',
+  'permission_mode', 'sync_target', 'session_origin', 'imported_from',
+] as const;
 
 export type RedactedColumn = (typeof REDACTED_COLUMNS)[number];
 
@@ -42,7 +45,9 @@ export type SecretRecord = Pick<Row, 'host' | 'store' | 'home' | 'client' | 'sou
  * so their redactions are worth remembering. `tool_use_id` is unique per call: remembering it only
  * filled the memory (peak RSS of the full bench load 386-402 MB against 352 MB without it).
  */
-const REPEATING_COLUMNS: ReadonlySet<RedactedColumn> = new Set(['session_id', 'project_path', 'git_branch', 'model', 'provider', 'tool_name', 'kind']);
+const REPEATING_COLUMNS: ReadonlySet<RedactedColumn> = new Set([
+  'session_id', 'project_path', 'git_branch', 'model', 'provider', 'tool_name', 'kind', 'permission_mode', 'session_origin', 'imported_from',
+]);
 
 /** Distinct repeating values whose redaction is remembered; past this the memory starts again. */
 const REMEMBERED_VALUES = 5_000;
