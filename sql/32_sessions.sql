@@ -79,3 +79,27 @@ final as (
 
 select * from final
 order by host, first_timestamp_utc nulls last, session_id;
+
+comment on table sessions is 'One row per (host, session_id) seen in events, a session known only from secondary stores included. Grain: one row per (host, session_id).';
+comment on column sessions.host is 'Host image name.';
+comment on column sessions.session_id is 'Legacy task id, SDK session id or Cline Cloud ses- id.';
+comment on column sessions.home is 'Home folder of its rows (the least, if several).';
+comment on column sessions.client is 'Client of its rows (the least, if several).';
+comment on column sessions.project_path is 'project_path of its earliest dated row that has one.';
+comment on column sessions.first_timestamp_utc is 'Time of its first dated event.';
+comment on column sessions.last_timestamp_utc is 'Time of its last dated event.';
+comment on column sessions.models is 'Distinct models of its events, sorted.';
+comment on column sessions.count_rows is 'Its events (dropped duplicates not counted).';
+comment on column sessions.count_user is 'Its user events.';
+comment on column sessions.count_assistant is 'Its assistant events.';
+comment on column sessions.count_thinking is 'Its thinking events.';
+comment on column sessions.count_tool_use is 'Its tool_use events.';
+comment on column sessions.count_tool_result is 'Its tool_result events.';
+comment on column sessions.count_system is 'Its system events.';
+comment on column sessions.count_errors is 'Its events with is_error.';
+comment on column sessions.has_transcript is 'True when a transcript row (ui_messages, api history or SDK messages file) of it is on the host.';
+comment on column sessions.origin is 'remote when an origin row says it is a Cline Cloud session (session_origin), else local.';
+comment on column sessions.is_synced is 'True when a sync row says its transcript left the host (sync_target set); never null.';
+comment on column sessions.sync_target is 'Where it went, ''; '' between several: cline-cloud, ''<adapter> bucket <bucket> object <key>'', ''enterprise upload queue: <key>''.';
+comment on column sessions.imported_from is 'The agent it was imported from (manifest metadata.importedFrom), else null.';
+comment on column sessions.stores is 'Stores its rows are in, dropped duplicates included, sorted.';

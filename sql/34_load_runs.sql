@@ -25,3 +25,20 @@ select
     is_full_load
 from runs
 order by started_at;
+
+comment on view load_runs is 'One row per clinetrail load on this OUT, newest last; the newest also counts the duplicates dropped and the sessions. Grain: one row per run.';
+comment on column load_runs.run_id is 'Id of the run.';
+comment on column load_runs.started_at_utc is 'When the load started.';
+comment on column load_runs.ended_at_utc is 'When it ended.';
+comment on column load_runs.count_hosts is 'Host images in its input.';
+comment on column load_runs.count_partitions_written is '(host, store) partitions it read and wrote.';
+comment on column load_runs.count_partitions_unchanged is 'Partitions it kept as they were.';
+comment on column load_runs.count_partitions_removed is 'Partitions of hosts or stores no longer in the input that it withdrew.';
+comment on column load_runs.count_files_read is 'Evidence files it read.';
+comment on column load_runs.count_files_unchanged is 'Evidence files of unchanged partitions, not read.';
+comment on column load_runs.count_rows_written is 'Rows it wrote.';
+comment on column load_runs.count_parser_errors is 'parser: rows among them.';
+comment on column load_runs.count_discovery_problems is 'Problems discovery reported.';
+comment on column load_runs.count_duplicates_dropped is 'Rows of duplicates in this warehouse; newest run only, else null.';
+comment on column load_runs.count_sessions is 'Rows of sessions in this warehouse; newest run only, else null.';
+comment on column load_runs.is_full_load is 'True for a load with --full.';

@@ -1,6 +1,6 @@
 /**
  * The store ids (partition values) and their roles: `primary` stores are the evidence itself,
- * `secondary` stores repeat it and are what the duplicate rule (sql/20_int_duplicate_pairs.sql) may drop.
+ * `secondary` stores repeat it and are what the duplicate rule (sql/20 to sql/26) may drop.
  * `discovery` is not a Cline store: it holds the `parser:` rows of entries discovery found outside any
  * store root and could not search (a link out of the image, a tree too deep).
  */

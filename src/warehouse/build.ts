@@ -81,7 +81,7 @@ const FILE_COLUMNS: ColumnList = [
 const SECRET_COLUMNS: ColumnList = [
   ['host', 'VARCHAR'], ['store', 'VARCHAR'], ['home', 'VARCHAR'], ['client', 'VARCHAR'], ['source_file', 'VARCHAR'],
   ['source_line', 'BIGINT'], ['source_seq', 'INTEGER'], ['session_id', 'VARCHAR'], ['timestamp_ms', 'BIGINT'],
-  ['row_kind', 'VARCHAR'], ['column_name', 'VARCHAR'], ['kind', 'VARCHAR'], ['fingerprint', 'VARCHAR'],
+  ['row_kind', 'VARCHAR'], ['column_name', 'VARCHAR'], ['kind', 'VARCHAR'], ['fingerprint', 'VARCHAR'], ['file_row', 'BIGINT'],
 ];
 
 /** Columns of one OUT/state/runs/*.json record (load/run.ts RunRecord). */

@@ -27,7 +27,7 @@ export type RedactedColumn = (typeof REDACTED_COLUMNS)[number];
  * table reads it: where it was and what it was, never its value. `session_id` and `row_kind` are the
  * row's redacted values, so they join to `raw_events`.
  */
-export type SecretRecord = Pick<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_line' | 'source_seq' | 'session_id'> & {
+export type SecretRecord = Pick<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_line' | 'source_seq' | 'session_id' | 'file_row'> & {
   /** The row's timestamp_utc, epoch ms. */
   timestamp_ms: number | null;
   /** The row's kind (`say:command`, `tool_result`, ...). */
@@ -82,6 +82,7 @@ export class RowRedactor {
           source_file: row.source_file,
           source_line: row.source_line,
           source_seq: row.source_seq,
+          file_row: row.file_row,
           session_id: row.session_id,
           timestamp_ms: row.timestamp_utc,
           row_kind: row.kind,

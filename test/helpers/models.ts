@@ -137,7 +137,7 @@ const RUN_COLUMNS =
 
 const SECRET_COLUMNS =
   'host VARCHAR, store VARCHAR, home VARCHAR, client VARCHAR, source_file VARCHAR, source_line BIGINT, source_seq INTEGER, ' +
-  'session_id VARCHAR, timestamp_ms BIGINT, row_kind VARCHAR, column_name VARCHAR, kind VARCHAR, fingerprint VARCHAR';
+  'session_id VARCHAR, timestamp_ms BIGINT, row_kind VARCHAR, column_name VARCHAR, kind VARCHAR, fingerprint VARCHAR, file_row BIGINT';
 
 /** Loads `rows` as the raw rows of a fresh in-memory DuckDB and runs every model on them. */
 export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } = {}): Promise<ModelDb> {
