@@ -1,5 +1,5 @@
 -- int_secondary_events: rows of the secondary stores (search-index, input-history, hooks-log), which
--- repeat what a transcript may still hold; sql/20 decides which of them a primary row already records.
+-- repeat what a transcript may still hold; sql/20 to sql/26 decide which of them a primary row already records.
 -- Inputs: raw_events. Grain: one row per secondary reader row.
 -- search-index rows take the manifest's cwd (else workspace_root) as project_path when the manifest is
 -- on the host, as the transcript reader does; otherwise they keep the index's workspace_root.

@@ -6,15 +6,17 @@
 --     row before it in the same transcript file; the lead transcript (<session>.messages.json) starts
 --     from the manifest's `model:` row, a subagent transcript from its own first model. The derived row
 --     sorts just before the row that changed the model (same time, same line, source_seq - 1).
---   * Legacy tasks, from task_metadata.json model_usage facts (kind model_usage, in entry order):
---     the first entry gives `model: <model_id> model_provider_id=<p> mode=<m>` and
+--   * Legacy tasks, from task_metadata.json model_usage facts (kind model_usage, in entry order, with the
+--     entry's mode in permission_mode): the first entry gives `model: <model_id> model_provider_id=<p> mode=<m>` and
 --     `permission mode: <mode>`; a later entry with another model_id gives `model: <old> -> <new> ...`,
 --     one with another mode gives `permission mode: <old> -> <new>`.
+-- A derived row's row_id is the MD5 of ('derived', its kind, the row_id of the row it derives from), so it
+-- is unique and stable as raw_events' row_id is (sql/00); its other columns are those of that row.
 create or replace table int_derived_events as
 with sdk_message_rows as (
     -- key columns only: the window below must not carry message texts
-    select host, store, home, client, source_file, source_line, source_seq, source_role, timestamp_utc,
-           session_id, project_path, git_branch, model, provider
+    select row_id, host, store, home, client, source_file, source_line, source_seq, source_role, timestamp_utc,
+           session_id, project_path, git_branch, model, provider, file_row
     from raw_events
     where store = 'sdk-sessions'
       and {{is_transcript_file}}
@@ -48,7 +50,10 @@ sdk_changes as (
 sdk_model_rows as (
     select
         * exclude (old_model)
-        replace (source_seq - 1 as source_seq),
+        replace (
+            md5_number('derived' || chr(0) || 'model' || chr(0) || row_id::VARCHAR) as row_id,
+            source_seq - 1 as source_seq
+        ),
         'system' as turn_type,
         'model' as kind,
         'model: ' || old_model || ' -> ' || model || ' provider=' || coalesce(provider, '-') as text
@@ -59,9 +64,9 @@ sdk_model_rows as (
 usage_facts as (
     select
         *,
-        regexp_extract(text, 'mode=(\S+)$', 1) as mode,
         lag(model) over w as previous_model,
-        lag(regexp_extract(text, 'mode=(\S+)$', 1)) over w as previous_mode,
+        -- an entry without a mode counts as mode '-': 'permission mode: - -> act' says a mode appeared
+        lag(coalesce(permission_mode, '-')) over w as previous_mode,
         row_number() over w as entry_number
     from raw_events
     where kind = 'model_usage'
@@ -70,11 +75,12 @@ usage_facts as (
 
 legacy_model_rows as (
     select
-        * exclude (mode, previous_model, previous_mode, entry_number)
+        * exclude (previous_model, previous_mode, entry_number)
         replace (
+            md5_number('derived' || chr(0) || 'model' || chr(0) || row_id::VARCHAR) as row_id,
             'model' as kind,
             'model: ' || case when entry_number = 1 then coalesce(model, '-') else previous_model || ' -> ' || model end
-                || ' model_provider_id=' || coalesce(provider, '-') || ' mode=' || coalesce(nullif(mode, ''), '-') as text
+                || ' model_provider_id=' || coalesce(provider, '-') || ' mode=' || coalesce(permission_mode, '-') as text
         )
     from usage_facts
     where entry_number = 1 or (model is distinct from previous_model and previous_model is not null and model is not null)
@@ -82,15 +88,16 @@ legacy_model_rows as (
 
 legacy_permission_rows as (
     select
-        * exclude (mode, previous_model, previous_mode, entry_number)
+        * exclude (previous_model, previous_mode, entry_number)
         replace (
+            md5_number('derived' || chr(0) || 'permission' || chr(0) || row_id::VARCHAR) as row_id,
             'permission' as kind,
-            'permission mode: ' || case when entry_number = 1 then mode else previous_mode || ' -> ' || mode end as text,
+            'permission mode: ' || case when entry_number = 1 then permission_mode else previous_mode || ' -> ' || permission_mode end as text,
             source_seq + 1 as source_seq
         )
     from usage_facts
-    where mode <> '' and mode <> '-'
-      and (entry_number = 1 or (previous_mode is not null and previous_mode <> '' and mode <> previous_mode))
+    where permission_mode is not null
+      and (entry_number = 1 or (previous_mode is not null and permission_mode <> previous_mode))
 ),
 
 final as (

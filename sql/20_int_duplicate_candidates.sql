@@ -1,21 +1,28 @@
--- int_duplicate_candidates: the rows the duplicate rule (sql/20_int_duplicate_pairs.sql) works on, with
--- the keys its rules group them by and no text. Inputs: int_primary_events, int_secondary_events; the
--- stores with transcripts come from the store specification (placeholder transcript_stores,
--- src/warehouse/stores-table.ts). Grain: one row per secondary row a rule may drop (hooks-log tool,
--- prompt and reply rows; input-history lines; search-index message documents), and one per transcript
--- row sharing a call id or a text with one of them on the same host.
---   rule      the rule a secondary row belongs to (null for transcript rows, which any rule may take)
---   ms        the row's time (epoch ms), the coordinate of the hook and dated history rules
---   text_key  SHA-256 of the text: of the secondary rows of the text rules, and of the transcript rows
---             whose 64-bit hash(text) matches one of theirs (a hash semi-join, so the build never holds
---             every transcript text). Comparing by SHA-256 keeps texts out of the rule's tables, and a
---             crafted 64-bit collision cannot drop evidence.
---   row_id    names a row within one build only: numbering in a total order would sort every candidate
---             again, so the rule breaks ties by (file, line, seq, kind, session), never by row_id.
+-- int_duplicate_candidates: the rows each rule of the duplicate rule may pair, with the rule's key and
+-- coordinate, and no text. Inputs: int_primary_events, int_secondary_events; the stores with
+-- transcripts come from the store specification (placeholder transcript_stores,
+-- src/warehouse/stores-table.ts). Grain: one row per (rule,
+-- row_id): every secondary row of the rule whose key some transcript row shares, and every transcript row
+-- sharing the key of one of them (a transcript row can be a candidate of several rules; the first rule
+-- that pairs it takes it, sql/21).
+--
+-- The rules, in the order sql/22 to sql/25 run them (store specification, "Past-use rows and secondary
+-- sources"); a secondary row belongs to one rule:
+--   hook_tool_call  hooks.jsonl tool_use/tool_result rows        key (host, turn type, call id)          coordinate time
+--   hook_text       hooks.jsonl prompt (user) and reply (assistant) key (host, session, turn type, text)   coordinate time
+--   input_history   user_input_history.jsonl lines (user)          key (host, home, text)                  coordinate time, null when undated
+--   search_index    session-search.db message documents             key (host, session, text)               coordinate record position
+-- hook_text keys on the session too: a hook line's session_id is sessionContext.rootSessionId, the
+-- transcript's session directory name (store specification; every fixture agrees), so the hook copy of a
+-- session whose transcript is gone is never dropped for another session's prompt of the same text.
+--
+-- Texts are compared by their SHA-256 (text_sha256), so no table of the rule holds a text. The SHA-256 of a
+-- transcript text is computed only when its 64-bit hash(text) equals a secondary row's (a hash semi-join,
+-- so the build never holds every transcript text), and a crafted 64-bit collision cannot drop evidence.
 create or replace table int_duplicate_candidates as
 with secondary_rows as (
     select
-        host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, timestamp_utc, text,
+        row_id, host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, timestamp_utc, text,
         case
             when store = 'hooks-log' and turn_type in ('tool_use', 'tool_result') then 'hook_tool_call'
             when store = 'hooks-log' and turn_type in ('user', 'assistant') then 'hook_text'
@@ -28,10 +35,9 @@ with secondary_rows as (
 
 secondary as materialized (
     select
-        host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, rule,
-        epoch_ms(timestamp_utc) as ms,
+        * exclude (text),
         case when rule <> 'hook_tool_call' and text is not null then hash(text) end as text_hash,
-        case when rule <> 'hook_tool_call' then sha256(text) end as text_key
+        case when rule <> 'hook_tool_call' then sha256(text) end as text_sha256
     from secondary_rows
     where rule is not null
 ),
@@ -39,39 +45,72 @@ secondary as materialized (
 -- Transcript rows that can repeat a secondary row, found by hash semi-joins on the few keys the secondary
 -- rows have (call ids; text hashes), so the build never holds every transcript text.
 transcript_rows as not materialized (
-    select host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, text, tool_use_id, epoch_ms(timestamp_utc) as ms
+    select row_id, host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, timestamp_utc, text
     from int_primary_events
     where store in {{transcript_stores}}
       and turn_type in ('user', 'assistant', 'tool_use', 'tool_result')
 ),
 
 transcript_by_call as (
-    select p.* exclude (text), null::VARCHAR as text_key
-    from transcript_rows as p
+    select t.* exclude (text), null::VARCHAR as text_sha256
+    from transcript_rows as t
     semi join (select distinct host, tool_use_id from secondary where rule = 'hook_tool_call' and tool_use_id is not null) as k
-        on k.host = p.host and k.tool_use_id = p.tool_use_id
+        on k.host = t.host and k.tool_use_id = t.tool_use_id
 ),
 
 transcript_by_text as (
-    select p.* exclude (text), sha256(p.text) as text_key
-    from transcript_rows as p
+    select t.* exclude (text), sha256(t.text) as text_sha256
+    from transcript_rows as t
     semi join (select distinct host, text_hash from secondary where text_hash is not null) as k
-        on k.host = p.host and k.text_hash = hash(p.text)
+        on k.host = t.host and k.text_hash = hash(t.text)
 ),
 
-primary_rows as (
-    select host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, ms, max(text_key) as text_key
+transcript as (
+    select * exclude (text_sha256), max(text_sha256) as text_sha256
     from (select * from transcript_by_call union all by name select * from transcript_by_text)
     group by all
 ),
 
+rules as (
+    select * from (values ('hook_tool_call'), ('hook_text'), ('input_history'), ('search_index')) as r(rule)
+),
+
+both_sides as (
+    select *, 'secondary' as source_role from secondary
+    union all by name
+    select t.*, r.rule, 'primary' as source_role from transcript as t cross join rules as r
+),
+
+keyed as (
+    select
+        *,
+        case rule
+            when 'hook_tool_call' then case when turn_type in ('tool_use', 'tool_result') and tool_use_id is not null then [host, turn_type, tool_use_id] end
+            when 'hook_text' then case when turn_type in ('user', 'assistant') and session_id is not null and text_sha256 is not null then [host, session_id, turn_type, text_sha256] end
+            when 'input_history' then case when turn_type = 'user' and home is not null and text_sha256 is not null then [host, home, text_sha256] end
+            when 'search_index' then case when session_id is not null and text_sha256 is not null then [host, session_id, text_sha256] end
+        end as group_key,
+        epoch_ms(timestamp_utc) as timestamp_ms
+    from both_sides
+),
+
 final as (
-    select 'secondary' as side, rule, host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, ms, text_key
-    from secondary
-    union all
-    select 'primary' as side, null as rule, host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, ms, text_key
-    from primary_rows
+    select
+        rule,
+        source_role,
+        row_id,
+        group_key,
+        -- the passes partition on this number: a window sorts on it several times faster than on a list of strings
+        hash(group_key) as group_hash,
+        case when rule = 'search_index' then source_line else timestamp_ms end as coordinate,
+        timestamp_ms,
+        host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type
+    from keyed
+    where group_key is not null
+    -- groups with rows of both sides only (sums of a CASE, not count(*) filter: after a join, DuckDB's
+    -- filtered window count is quadratic)
+    qualify sum(case when source_role = 'secondary' then 1 else 0 end) over (partition by rule, hash(group_key)) > 0
+        and sum(case when source_role = 'primary' then 1 else 0 end) over (partition by rule, hash(group_key)) > 0
 )
 
-select row_number() over () as row_id, *
-from final;
+select * from final;

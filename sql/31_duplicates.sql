@@ -1,14 +1,17 @@
 -- duplicates: every secondary row the duplicate rule dropped, beside the primary row that already records
--- it and the rule that matched them (sql/20_int_duplicate_pairs.sql). Inputs: int_secondary_paired,
--- int_duplicate_candidates (the kept row). Grain: one row per dropped row. rule_round is the pass that
--- paired them: 1 nearest, 2 in order.
+-- it and the rule that matched them (sql/20 to sql/26). Inputs: int_secondary_paired (the dropped row),
+-- int_duplicate_candidates (the kept row, by rule and row_id). Grain: one row per dropped row
+-- (dropped_row_id is unique); each kept row appears at most once too, the rule being one-to-one.
 create or replace table duplicates as
 select
     s.duplicate_rule as rule,
-    s.duplicate_rule_round as rule_round,
+    case when s.duplicate_pass = 'nearest' then 1 else 2 end as rule_round,
+    s.duplicate_pass as rule_pass,
+    s.duplicate_round_number as round_number,
     s.duplicate_distance_ms as distance_ms,
     s.host,
     s.home,
+    s.row_id as dropped_row_id,
     s.store as dropped_store,
     s.source_file as dropped_source_file,
     s.source_line as dropped_source_line,
@@ -17,14 +20,41 @@ select
     s.kind as dropped_kind,
     s.timestamp_utc as dropped_timestamp_utc,
     s.text as dropped_text,
+    p.row_id as kept_row_id,
     p.store as kept_store,
     p.source_file as kept_source_file,
     p.source_line as kept_source_line,
     p.source_seq as kept_source_seq,
     p.session_id as kept_session_id,
     p.kind as kept_kind,
-    to_timestamp(p.ms / 1000) as kept_timestamp_utc
+    to_timestamp(p.timestamp_ms / 1000) as kept_timestamp_utc
 from int_secondary_paired as s
-join int_duplicate_candidates as p on p.row_id = s.duplicate_of_row_id
+join int_duplicate_candidates as p on p.rule = s.duplicate_rule and p.row_id = s.duplicate_of_row_id
 where s.duplicate_rule is not null
-order by host, rule, dropped_source_file, dropped_source_line;
+order by host, rule, dropped_source_file, dropped_source_line, dropped_row_id;
+
+comment on table duplicates is 'Every secondary row the duplicate rule dropped, beside the primary row that already records it. Grain: one row per dropped row (dropped_row_id).';
+comment on column duplicates.rule is 'Rule that paired them: hook_tool_call, hook_text, input_history or search_index.';
+comment on column duplicates.rule_round is 'Pass that paired them: 1 nearest, 2 in order (or undated history lines newest first).';
+comment on column duplicates.rule_pass is 'The same pass by name: nearest, in_order or undated.';
+comment on column duplicates.round_number is 'Round of the rule that paired them, 1 first; a rule runs rounds until one pairs nothing.';
+comment on column duplicates.distance_ms is 'Milliseconds between the two rows'' times; 0 for search_index and undated lines.';
+comment on column duplicates.host is 'Host image name.';
+comment on column duplicates.home is 'Home folder of the dropped row.';
+comment on column duplicates.dropped_row_id is 'row_id of the dropped row in raw_events.';
+comment on column duplicates.dropped_store is 'Store of the dropped row: hooks-log, input-history or search-index.';
+comment on column duplicates.dropped_source_file is 'Evidence file of the dropped row.';
+comment on column duplicates.dropped_source_line is 'source_line of the dropped row.';
+comment on column duplicates.dropped_session_id is 'session_id of the dropped row.';
+comment on column duplicates.dropped_turn_type is 'turn_type of the dropped row.';
+comment on column duplicates.dropped_kind is 'kind of the dropped row.';
+comment on column duplicates.dropped_timestamp_utc is 'Time of the dropped row.';
+comment on column duplicates.dropped_text is 'Text of the dropped row.';
+comment on column duplicates.kept_row_id is 'row_id of the transcript row kept, in raw_events and events.';
+comment on column duplicates.kept_store is 'Store of the kept row.';
+comment on column duplicates.kept_source_file is 'Evidence file of the kept row.';
+comment on column duplicates.kept_source_line is 'source_line of the kept row.';
+comment on column duplicates.kept_source_seq is 'source_seq of the kept row.';
+comment on column duplicates.kept_session_id is 'session_id of the kept row.';
+comment on column duplicates.kept_kind is 'kind of the kept row.';
+comment on column duplicates.kept_timestamp_utc is 'Time of the kept row.';

@@ -3,11 +3,9 @@
 -- Inputs: int_timeline (the rows of events), raw_events (for the stores a session appears in, dropped duplicates included).
 -- Which files are transcripts comes from the store specification (placeholders transcript_stores and
 -- is_transcript_file, src/warehouse/stores-table.ts; the same test as stores.transcript_regex).
---   origin:        'remote' when a `session origin: remote ...` row names it (Cline Cloud), else 'local'
---   is_synced:     true when a `session synced: ...` row says its transcript left the host; never NULL
---   sync_target:   where to: `s3 bucket B object O`, `cline-cloud`, or the upload queue key
---   imported_from: the other agent a session was imported from (manifest metadata.importedFrom)
---   has_transcript: a row of a transcript file (ui_messages, api history or SDK messages file) is on the host
+-- The facts come from the columns the readers set beside their texts (session_origin, sync_target,
+-- imported_from), never from the texts.
+--   has_transcript: a transcript row (ui_messages, api history or SDK messages file) is on the host
 create or replace table sessions as
 with transcript_rows as (
     select distinct host, session_id
@@ -43,18 +41,10 @@ summary as (
         count(*) filter (where turn_type = 'tool_result') as count_tool_result,
         count(*) filter (where turn_type = 'system') as count_system,
         count(*) filter (where is_error) as count_errors,
-        bool_or(case when kind = 'origin' then text like 'session origin: remote%' end) as is_remote,
-        bool_or(case when kind = 'sync' then text like 'session synced:%' end) as is_synced,
-        list(distinct
-            case
-                when kind <> 'sync' then null
-                when text like 'session synced: cline-cloud%' then 'cline-cloud'
-                when text like 'session synced: enterprise prompt upload to %' then regexp_extract(text, 'upload to (\S+ bucket \S+ object \S+)', 1)
-                when text like 'session synced: enterprise prompt upload synced key %' then 'enterprise upload queue: ' || regexp_extract(text, 'key (\S+)', 1)
-            end
-        ) as sync_targets,
-        -- text functions only inside CASE on the few rows they concern: a regex over every message costs seconds
-        max(case when kind = 'session_start' then nullif(regexp_extract(text, ' imported_from=(\S+)', 1), '') end) as imported_from
+        bool_or(session_origin = 'remote') as is_remote,
+        bool_or(sync_target is not null) as is_synced,
+        list(distinct sync_target) as sync_targets,
+        max(imported_from) as imported_from
     from int_timeline
     where session_id is not null
     group by all
@@ -91,3 +81,27 @@ final as (
 
 select * from final
 order by host, first_timestamp_utc nulls last, session_id;
+
+comment on table sessions is 'One row per (host, session_id) seen in events, a session known only from secondary stores included. Grain: one row per (host, session_id).';
+comment on column sessions.host is 'Host image name.';
+comment on column sessions.session_id is 'Legacy task id, SDK session id or Cline Cloud ses- id.';
+comment on column sessions.home is 'Home folder of its rows (the least, if several).';
+comment on column sessions.client is 'Client of its rows (the least, if several).';
+comment on column sessions.project_path is 'project_path of its earliest dated row that has one.';
+comment on column sessions.first_timestamp_utc is 'Time of its first dated event.';
+comment on column sessions.last_timestamp_utc is 'Time of its last dated event.';
+comment on column sessions.models is 'Distinct models of its events, sorted.';
+comment on column sessions.count_rows is 'Its events (dropped duplicates not counted).';
+comment on column sessions.count_user is 'Its user events.';
+comment on column sessions.count_assistant is 'Its assistant events.';
+comment on column sessions.count_thinking is 'Its thinking events.';
+comment on column sessions.count_tool_use is 'Its tool_use events.';
+comment on column sessions.count_tool_result is 'Its tool_result events.';
+comment on column sessions.count_system is 'Its system events.';
+comment on column sessions.count_errors is 'Its events with is_error.';
+comment on column sessions.has_transcript is 'True when a transcript row (ui_messages, api history or SDK messages file) of it is on the host.';
+comment on column sessions.origin is 'remote when an origin row says it is a Cline Cloud session (session_origin), else local.';
+comment on column sessions.is_synced is 'True when a sync row says its transcript left the host (sync_target set); never null.';
+comment on column sessions.sync_target is 'Where it went, ''; '' between several: cline-cloud, ''<adapter> bucket <bucket> object <key>'', ''enterprise upload queue: <key>''.';
+comment on column sessions.imported_from is 'The agent it was imported from (manifest metadata.importedFrom), else null.';
+comment on column sessions.stores is 'Stores its rows are in, dropped duplicates included, sorted.';

@@ -20,3 +20,17 @@ select
     store = 'credentials' or source_file like '%/cline_mcp_settings.json' as holds_credentials
 from raw_files
 order by host, store, source_file;
+
+comment on table files is 'Every evidence file a load found, per (host, store), with its fingerprint and what it gave. Grain: one row per (host, store, source_file).';
+comment on column files.host is 'Host image name.';
+comment on column files.store is 'Cline store of the partition.';
+comment on column files.home is 'Home folder inside the image, / separated.';
+comment on column files.client is 'Whose store: the editor, or cline for ~/.cline/data.';
+comment on column files.source_file is 'Path of the evidence file relative to the image root, / separated.';
+comment on column files.size_bytes is 'Size in bytes when fingerprinted, before it was read.';
+comment on column files.mtime_utc is 'Modification time, UTC.';
+comment on column files.sha256 is 'SHA-256 of the bytes read, hex.';
+comment on column files.count_rows is 'Rows it gave, parser: rows included.';
+comment on column files.count_errors is 'parser: rows it gave.';
+comment on column files.first_error is 'Text of its first parser: row, null if none.';
+comment on column files.holds_credentials is 'True for a file Cline keeps credentials in (the credentials store, every cline_mcp_settings.json): only key names are read from it.';

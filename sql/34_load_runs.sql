@@ -31,3 +31,24 @@ select
     is_full_load
 from runs
 order by started_at;
+
+comment on view load_runs is 'One row per clinetrail load on this OUT, newest last, with every figure of its summary line; the newest also counts the sessions. Grain: one row per run.';
+comment on column load_runs.run_id is 'Id of the run.';
+comment on column load_runs.clinetrail_version is 'clinetrail that wrote the run: package version + the version of the code that shaped its rows; null for runs recorded before.';
+comment on column load_runs.finished_at_utc is 'When the run finished: warehouse built or kept, old files retired; null for a run killed before.';
+comment on column load_runs.is_secrets_redacted is 'Secrets were redacted from the texts (false with --keep-secrets); null for runs recorded before.';
+comment on column load_runs.count_secrets_redacted is 'Secrets redacted from the partitions the run wrote; null for runs recorded before.';
+comment on column load_runs.started_at_utc is 'When the load started.';
+comment on column load_runs.ended_at_utc is 'When its partitions were written, before the warehouse build.';
+comment on column load_runs.count_hosts is 'Host images in its input.';
+comment on column load_runs.count_partitions_written is '(host, store) partitions it read and wrote.';
+comment on column load_runs.count_partitions_unchanged is 'Partitions it kept as they were.';
+comment on column load_runs.count_partitions_removed is 'Partitions of hosts or stores no longer in the input that it withdrew.';
+comment on column load_runs.count_files_read is 'Evidence files it read.';
+comment on column load_runs.count_files_unchanged is 'Evidence files of unchanged partitions, not read.';
+comment on column load_runs.count_rows_written is 'Rows it wrote.';
+comment on column load_runs.count_parser_errors is 'parser: rows among them.';
+comment on column load_runs.count_discovery_problems is 'Problems discovery reported.';
+comment on column load_runs.count_duplicates_dropped is 'Rows the duplicate rule dropped in the warehouse the run left; for runs recorded before it was kept, the current count on the newest run only.';
+comment on column load_runs.count_sessions is 'Rows of sessions in this warehouse; newest run only, else null.';
+comment on column load_runs.is_full_load is 'True for a load with --full.';

@@ -61,14 +61,18 @@ export type RedactedColumnName =
   | 'provider'
   | 'tool_name'
   | 'tool_use_id'
-  | 'kind';
+  | 'kind'
+  | 'permission_mode'
+  | 'sync_target'
+  | 'session_origin'
+  | 'imported_from';
 
 /**
  * One secret redacted from a row (write/redact.ts), as `_secrets.<gen>.jsonl` holds it and the `secrets`
  * table reads it: where it was and what it was, never its value. `session_id` and `row_kind` are the
  * row's redacted values, so they join to `raw_events`.
  */
-export type SecretRecord = Pick<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_line' | 'source_seq' | 'session_id'> & {
+export type SecretRecord = Pick<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_line' | 'source_seq' | 'session_id' | 'file_row'> & {
   /** The row's timestamp_utc, epoch ms. */
   timestamp_ms: number | null;
   /** The row's kind (`say:command`, `tool_result`, ...). */
@@ -95,6 +99,7 @@ export const SECRET_SHAPE: RecordShape<SecretRecord> = {
   column_name: { sql: 'VARCHAR', doc: 'The column that held the secret (text, model, git_branch, ...).' },
   kind: { sql: 'VARCHAR', doc: 'The detector that matched (anthropic, aws_access_key_id, ...).' },
   fingerprint: { sql: 'VARCHAR', doc: "First 12 hex digits of the secret's SHA-256: the same secret has the same fingerprint everywhere." },
+  file_row: { sql: 'BIGINT', doc: "file_row of that row (with host, store and source_file it gives the row's row_id); null in lines written before it existed." },
 };
 
 /** One `clinetrail load`: a file of OUT/state/runs/, a row of `raw_runs`; every figure of the summary line. */

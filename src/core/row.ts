@@ -43,6 +43,22 @@ export interface Row {
   tokens_out: number | null;
   cost_usd: number | null;
   is_error: boolean | null;
+  /**
+   * 1-based position of the row among the rows its partition wrote for its source file, in the order the
+   * reader yielded them. Stamped by the partition writer (load/partition.ts), never by a reader: with
+   * host, store and source_file it names the row (sql/00_raw_events.sql `row_id`). Null only in rows
+   * built outside a partition write (tests).
+   */
+  file_row: number | null;
+  // Facts a reader also prints in `text`, as columns, so models never parse texts back.
+  /** Permission mode of a task_metadata model_usage entry (`plan`, `act`): where recorded. */
+  permission_mode: string | null;
+  /** Where a `sync` row says the transcript went: `cline-cloud`, `<adapter> bucket <b> object <o>`, `enterprise upload queue: <key>`. Null when it did not leave (a queue item not yet synced). */
+  sync_target: string | null;
+  /** `remote` on an `origin` row (a Cline Cloud session); null elsewhere. */
+  session_origin: string | null;
+  /** The agent an SDK session was imported from (manifest metadata.importedFrom.tool), on its `session_start` row. */
+  imported_from: string | null;
 }
 
 /** One Cline store root found in a home, with the files of one store under it. */
@@ -62,7 +78,7 @@ export interface Source {
 }
 
 /** The fields a reader decides; provenance comes from the source and the file. */
-export type RowFields = Partial<Omit<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_role'>> &
+export type RowFields = Partial<Omit<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_role' | 'file_row'>> &
   Pick<Row, 'turn_type' | 'kind'>;
 
 let lastPath = { root: '', file: '', rel: '' };

@@ -1,6 +1,7 @@
 /**
  * The Arrow/Parquet schema of raw rows: one column per Row field, in DESIGN.md's order (plus
- * `source_seq`, the position of a row among the rows of one record). Names are a contract.
+ * `source_seq`, the position of a row among the rows of one record), then `file_row` (stamped by the
+ * partition writer) and the fact columns readers fill beside their texts. Names are a contract.
  */
 import type { Row } from './row.js';
 
@@ -37,4 +38,9 @@ export const COLUMNS: readonly Column[] = [
   { name: 'tokens_out', type: 'int64', sql: 'BIGINT' },
   { name: 'cost_usd', type: 'float64', sql: 'DOUBLE' },
   { name: 'is_error', type: 'bool', sql: 'BOOLEAN' },
+  { name: 'file_row', type: 'int64', sql: 'BIGINT' },
+  { name: 'permission_mode', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'sync_target', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'session_origin', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'imported_from', type: 'utf8', sql: 'VARCHAR' },
 ];

@@ -5,6 +5,10 @@
  * half a partition. Each row's text and content columns are redacted (write/redact-row.ts) before it
  * is batched, unless the load keeps secrets; the hits go to the generation's `_secrets.<gen>.jsonl`.
  *
+ * Each row is stamped with `file_row`, its position among the rows written for its source file (the
+ * order the reader yielded them), so (host, store, source_file, file_row) names one row of the
+ * warehouse, unique and the same for the same evidence and code (sql/00_raw_events.sql `row_id`).
+ *
  * Every evidence file is fingerprinted before it is read and stamped again after: a file that changed
  * meanwhile makes the partition be read again (up to READ_ATTEMPTS times), so the inventory and the
  * rows describe the same bytes; a file that changes on every attempt is kept with a `parser:` row and
@@ -169,7 +173,12 @@ async function stageGeneration(
     batch = [];
     batchChars = 0;
   };
+  /** Rows taken so far per source_file: each row's `file_row`, which with host, store and source_file names it. */
+  const rowsOfFile = new Map<string, number>();
   const take = async (source: Source, file: string, row: Row) => {
+    const fileRow = (rowsOfFile.get(row.source_file) ?? 0) + 1;
+    rowsOfFile.set(row.source_file, fileRow);
+    row.file_row = fileRow;
     if (redactor) secrets += redactor.redactRow(row, secretLines);
     const rec = fileRecord(source, file);
     rec.rows += 1;

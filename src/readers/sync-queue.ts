@@ -14,6 +14,11 @@ import { readJsonFile } from './parse/json-file.js';
 import { storePath } from './shapes/home-path.js';
 import { epochMs, obj, show, str } from './shapes/values.js';
 
+/** Where a synced item's transcript went (`enterprise upload queue: <key>`); null until it is synced. */
+export function syncItemTarget(item: Record<string, unknown>): string | null {
+  return str(item.status) === 'synced' ? `enterprise upload queue: ${show(str(item.key))}` : null;
+}
+
 /** The row text of one queue item; `-` for an absent or empty value. */
 export function syncItemText(item: Record<string, unknown>, from: string): string {
   const status = str(item.status);
@@ -53,6 +58,7 @@ async function* readQueueFile(source: Source, file: string): AsyncGenerator<Row>
       session_id: str(item.taskId) ?? (slash > 0 ? key.slice(0, slash) : null),
       turn_type: 'system',
       kind: 'sync',
+      sync_target: syncItemTarget(item),
       text: syncItemText(item, from),
       is_error: item.status === 'failed',
     });

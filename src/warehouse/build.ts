@@ -14,6 +14,7 @@ import { readManifest } from '../core/manifest.js';
 import { columnList, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE } from '../core/records.js';
 import { folderVersion, moduleGraphVersion } from '../core/code-version.js';
 import { createQueryTemp } from './query-temp.js';
+import { recordCommentPlaceholders, sqlString } from './record-comments.js';
 import { specPlaceholders } from './stores-table.js';
 import { allowedDirectories, prepareQuery, queryError, sandboxSettings } from './query-sandbox.js';
 
@@ -56,9 +57,6 @@ async function open(file: string, extra: Record<string, string>): Promise<{ inst
   return { instance, conn };
 }
 
-function sqlString(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
-}
 
 type ColumnList = ReadonlyArray<readonly [string, string]>;
 
@@ -120,6 +118,7 @@ async function placeholders(outDir: string): Promise<Record<string, string>> {
       ? `read_json(${fileList(files.secrets)}, format = 'newline_delimited', columns = ${jsonColumns(SECRET_COLUMNS)})`
       : emptyRelation(SECRET_COLUMNS),
     ...specPlaceholders(),
+    ...recordCommentPlaceholders(),
     runs_source: existsSync(runs)
       ? `read_json(${sqlString(path.join(runs, '*.json'))}, format = 'newline_delimited', columns = ${jsonColumns(RUN_COLUMNS)})`
       : emptyRelation(RUN_COLUMNS),
@@ -147,15 +146,40 @@ export async function modelSql(file: string, vars: Record<string, string>): Prom
 }
 
 /**
+ * The first line of a model file that runs in rounds: the build runs it again and again, with `{{round}}`
+ * = 1, 2, ..., until one run of its statements inserts (or changes) no row. There is no cap: such a
+ * file must insert only rows that make the next run's input smaller (the duplicate rule's files pair rows
+ * that no earlier round paired, sql/21).
+ */
+export const REPEAT_LINE = '-- repeat: until a run inserts no row';
+
+/** Runs each statement of `text` in turn; returns the rows they inserted, updated or deleted. */
+async function runCountingRows(conn: DuckDBConnection, text: string): Promise<number> {
+  const statements = await conn.extractStatements(text);
+  let changed = 0;
+  for (let i = 0; i < statements.count; i++) {
+    const result = await (await statements.prepare(i)).run();
+    changed += result.rowsChanged;
+  }
+  return changed;
+}
+
+/**
  * Runs model files against `conn` in name order: all of them, or those whose number is at least
- * `fromNumber` (tests give the raw_* relations themselves and start at 10).
+ * `fromNumber`. A file starting with REPEAT_LINE runs until a run changes no row.
  */
 export async function runModels(conn: DuckDBConnection, vars: Record<string, string>, fromNumber = 0): Promise<void> {
   for (const file of await modelFiles()) {
     if (Number.parseInt(file.slice(0, 2), 10) < fromNumber) continue;
-    const text = await modelSql(file, vars);
     try {
-      await conn.run(text);
+      const repeats = (await fs.readFile(path.join(SQL_DIR, file), 'utf8')).startsWith(`${REPEAT_LINE}\n`);
+      if (!repeats) {
+        await conn.run(await modelSql(file, vars));
+        continue;
+      }
+      for (let round = 1; ; round++) {
+        if ((await runCountingRows(conn, await modelSql(file, { ...vars, round: String(round) }))) === 0) break;
+      }
     } catch (err) {
       throw new Error(`warehouse: model ${file} failed: ${(err as Error).message}`);
     }

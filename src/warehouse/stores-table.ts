@@ -5,6 +5,7 @@
  */
 import { globSource } from '../core/glob.js';
 import { STORES, type StoreSpec } from '../core/stores.js';
+import { sqlString } from './record-comments.js';
 
 /** Columns of `stores`, with their DuckDB types. */
 export const STORE_COLUMNS = [
@@ -17,10 +18,6 @@ export const STORE_COLUMNS = [
   ['transcript_files', 'VARCHAR[]'],
   ['transcript_regex', 'VARCHAR'],
 ] as const;
-
-function sqlString(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
-}
 
 function stringList(values: readonly string[]): string {
   return `[${values.map(sqlString).join(', ')}]::VARCHAR[]`;

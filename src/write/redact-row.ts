@@ -18,7 +18,10 @@ import { redact, type Redacted } from './redact.js';
 /** The columns redacted: `text` and the string columns readers fill from file content. */
 export type { SecretRecord };
 
-export const REDACTED_COLUMNS = ['text', 'session_id', 'project_path', 'git_branch', 'model', 'provider', 'tool_name', 'tool_use_id', 'kind'] as const satisfies readonly RedactedColumnName[];
+export const REDACTED_COLUMNS = [
+  'text', 'session_id', 'project_path', 'git_branch', 'model', 'provider', 'tool_name', 'tool_use_id', 'kind',
+  'permission_mode', 'sync_target', 'session_origin', 'imported_from',
+] as const satisfies readonly RedactedColumnName[];
 
 export type RedactedColumn = (typeof REDACTED_COLUMNS)[number];
 
@@ -28,7 +31,9 @@ export type RedactedColumn = (typeof REDACTED_COLUMNS)[number];
  * so their redactions are worth remembering. `tool_use_id` is unique per call: remembering it only
  * filled the memory (peak RSS of the full bench load 386-402 MB against 352 MB without it).
  */
-const REPEATING_COLUMNS: ReadonlySet<RedactedColumn> = new Set(['session_id', 'project_path', 'git_branch', 'model', 'provider', 'tool_name', 'kind']);
+const REPEATING_COLUMNS: ReadonlySet<RedactedColumn> = new Set([
+  'session_id', 'project_path', 'git_branch', 'model', 'provider', 'tool_name', 'kind', 'permission_mode', 'session_origin', 'imported_from',
+]);
 
 /** Distinct repeating values whose redaction is remembered; past this the memory starts again. */
 const REMEMBERED_VALUES = 5_000;
@@ -63,6 +68,7 @@ export class RowRedactor {
           source_file: row.source_file,
           source_line: row.source_line,
           source_seq: row.source_seq,
+          file_row: row.file_row,
           session_id: row.session_id,
           timestamp_ms: row.timestamp_utc,
           row_kind: row.kind,

@@ -1,7 +1,8 @@
 /**
- * Test helper for the SQL models: an in-memory DuckDB whose `raw_events` is a TABLE of hand-made rows
- * (exactly core/schema.ts COLUMNS), with empty `raw_files`, `raw_runs` and `raw_secrets`, and models 04+ run on it
- * (04 is the `stores` table of the store specification). Default source files and roles come from that specification.
+ * Test helper for the SQL models: an in-memory DuckDB with a TABLE of hand-made rows (exactly
+ * core/schema.ts COLUMNS) as the Parquet parts, and empty tables as the inventories, runs and secrets
+ * files; every model runs on them, the raw layer (sql/00 to sql/03, so `row_id`) and the `stores` table
+ * of the store specification (sql/04) included. Default source files and roles come from that specification.
  */
 import { afterEach } from 'vitest';
 import { DuckDBInstance, type Json } from '@duckdb/node-api';
@@ -12,6 +13,7 @@ import type { Row } from '../../src/core/row.js';
 import type { RootKindId } from '../../src/core/root-kinds.js';
 import { STORE_ROLES, STORE_SPECS, type StoreId } from '../../src/core/stores.js';
 import { storeOf } from '../../src/discover/discover.js';
+import { recordCommentPlaceholders } from '../../src/warehouse/record-comments.js';
 import { specPlaceholders } from '../../src/warehouse/stores-table.js';
 
 /** A hand-made raw row: any Row field, with timestamp_utc as epoch ms or an ISO string. */
@@ -84,20 +86,29 @@ function defaultFile(store: StoreId, home: string, sid: string, kind: string): s
   return `${root}/${exampleFile(spec.transcripts?.[0] ?? globs[0], sid)}`;
 }
 
-/** A raw row with every column filled: given values, else the defaults, else null. */
-export function completeRow(row: TestRow, index: number): Record<string, unknown> {
+/**
+ * A raw row with every column filled: given values, else the defaults, else null. `file_row` is, unless
+ * given, the row's position among the rows before it of the same (host, store, source_file), as the
+ * partition writer numbers them; `fileRows` counts them.
+ */
+export function completeRow(row: TestRow, index: number, fileRows: Map<string, number> = new Map()): Record<string, unknown> {
   const store = row.store ?? 'sdk-sessions';
   const home = row.home ?? DEFAULT_HOME;
   const kind = row.kind ?? 'text';
   const ts = row.timestamp_utc;
+  const host = row.host ?? 'h1';
+  const sourceFile = row.source_file ?? defaultFile(store, home, row.session_id ?? 'nosession', kind);
+  const fileKey = JSON.stringify([host, store, sourceFile]);
+  fileRows.set(fileKey, (fileRows.get(fileKey) ?? 0) + 1);
   return {
     ...Object.fromEntries(COLUMNS.map((c) => [c.name, null])),
     ...row,
-    host: row.host ?? 'h1',
+    host,
     store,
     home,
     client: row.client ?? 'cline',
-    source_file: row.source_file ?? defaultFile(store, home, row.session_id ?? 'nosession', kind),
+    source_file: sourceFile,
+    file_row: row.file_row ?? fileRows.get(fileKey),
     source_line: row.source_line === undefined ? index + 1 : row.source_line,
     source_seq: row.source_seq ?? 0,
     source_role: row.source_role ?? STORE_ROLES[store],
@@ -134,7 +145,7 @@ const FILE_COLUMNS = ddl(FILE_SHAPE);
 const RUN_COLUMNS = ddl(RUN_SHAPE);
 const SECRET_COLUMNS = ddl(SECRET_SHAPE);
 
-/** Loads `rows` as raw_events into a fresh in-memory DuckDB and runs the models from sql/04 (the `stores` table) on. */
+/** Loads `rows` as the raw rows of a fresh in-memory DuckDB and runs every model on them. */
 export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } = {}): Promise<ModelDb> {
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
@@ -147,18 +158,19 @@ export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } 
   };
   try {
     await conn.run(`set TimeZone = 'UTC'`);
-    await conn.run(`create table raw_events (${COLUMNS.map((c) => `${c.name} ${c.sql}`).join(', ')})`);
+    await conn.run(`create table event_parts (${COLUMNS.map((c) => `${c.name} ${c.sql}`).join(', ')})`);
     if (rows.length > 0) {
+      const fileRows = new Map<string, number>();
       const values = rows.map((r, i) => {
-        const full = completeRow({ ...opts.defaults, ...r }, i);
+        const full = completeRow({ ...opts.defaults, ...r }, i, fileRows);
         return `(${COLUMNS.map((c) => literal(full[c.name], c.sql)).join(', ')})`;
       });
-      await conn.run(`insert into raw_events values ${values.join(',\n')}`);
+      await conn.run(`insert into event_parts values ${values.join(',\n')}`);
     }
-    await conn.run(`create table raw_files (${FILE_COLUMNS})`);
-    await conn.run(`create table raw_runs (${RUN_COLUMNS})`);
-    await conn.run(`create table raw_secrets (${SECRET_COLUMNS})`);
-    await runModels(conn, specPlaceholders(), 4);
+    await conn.run(`create table file_inventories (${FILE_COLUMNS})`);
+    await conn.run(`create table run_records (${RUN_COLUMNS})`);
+    await conn.run(`create table secret_files (${SECRET_COLUMNS})`);
+    await runModels(conn, { ...specPlaceholders(), ...recordCommentPlaceholders(), events_source: 'event_parts', files_source: 'file_inventories', runs_source: 'run_records', secrets_source: 'secret_files' });
   } catch (err) {
     close();
     throw err;

@@ -76,6 +76,11 @@ describe('readClineTasks', () => {
       tokens_out: 120,
       cost_usd: 0.003,
       is_error: null,
+      file_row: null,
+      permission_mode: null,
+      sync_target: null,
+      session_origin: null,
+      imported_from: null,
     });
   });
 

@@ -111,6 +111,11 @@ describe('readHooksLog on fixtures/hooks-log', async () => {
       tokens_out: null,
       cost_usd: null,
       is_error: null,
+      file_row: null,
+      permission_mode: null,
+      sync_target: null,
+      session_origin: null,
+      imported_from: null,
     });
   });
 });

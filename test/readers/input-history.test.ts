@@ -61,6 +61,11 @@ describe('readInputHistory on a good file (Linux layout)', async () => {
       tokens_out: null,
       cost_usd: null,
       is_error: null,
+      file_row: null,
+      permission_mode: null,
+      sync_target: null,
+      session_origin: null,
+      imported_from: null,
     });
   });
 });

@@ -67,6 +67,8 @@ describe('readSdkSessions on fixtures/sdk-sessions', async () => {
         ' imported_path=/home/u/.claude/projects/-home-u-proj/5f0c1d2e.jsonl imported_at=2026-10-03T09:20:00.000Z' +
         ' imported_provider=anthropic imported_model=claude-opus-4-5',
     );
+    // the fact as a column too, on the start row only
+    expect(imported.map((r) => r.imported_from)).toEqual(['claude-code', null, null, null, null]);
     expect(imported[1].text).toBe('model: claude-opus-4-5 provider=anthropic');
     expect([imported[2].text, iso(imported[2].timestamp_utc)]).toEqual([
       'session end: status=completed exit_code=0',
@@ -83,6 +85,8 @@ describe('readSdkSessions on fixtures/sdk-sessions', async () => {
         ` (from ${ENTERPRISE}.json metadata enterprise.blobUpload, started_at)`,
     );
     expect([enterprise[2].turn_type, iso(enterprise[2].timestamp_utc)]).toEqual(['system', '2026-10-09T14:00:00.000Z']);
+    expect(enterprise.map((r) => r.sync_target)).toEqual([null, null, `s3 bucket acme-cline-prompts object sessions/usr_0f9e8d7c/${ENTERPRISE}/messages.json`, null]);
+    expect(enterprise.every((r) => r.imported_from === null)).toBe(true);
     expect(rows.some((r) => r.source_file.endsWith('.compaction.json'))).toBe(false);
     expect([iso(enterprise[3].timestamp_utc), enterprise[3].model, enterprise[3].project_path]).toEqual([
       '2026-10-09T14:00:00.500Z',
@@ -202,6 +206,11 @@ describe('readSdkSessions on fixtures/sdk-sessions', async () => {
       tokens_out: null,
       cost_usd: null,
       is_error: null,
+      file_row: null,
+      permission_mode: null,
+      sync_target: null,
+      session_origin: null,
+      imported_from: null,
     });
   });
 });

@@ -136,6 +136,11 @@ describe('readSearchIndex on the committed demo fixture', () => {
       tokens_out: null,
       cost_usd: null,
       is_error: null,
+      file_row: null,
+      permission_mode: null,
+      sync_target: null,
+      session_origin: null,
+      imported_from: null,
     });
   });
 });

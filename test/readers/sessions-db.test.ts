@@ -137,6 +137,11 @@ describe('readSessionsDb on the committed demo fixture', () => {
       tokens_out: null,
       cost_usd: null,
       is_error: null,
+      file_row: null,
+      permission_mode: null,
+      sync_target: 's3 bucket acme-prompts object sessions/u-42/1760000500000_gone1/messages.json',
+      session_origin: null,
+      imported_from: null,
     });
   });
 

@@ -79,6 +79,14 @@ describe('readSettings on fixtures/settings ~/.cline/data (Linux)', async () => 
       ['origin', 2, 0, '2025-10-09T08:56:40.000Z', 'ses-01JCLOUDFAIL', `session origin: remote cline-cloud session ses-01JCLOUDFAIL status failed ${from}`],
       ['sync', 2, 1, '2025-10-09T08:56:40.000Z', 'ses-01JCLOUDFAIL', `session synced: cline-cloud holds session ses-01JCLOUDFAIL, no local transcript ${from}`],
     ]);
+    // the facts as columns too: origin rows say remote, sync rows where to
+    expect(state.map((r) => [r.kind, r.session_origin, r.sync_target])).toEqual([
+      ['cloud_task_target', null, null],
+      ['origin', 'remote', null],
+      ['sync', null, 'cline-cloud'],
+      ['origin', 'remote', null],
+      ['sync', null, 'cline-cloud'],
+    ]);
   });
 
   it('writes the permission keys of global-settings.json, skipping telemetry, updates, theme and compaction', () => {
@@ -159,6 +167,11 @@ describe('readSettings on fixtures/settings ~/.cline/data (Linux)', async () => 
       tokens_out: null,
       cost_usd: null,
       is_error: null,
+      file_row: null,
+      permission_mode: null,
+      sync_target: null,
+      session_origin: 'remote',
+      imported_from: null,
     });
   });
 });

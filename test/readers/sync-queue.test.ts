@@ -52,6 +52,10 @@ describe('readSyncQueue on fixtures/sync-queue', async () => {
     ]);
   });
 
+  it('names the sync target of synced items only, as a column too', () => {
+    expect(rows.map((r) => r.sync_target)).toEqual(['enterprise upload queue: api_conversation_history.json', null, null, null]);
+  });
+
   it('never prints data or lastError', () => {
     const raw = readFileSync(path.join(IMG, FILE), 'utf8');
     expect(raw).toContain('SECRET-DATA');
@@ -84,6 +88,11 @@ describe('readSyncQueue on fixtures/sync-queue', async () => {
       tokens_out: null,
       cost_usd: null,
       is_error: false,
+      file_row: null,
+      permission_mode: null,
+      sync_target: 'enterprise upload queue: api_conversation_history.json',
+      session_origin: null,
+      imported_from: null,
     });
   });
 });

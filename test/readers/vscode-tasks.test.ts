@@ -102,6 +102,11 @@ describe('readVscodeTasks', () => {
       tokens_out: null,
       cost_usd: null,
       is_error: null,
+      file_row: null,
+      permission_mode: null,
+      sync_target: null,
+      session_origin: null,
+      imported_from: null,
     });
   });
 
@@ -158,6 +163,8 @@ describe('readVscodeTasks', () => {
       ['files_in_context', 1, '2025-10-09T08:53:20.000Z', 'file in context: src/app.py record_state=active record_source=read_tool'],
     ]);
     expect(rows[1]).toMatchObject({ model: 'claude-opus-4-1', provider: 'anthropic', session_id: '1760000000000' });
+    // each entry's mode as a column too; the other facts have none
+    expect(rows.map((r) => r.permission_mode)).toEqual(['act', 'plan', null, null]);
   });
 
   it('ignores the api history of a task that has ui_messages.json', async () => {

@@ -107,7 +107,7 @@ describe('SDK model change rows', () => {
 describe('legacy model_usage rows', () => {
   const usage = (line: number, model: string | null, provider: string | null, mode: string | null, s: number): TestRow => ({
     store: 'vscode-tasks', client: 'vscode', session_id: '1760000000000', source_line: line, turn_type: 'system', kind: 'model_usage',
-    model, provider, timestamp_utc: at(s),
+    model, provider, timestamp_utc: at(s), permission_mode: mode,
     text: `model usage: model_id=${model ?? '-'} model_provider_id=${provider ?? '-'} mode=${mode ?? '-'}`,
   });
   const META = files.taskMetadata('1760000000000');
@@ -153,11 +153,12 @@ describe('legacy model_usage rows', () => {
 describe('columns', () => {
   // Regression: at 8523229 sdk_model_rows kept sdk_changes' old_model column, so int_derived_events and,
   // through `union all by name`, events had an extra old_model column (fixed in 1016728).
-  it('int_derived_events and events have exactly the raw_events columns', async () => {
+  it('int_derived_events and events have exactly the raw_events columns: row_id and the Parquet columns', async () => {
     const db = await open([...manifest('s1', 'claude-sonnet-4', 'anthropic'), msg('s1', 1, 0, 'claude-opus-4')]);
-    const names = COLUMNS.map((c) => c.name as string).sort();
+    const names = ['row_id', ...COLUMNS.map((c) => c.name as string)].sort();
     const columnsOf = async (table: string): Promise<string[]> =>
       (await db.query(`select column_name from information_schema.columns where table_name = '${table}' order by column_name`)).map((r) => r.column_name as string);
+    expect(await columnsOf('raw_events')).toEqual(names);
     expect(await columnsOf('int_derived_events')).toEqual(names);
     expect(await columnsOf('events')).toEqual(names);
   });

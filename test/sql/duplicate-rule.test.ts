@@ -1,5 +1,5 @@
 /**
- * sql/20_int_duplicate_pairs.sql, sql/30_events.sql and sql/31_duplicates.sql on hand-made rows: which
+ * sql/20 to sql/26 (the duplicate rule), sql/30_events.sql and sql/31_duplicates.sql on hand-made rows: which
  * secondary rows (hooks-log, input-history, search-index) the duplicate rule drops, one-to-one, in the
  * fixed rule order hook_tool_call, hook_text, input_history, search_index.
  */
@@ -174,6 +174,30 @@ describe('groups of identical texts', () => {
     ]);
     expect(await keptSecondary(db)).toEqual([]);
     expect(await pairs(db)).toEqual(Array.from({ length: 12 }, (_, i) => ['hook_text', 'hooks-log', i + 1, SDK, i + 1]));
+  });
+
+  // Times (s): P1 3600, H1 5400, H2 5400, P2 6300, H3 6300, H4 8100, P3 9900; window 1 hour. Round 1: H3-P2
+  // are nearest (0 s); in order, H1 takes P1 and H2 the next primary left, P3, which is outside its window
+  // (4500 s), so no pair, and H4 finds no primary after P3. Round 2 pairs H4-P3 (1800 s, nearest). A single
+  // round left H4 in events though its twin was free; H2 stays (4 copies, 3 prompts).
+  it('repeats rounds until one pairs nothing: a copy the in-order pass passed over pairs in round 2', async () => {
+    const db = await open([
+      prompt(1, 'continue', at(3600)),
+      prompt(2, 'continue', at(6300)),
+      prompt(3, 'continue', at(9900)),
+      hookPrompt(1, 'continue', at(5400)),
+      hookPrompt(2, 'continue', at(5400)),
+      hookPrompt(3, 'continue', at(6300)),
+      hookPrompt(4, 'continue', at(8100)),
+    ]);
+    expect(
+      await db.query(`select dropped_source_line::INTEGER as h, kept_source_line::INTEGER as p, round_number, rule_pass, rule_round from duplicates order by h`),
+    ).toEqual([
+      { h: 1, p: 1, round_number: 1, rule_pass: 'in_order', rule_round: 2 },
+      { h: 3, p: 2, round_number: 1, rule_pass: 'nearest', rule_round: 1 },
+      { h: 4, p: 3, round_number: 2, rule_pass: 'nearest', rule_round: 1 },
+    ]);
+    expect(await keptSecondary(db)).toEqual([['hooks-log', 2, 'continue']]);
   });
 
   it('pairs n hook copies with m transcript prompts, each with its own; the copy without a twin stays', async () => {

@@ -48,7 +48,7 @@ describe('sessions.db rows', () => {
 describe('model_usage facts', () => {
   it('are not timeline rows: neither in int_primary_events nor, as such, in events', async () => {
     const db = await open([
-      { store: 'vscode-tasks', client: 'vscode', session_id: 't1', source_line: 1, turn_type: 'system', kind: 'model_usage', model: 'claude-3-5-sonnet', provider: 'anthropic', text: 'model usage: model_id=claude-3-5-sonnet model_provider_id=anthropic mode=act', timestamp_utc: T0 },
+      { store: 'vscode-tasks', client: 'vscode', session_id: 't1', source_line: 1, turn_type: 'system', kind: 'model_usage', model: 'claude-3-5-sonnet', provider: 'anthropic', permission_mode: 'act', text: 'model usage: model_id=claude-3-5-sonnet model_provider_id=anthropic mode=act', timestamp_utc: T0 },
       { store: 'vscode-tasks', client: 'vscode', session_id: 't1', source_line: 1, turn_type: 'system', kind: 'environment_history', source_file: files.taskMetadata('t1'), text: 'environment: os_name=linux', timestamp_utc: T0 },
     ]);
     expect((await db.query(`select count(*)::INTEGER as n from int_primary_events where kind = 'model_usage'`))[0].n).toBe(0);
@@ -59,7 +59,7 @@ describe('model_usage facts', () => {
 describe('sync-queue project_path', () => {
   const SYNCED = 'session synced: enterprise prompt upload synced key api_conversation_history.json retries 0 (from saoudrizwan.claude-dev/cache/sync-queue.json, item timestamp)';
   const syncRow = (line: number, sid: string, extra: TestRow = {}): TestRow => ({
-    store: 'sync-queue', client: 'vscode', session_id: sid, source_line: line, turn_type: 'system', kind: 'sync', text: SYNCED, timestamp_utc: T0, ...extra,
+    store: 'sync-queue', client: 'vscode', session_id: sid, source_line: line, turn_type: 'system', kind: 'sync', sync_target: 'enterprise upload queue: api_conversation_history.json', text: SYNCED, timestamp_utc: T0, ...extra,
   });
   const historyRow = (line: number, sid: string, cwd: string, extra: TestRow = {}): TestRow => ({
     store: 'vscode-tasks', client: 'vscode', session_id: sid, source_line: line, turn_type: 'system', kind: 'task_history', project_path: cwd, text: 'task history: fix tests', timestamp_utc: T0, ...extra,

@@ -24,8 +24,8 @@ function cloudRows(sid: string, status: string, line: number): TestRow[] {
   const where = '(from .cline/data/globalState.json cloudSessionStatuses, observedAt)';
   const common: TestRow = { store: 'settings', session_id: sid, source_line: line, timestamp_utc: at(5), turn_type: 'system' };
   return [
-    { ...common, source_seq: 0, kind: 'origin', text: `session origin: remote cline-cloud session ${sid} status ${status} ${where}` },
-    { ...common, source_seq: 1, kind: 'sync', text: `session synced: cline-cloud holds session ${sid}, no local transcript ${where}` },
+    { ...common, source_seq: 0, kind: 'origin', session_origin: 'remote', text: `session origin: remote cline-cloud session ${sid} status ${status} ${where}` },
+    { ...common, source_seq: 1, kind: 'sync', sync_target: 'cline-cloud', text: `session synced: cline-cloud holds session ${sid}, no local transcript ${where}` },
   ];
 }
 
@@ -47,8 +47,8 @@ describe('origin, sync and import', () => {
   it('a pending cloud sandbox start is remote too', async () => {
     const where = '(from .cline/data/cloud-pending-starts/4242-x.json, file mtime)';
     const db = await open([
-      { store: 'settings', session_id: 'ses-new', source_line: 1, source_seq: 0, turn_type: 'system', kind: 'origin', timestamp_utc: at(0), text: `session origin: remote cline-cloud session ses-new sandbox start pending account=acct endpoint=- ${where}` },
-      { store: 'settings', session_id: 'ses-new', source_line: 1, source_seq: 1, turn_type: 'system', kind: 'sync', timestamp_utc: at(0), text: `session synced: cline-cloud holds session ses-new, no local transcript ${where}` },
+      { store: 'settings', session_id: 'ses-new', source_line: 1, source_seq: 0, turn_type: 'system', kind: 'origin', session_origin: 'remote', timestamp_utc: at(0), text: `session origin: remote cline-cloud session ses-new sandbox start pending account=acct endpoint=- ${where}` },
+      { store: 'settings', session_id: 'ses-new', source_line: 1, source_seq: 1, turn_type: 'system', kind: 'sync', sync_target: 'cline-cloud', timestamp_utc: at(0), text: `session synced: cline-cloud holds session ses-new, no local transcript ${where}` },
     ]);
     expect(await db.query(`select origin, is_synced, sync_target from sessions`)).toEqual([{ origin: 'remote', is_synced: true, sync_target: 'cline-cloud' }]);
   });
@@ -58,6 +58,7 @@ describe('origin, sync and import', () => {
       ...startRows('sdk-sessions', 's1'),
       {
         store: 'sdk-sessions', session_id: 's1', source_line: 1, source_seq: 2, timestamp_utc: at(0), turn_type: 'system', kind: 'sync',
+        sync_target: 's3 bucket acme-prompts object sessions/user-7/s1/messages.json',
         text: 'session synced: enterprise prompt upload to s3 bucket acme-prompts object sessions/user-7/s1/messages.json endpoint=- region=us-east-1 account=- (from s1.json metadata enterprise.blobUpload, started_at)',
       },
     ]);
@@ -68,13 +69,15 @@ describe('origin, sync and import', () => {
 
   it('a legacy task is synced only by a synced upload-queue item, never by a pending or failed one; is_synced is never NULL', async () => {
     const from = '(from saoudrizwan.claude-dev/cache/sync-queue.json, item timestamp)';
-    const queue = (line: number, sid: string, text: string): TestRow => ({ store: 'sync-queue', client: 'vscode', session_id: sid, source_line: line, turn_type: 'system', kind: 'sync', text, timestamp_utc: at(line) });
+    const queue = (line: number, sid: string, text: string, target: string | null = null): TestRow => ({
+      store: 'sync-queue', client: 'vscode', session_id: sid, source_line: line, turn_type: 'system', kind: 'sync', sync_target: target, text, timestamp_utc: at(line),
+    });
     const ui = (sid: string): TestRow => ({ store: 'vscode-tasks', client: 'vscode', session_id: sid, source_line: 1, turn_type: 'user', kind: 'say:task', text: 'fix', timestamp_utc: at(0) });
     const db = await open([
       ui('1760000000000'),
       ui('1760000020000'),
       ui('1760000030000'),
-      queue(1, '1760000000000', `session synced: enterprise prompt upload synced key api_conversation_history.json retries 0 ${from}`),
+      queue(1, '1760000000000', `session synced: enterprise prompt upload synced key api_conversation_history.json retries 0 ${from}`, 'enterprise upload queue: api_conversation_history.json'),
       queue(2, '1760000000000', `enterprise prompt upload pending key ui_messages.json retries 1 ${from}`),
       queue(3, '1760000020000', `enterprise prompt upload failed key api_conversation_history.json retries 3 ${from}`),
     ]);
@@ -90,7 +93,7 @@ describe('origin, sync and import', () => {
     const db = await open(
       startRows('sdk-sessions', 's1').map((r) =>
         r.kind === 'session_start'
-          ? { ...r, text: `${START} imported_from=claude-code imported_session=9f1c imported_path=/home/u/.claude/projects/x/9f1c.jsonl imported_at=2025-10-09T07:00:00Z imported_provider=anthropic imported_model=claude-opus-4` }
+          ? { ...r, imported_from: 'claude-code', text: `${START} imported_from=claude-code imported_session=9f1c imported_path=/home/u/.claude/projects/x/9f1c.jsonl imported_at=2025-10-09T07:00:00Z imported_provider=anthropic imported_model=claude-opus-4` }
           : r,
       ),
     );

@@ -27,6 +27,10 @@ function row(line: number) {
     tool_name: FAKE.google,
     tool_use_id: FAKE.openaiLegacy,
     text: `run ${FAKE.openai}`,
+    permission_mode: FAKE.githubFine,
+    sync_target: `s3 bucket ${FAKE.jwt} object sessions/u/s1/messages.json`,
+    session_origin: FAKE.awsId,
+    imported_from: FAKE.anthropic,
   });
 }
 
@@ -35,7 +39,7 @@ describe('RowRedactor', () => {
     const redactor = new RowRedactor();
     const lines: string[] = [];
     const r = row(1);
-    expect(redactor.redactRow(r, lines)).toBe(9);
+    expect(redactor.redactRow(r, lines)).toBe(13);
     expect(r).toMatchObject({
       kind: `hook:${m(FAKE.awsId, 'aws_access_key_id')}`,
       session_id: m(FAKE.googleOauth, 'google'),
@@ -46,6 +50,10 @@ describe('RowRedactor', () => {
       tool_name: m(FAKE.google, 'google'),
       tool_use_id: m(FAKE.openaiLegacy, 'openai'),
       text: `run ${m(FAKE.openai, 'openai')}`,
+      permission_mode: m(FAKE.githubFine, 'github'),
+      sync_target: `s3 bucket ${m(FAKE.jwt, 'jwt')} object sessions/u/s1/messages.json`,
+      session_origin: m(FAKE.awsId, 'aws_access_key_id'),
+      imported_from: m(FAKE.anthropic, 'anthropic'),
     });
     const records = lines.map((l) => JSON.parse(l) as SecretRecord);
     expect(records.map((s) => s.column_name).sort()).toEqual([...REDACTED_COLUMNS].sort());
@@ -62,7 +70,7 @@ describe('RowRedactor', () => {
     redactor.redactRow(a, []);
     redactor.redactRow(b, []);
     expect(b.session_id).toBe(a.session_id);
-    expect(new RowRedactor().redactRow(row(3), [])).toBe(9);
+    expect(new RowRedactor().redactRow(row(3), [])).toBe(13);
   });
 
   it('keeps host, home, client and source_file as found: paths of the evidence are not redacted', () => {

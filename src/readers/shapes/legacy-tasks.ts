@@ -142,12 +142,14 @@ async function* readTaskMetadata(source: Source, file: string, task: TaskContext
       if (field === 'model_usage') {
         const usage = { ts: epochMs(entry.ts), model: str(entry.model_id), provider: str(entry.model_provider_id) };
         task.usage.push(usage);
+        const mode = show(entry.mode);
         yield rowFor(source, file, {
           ...at,
           timestamp_utc: usage.ts,
           model: usage.model,
           provider: usage.provider,
-          text: `model usage: model_id=${show(entry.model_id)} model_provider_id=${show(entry.model_provider_id)} mode=${show(entry.mode)}`,
+          permission_mode: mode === '-' ? null : mode,
+          text: `model usage: model_id=${show(entry.model_id)} model_provider_id=${show(entry.model_provider_id)} mode=${mode}`,
         });
       } else if (field === 'environment_history') {
         yield rowFor(source, file, {

@@ -45,6 +45,11 @@ export function rowFor(source: Source, file: string, fields: RowFields): Row {
     tokens_out: fields.tokens_out ?? null,
     cost_usd: fields.cost_usd ?? null,
     is_error: fields.is_error ?? null,
+    file_row: null,
+    permission_mode: fields.permission_mode ?? null,
+    sync_target: fields.sync_target ?? null,
+    session_origin: fields.session_origin ?? null,
+    imported_from: fields.imported_from ?? null,
   };
 }
 

@@ -44,6 +44,7 @@ export function sessionStartFields(record: SessionRecord, origin: SessionRecordO
     `session start: source=${show(record.source)} status=${show(record.status)} pid=${show(record.pid)}` +
     ` cwd=${show(record.cwd)} workspace_root=${show(record.workspace_root)} title=${show(title)}`;
   const imported = obj(meta?.importedFrom);
+  const importedFrom = imported ? show(imported.tool) : null;
   if (imported) {
     text +=
       ` imported_from=${show(imported.tool)} imported_session=${show(imported.sourceSessionId)}` +
@@ -51,7 +52,7 @@ export function sessionStartFields(record: SessionRecord, origin: SessionRecordO
       ` imported_provider=${show(imported.sourceProvider)} imported_model=${show(imported.sourceModel)}`;
   }
   const rows: RowFields[] = [
-    { ...common, turn_type: 'system', kind: 'session_start', text, model: record.model, provider: record.provider },
+    { ...common, turn_type: 'system', kind: 'session_start', text, model: record.model, provider: record.provider, imported_from: importedFrom },
     {
       ...common,
       turn_type: 'system',
@@ -64,6 +65,9 @@ export function sessionStartFields(record: SessionRecord, origin: SessionRecordO
   const upload = blobUploadOf(meta);
   if (upload) {
     const storage = obj(upload.storage) ?? {};
+    const target =
+      `${show(storage.adapterType)} bucket ${show(storage.bucket)}` +
+      ` object sessions/${str(upload.userDistinctId) ?? 'unknown'}/${record.session_id}/messages.json`;
     const from =
       origin === 'manifest'
         ? `${record.session_id}.json metadata enterprise.blobUpload, started_at`
@@ -74,9 +78,9 @@ export function sessionStartFields(record: SessionRecord, origin: SessionRecordO
       kind: 'sync',
       model: record.model,
       provider: record.provider,
+      sync_target: target,
       text:
-        `session synced: enterprise prompt upload to ${show(storage.adapterType)} bucket ${show(storage.bucket)}` +
-        ` object sessions/${str(upload.userDistinctId) ?? 'unknown'}/${record.session_id}/messages.json` +
+        `session synced: enterprise prompt upload to ${target}` +
         ` endpoint=${show(storage.endpoint)} region=${show(storage.region)} account=${show(storage.accountId)}` +
         ` (from ${from})`,
     });

@@ -56,10 +56,11 @@ export function* cloudSessionStatusItems(state: Record<string, unknown>, from: s
         ...common,
         source_seq: 0,
         kind: 'origin',
+        session_origin: 'remote',
         text: `session origin: remote cline-cloud session ${sessionId} status ${show(entry.status)} (from ${where})`,
       },
     };
-    yield { fields: { ...common, source_seq: 1, kind: 'sync', text: syncedText(sessionId, where) } };
+    yield { fields: { ...common, source_seq: 1, kind: 'sync', sync_target: 'cline-cloud', text: syncedText(sessionId, where) } };
   }
 }
 
@@ -80,9 +81,10 @@ export function* pendingStartItems(records: unknown[], from: string, mtimeMs: nu
         ...common,
         source_seq: 0,
         kind: 'origin',
+        session_origin: 'remote',
         text: `session origin: remote cline-cloud session ${sessionId} sandbox start pending account=${show(str(record.account))} endpoint=${show(str(record.endpoint))} (from ${where})`,
       },
     };
-    yield { fields: { ...common, source_seq: 1, kind: 'sync', text: syncedText(sessionId, where) } };
+    yield { fields: { ...common, source_seq: 1, kind: 'sync', sync_target: 'cline-cloud', text: syncedText(sessionId, where) } };
   }
 }
