@@ -13,6 +13,7 @@ import { partitionFolders } from '../core/layout.js';
 import { readManifest } from '../core/manifest.js';
 import { folderVersion, moduleGraphVersion } from '../core/code-version.js';
 import { createQueryTemp } from './query-temp.js';
+import { testStop } from '../core/test-stops.js';
 import { allowedDirectories, prepareQuery, queryError, sandboxSettings } from './query-sandbox.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -172,6 +173,7 @@ export async function runModels(conn: DuckDBConnection, vars: Record<string, str
     } catch (err) {
       throw new Error(`warehouse: model ${file} failed: ${(err as Error).message}`);
     }
+    testStop('during-models');
   }
 }
 
