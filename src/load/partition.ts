@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import { READERS } from '../readers/registry.js';
 import { rethrowOwnFault } from '../core/own-fault.js';
 import type { FileRecord } from '../core/records.js';
+import { testStop } from '../core/test-stops.js';
 import { imagePath, type Row, type Source, type StoreId } from '../core/row.js';
 import { parserRow } from '../readers/shapes/rows.js';
 import { rowsToRecordBatch } from '../write/arrow-batch.js';
@@ -118,6 +119,7 @@ export async function writePartition(
       inventory: describeFile(staging, staged.inventoryFile),
       secrets_file: staged.secretsFile === null ? null : describeFile(staging, staged.secretsFile),
     };
+    testStop('partition-staged');
     await commitGeneration(staging, partitionDir(outDir, host, store), manifest);
     return { host, store, rows: staged.rows, errors: staged.errors, secrets: staged.secrets, files: staged.files };
   }

@@ -11,6 +11,7 @@ import type { RunRecord } from '../core/records.js';
 import type { Source, StoreId } from '../core/row.js';
 import { discoverImage, listFleet, type Discovery, type DiscoveryProblem, type HostImage } from '../discover/discover.js';
 import { acquireLock } from './lock.js';
+import { testStop } from '../core/test-stops.js';
 import type { PartitionResult } from './partition.js';
 import { planJobs } from './jobs.js';
 import { partitionDir, partitionFolders } from '../core/layout.js';
@@ -163,6 +164,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     const discoveries = await Promise.all(images.map((image) => limit(() => discoverOrReport(image))));
     const groups = groupByPartition(images, discoveries, emit);
     emit({ event: 'discovered', hosts: images.length, partitions: groups.size });
+    testStop('after-discovery');
     // A partition is read again when its manifest disagrees with the inputs, the code or the redaction
     // setting of this load, or its own files are not as written (load/state.ts rereadReason).
     const keepSecrets = options.keepSecrets === true;
@@ -200,6 +202,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
             const bytes = result.files.reduce((n, f) => n + (f.size ?? 0), 0);
             const reason = reasons.get(`${result.host}\0${result.store}`);
             emit({ event: 'partition', host: result.host, store: result.store, unchanged: false, reason, rows: result.rows, files: result.files.length, bytes, parser_errors: result.errors });
+            testStop('partition-written');
           });
         }),
       ),
@@ -242,15 +245,18 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       emit({ event: 'models', rebuilt: false });
     } else {
       emit({ event: 'models', rebuilt: true });
+      testStop('before-models');
       await buildWarehouse(out).catch(async (err: unknown) => {
         await fs.rm(runFile, { force: true });
         throw err;
       });
+      testStop('models-built');
       await recordModelsVersion(out, models);
       await fs.rm(staleMarker, { force: true });
       grace = RETIRE_GRACE_MS;
     }
     // fleet.duckdb now reads the current manifests: older generations and withdrawn partitions can go
+    testStop('before-retire');
     await removeUnreferenced(out, grace);
     // the record is completed by rename: a run killed before keeps its record with these two null
     const duplicates = Number((await queryWarehouse(out, 'select count(*) from duplicates')).rows[0]?.[0] ?? Number.NaN);

@@ -16,6 +16,7 @@ import { folderVersion, moduleGraphVersion } from '../core/code-version.js';
 import { createQueryTemp } from './query-temp.js';
 import { recordCommentPlaceholders, sqlString } from './record-comments.js';
 import { specPlaceholders } from './stores-table.js';
+import { testStop } from '../core/test-stops.js';
 import { allowedDirectories, prepareQuery, queryError, sandboxSettings } from './query-sandbox.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -183,6 +184,7 @@ export async function runModels(conn: DuckDBConnection, vars: Record<string, str
     } catch (err) {
       throw new Error(`warehouse: model ${file} failed: ${(err as Error).message}`);
     }
+    testStop('during-models');
   }
 }
 

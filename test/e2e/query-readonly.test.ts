@@ -2,13 +2,16 @@
  * `clinetrail query` cannot change the warehouse (issue 5, item 5): fleet.duckdb is opened read-only with
  * extension autoload and autoinstall off, and only queries are run. A write, a COPY or EXPORT to a file,
  * an ATTACH, INSTALL or SET fails with one `clinetrail:` line and exit 1, and every file under OUT is as
- * it was. Runs the real CLI (`dist/`, built by make test) on the demo fleet.
+ * it was. Loads the demo fleet with the real CLI (`dist/`, built by make test); each statement runs
+ * in-process through the CLI's own queryWarehouse and output (helpers/query-in-process.ts), and one
+ * refusal, the syntax error and `| head` run through the real CLI.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryInProcess } from '../helpers/query-in-process.js';
 import { REPO } from '../helpers/source.js';
 import { snapshotTree as snapshot } from '../hostile/harness.js';
 
@@ -54,20 +57,31 @@ describe('clinetrail query cannot change the warehouse', () => {
     ['checkpoint', () => 'checkpoint'],
     ['create temp table', () => 'create temp table t as select 1'],
   ];
+  const REFUSED = /^clinetrail: query: (the warehouse is read-only: only queries \(select, |one statement per query)/;
   for (const [name, sql] of writes) {
-    it(`${name}: one clinetrail: line, exit 1, OUT unchanged`, () => {
-      const r = runCli(['query', '--out', out, sql()]);
-      expect(r.status).toBe(1);
+    it(`${name}: one clinetrail: line, exit 1, OUT unchanged`, async () => {
+      const r = await queryInProcess(out, sql());
+      expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
       const lines = r.stderr.trimEnd().split('\n');
       expect(lines, r.stderr).toHaveLength(1);
-      expect(lines[0]).toMatch(/^clinetrail: query: (the warehouse is read-only: only queries \(select, |one statement per query)/);
+      expect(lines[0]).toMatch(REFUSED);
       expect(snapshot(out)).toEqual(before);
       expect(fs.readdirSync(tmp).sort()).toEqual(['out']);
     });
   }
 
-  it('queries still work: select, with, describe, show, summarize, explain', () => {
+  it('the real CLI refuses a write the same way: one clinetrail: line, exit 1, OUT unchanged', () => {
+    const r = runCli(['query', '--out', out, writes[0][1]()]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines, r.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(REFUSED);
+    expect(snapshot(out)).toEqual(before);
+  });
+
+  it('queries still work: select, with, describe, show, summarize, explain', async () => {
     for (const sql of [
       'select count(*) as n from events',
       'with s as (select * from sessions) select count(*) from s',
@@ -77,8 +91,8 @@ describe('clinetrail query cannot change the warehouse', () => {
       'explain select * from events',
       "from files select source_file where holds_credentials order by 1",
     ]) {
-      const r = runCli(['query', '--out', out, '--format', 'csv', sql]);
-      expect([sql, r.status, r.stderr]).toEqual([sql, 0, '']);
+      const r = await queryInProcess(out, sql, 'csv');
+      expect([sql, r.code, r.stderr]).toEqual([sql, 0, '']);
       expect(r.stdout.length).toBeGreaterThan(0);
     }
     expect(snapshot(out)).toEqual(before);

@@ -1,23 +1,26 @@
 /**
  * Small tmpfs mounts for the tests of full file systems (they need root and `mount -t tmpfs`). Where
- * the machine refuses the mount, `mountTmpfs` says why and returns null, and the test skips itself.
+ * the machine refuses the mount, `mountTmpfs` returns the reason, and the test skips itself with it
+ * (`ctx.skip(reason)`): reported skipped, never passed.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 
 const mounted: string[] = [];
 
-/** Mounts a tmpfs of `size` (`2m`, ...) at `dir`, made if needed; null (with a warning naming `what`) when refused. */
-export function mountTmpfs(dir: string, size: string, what: string): string | null {
+/** A mounted tmpfs, or why the machine refused it. */
+export type TmpfsMount = { dir: string; refused: null } | { dir: null; refused: string };
+
+/** Mounts a tmpfs of `size` (`2m`, ...) at `dir`, made if needed; when refused, the reason names `what` was not tested. */
+export function mountTmpfs(dir: string, size: string, what: string): TmpfsMount {
   mkdirSync(dir, { recursive: true });
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
   } catch (err) {
-    console.warn(`[tmpfs] ${what} not tested: mount -t tmpfs refused (${(err as Error).message.split('\n')[0]})`);
-    return null;
+    return { dir: null, refused: `${what} not testable here: mount -t tmpfs refused (${(err as Error).message.split('\n')[0]})` };
   }
   mounted.push(dir);
-  return dir;
+  return { dir, refused: null };
 }
 
 /** Unmounts every tmpfs this process mounted (call in afterAll, before removing their folders). */

@@ -1,34 +1,27 @@
 /**
  * Disk full on OUT: a load on a small tmpfs that runs out of space ends with exit 1 and one
  * `clinetrail:` line, and the previous warehouse answers as before. Needs root and `mount -t tmpfs`;
- * where the machine refuses the mount, the test says so and checks nothing.
+ * where the machine refuses the mount, the test is skipped with the reason.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/source.js';
+import { mountTmpfs, unmountAll } from '../helpers/tmpfs.js';
 import { describeRun, query, runCli, workDir } from './harness.js';
 
 const work = workDir('diskfull');
 const out = path.join(work, 'out');
-let mounted = false;
 
 afterAll(() => {
-  if (mounted) execFileSync('umount', [out]);
+  unmountAll();
   rmSync(work, { recursive: true, force: true });
 });
 
 describe('disk full on OUT', () => {
-  it('ends the load with exit 1 and one clinetrail: line, and keeps the previous warehouse', async () => {
-    mkdirSync(out, { recursive: true });
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', out], { stdio: 'pipe' });
-      mounted = true;
-    } catch (err) {
-      console.warn(`[disk-full] not tested: mount -t tmpfs refused (${(err as Error).message.split('\n')[0]})`);
-      return;
-    }
+  it('ends the load with exit 1 and one clinetrail: line, and keeps the previous warehouse', async (ctx) => {
+    const { refused } = mountTmpfs(out, '24m', 'a full OUT');
+    if (refused !== null) return ctx.skip(refused);
     const fleet = path.join(work, 'fleet');
     cpSync(fixture('fleet'), fleet, { recursive: true });
     const first = await runCli(['load', '--fleet', fleet, '--out', out, '--quiet'], { timeoutMs: 300_000 });

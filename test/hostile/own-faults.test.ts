@@ -41,8 +41,8 @@ const clinetrailLines = (stderr: string): string[] => stderr.split('\n').filter(
 
 describe('own faults are failures, not evidence', () => {
   it('a full temporary folder ends the load with exit 1 and changes nothing; the next load reads every row', async (ctx) => {
-    const smallTmp = mountTmpfs(path.join(work, 'small-tmp'), TMPFS_SIZE, 'a full TMPDIR');
-    if (smallTmp === null) return ctx.skip();
+    const { dir: smallTmp, refused } = mountTmpfs(path.join(work, 'small-tmp'), TMPFS_SIZE, 'a full TMPDIR');
+    if (smallTmp === null) return ctx.skip(refused);
     const fleet = path.join(work, 'fleet');
     const out = path.join(work, 'out');
     makeControlHost(fleet, 'h');

@@ -6,8 +6,9 @@
  *   `--allow-read DIR` opens one folder, and not its sibling;
  * - the temporary files of a spilling query are in a folder of that query, limited in size, removed when
  *   it ends, and removed by the next query when it was killed; on a read-only OUT they go to TMPDIR.
- * The side doors (pragma, call, set, attach, query(), enable_logging(), ...) run in-process through the
- * same queryWarehouse, which is much faster than a CLI per statement.
+ * The statements run in-process through the CLI's own queryWarehouse and output
+ * (helpers/query-in-process.ts), which is much faster than a CLI per statement; the real CLI runs the
+ * spilling queries (a process to kill, its own memory limit), a usage error, and one refusal of each kind.
  */
 import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryWarehouse } from '../../src/warehouse/build.js';
+import { queryInProcess, type QueryOutcome } from '../helpers/query-in-process.js';
 import { REPO } from '../helpers/source.js';
 import { assertBuilt, describeRun, lit, runCli, snapshotTree, workDir, type CliRun } from './harness.js';
 
@@ -51,9 +53,14 @@ function query(sql: string, extra: string[] = [], env: Record<string, string> = 
   return runCli(['query', '--out', out, '--format', 'csv', ...extra, sql], { env, onSpawn, timeoutMs: 120_000 });
 }
 
+/** The statement run in-process as `clinetrail query --format csv [--allow-read DIR] sql` would run it. */
+function ask(sql: string, allowRead: string[] = []): Promise<QueryOutcome> {
+  return queryInProcess(out, sql, 'csv', { allowRead });
+}
+
 /** Exit 1, nothing on stdout, one `clinetrail: query:` line matching `why`, no canary, OUT unchanged. */
-function expectRefused(run: CliRun, why: RegExp): void {
-  expect(run.code, describeRun(run)).toBe(1);
+function expectRefused(run: CliRun | QueryOutcome, why: RegExp): void {
+  expect(run.code, 'ms' in run ? describeRun(run) : run.stderr).toBe(1);
   expect(run.stdout).toBe('');
   const lines = run.stderr.trimEnd().split('\n');
   expect(lines, run.stderr).toHaveLength(1);
@@ -71,7 +78,7 @@ describe('writes behind explain or a second statement run nothing', () => {
   it('explain (analyze) copy writes no file, outside OUT or in a partition folder', async () => {
     const targets = [path.join(work, 'x.csv'), path.join(partDir, 'x.csv')];
     for (const [prefix, target] of [['explain (analyze)', targets[0]], ['explain analyze', targets[1]], ['explain', targets[1]]] as const) {
-      expectRefused(await query(`${prefix} copy (select 42 as x) to ${lit(target)}`), READ_ONLY);
+      expectRefused(await ask(`${prefix} copy (select 42 as x) to ${lit(target)}`), READ_ONLY);
     }
     for (const target of targets) expect(fs.existsSync(target), target).toBe(false);
   });
@@ -79,21 +86,25 @@ describe('writes behind explain or a second statement run nothing', () => {
   it('copy over a Parquet part of OUT behind explain (analyze): refused, the part keeps its bytes', async () => {
     const file = part();
     const bytes = fs.readFileSync(file);
-    expectRefused(await query(`explain (analyze) copy (select * from raw_events limit 1) to ${lit(file)} (format parquet)`), READ_ONLY);
+    expectRefused(await ask(`explain (analyze) copy (select * from raw_events limit 1) to ${lit(file)} (format parquet)`), READ_ONLY);
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
   });
 
   it('a text of several statements runs none of them (no authorized_keys written)', async () => {
     const keys = path.join(work, 'authorized_keys');
-    expectRefused(await query(`explain (analyze) select 1; copy (select 'ssh-ed25519 AAAA attacker') to ${lit(keys)} (header false)`), ONE_STATEMENT);
+    expectRefused(await ask(`explain (analyze) select 1; copy (select 'ssh-ed25519 AAAA attacker') to ${lit(keys)} (header false)`), ONE_STATEMENT);
     expect(fs.existsSync(keys)).toBe(false);
+    expectRefused(await ask('select 1; select 2'), ONE_STATEMENT);
+    // and through the real CLI
     expectRefused(await query('select 1; select 2'), ONE_STATEMENT);
   });
 
   it('install and load are refused, also behind explain (analyze)', async () => {
     for (const sql of ['explain (analyze) install httpfs', 'explain (analyze) load httpfs', 'load httpfs']) {
-      expectRefused(await query(sql), READ_ONLY);
+      expectRefused(await ask(sql), READ_ONLY);
     }
+    // and through the real CLI
+    expectRefused(await query('load httpfs'), READ_ONLY);
   });
 });
 
@@ -110,12 +121,15 @@ describe('a query reads only the warehouse, and the folders given with --allow-r
       `select content from read_text(${lit(escape)})`,
     ]) {
       expect(fs.existsSync(escape)).toBe(true);
-      expectRefused(await query(sql), OUTSIDE);
+      expectRefused(await ask(sql), OUTSIDE);
     }
+    // and through the real CLI
+    expectRefused(await query(`select content from read_text(${lit(path.join(outside, 'secret.txt'))})`), OUTSIDE);
   });
 
   it('--allow-read DIR: a CSV there joins the warehouse, a sibling folder stays closed, and the folder is not written', async () => {
     const csv = lit(path.join(iocs, 'iocs.csv'));
+    // through the real CLI: --allow-read is its option
     const hits = await query(
       `select i.indicator, count(e.text) > 0 as seen from read_csv(${csv}) i left join events e on contains(e.text, i.indicator) group by all order by 1`,
       ['--allow-read', iocs],
@@ -123,8 +137,8 @@ describe('a query reads only the warehouse, and the folders given with --allow-r
     expect([hits.code, hits.stderr]).toEqual([0, '']);
     expect(hits.stdout).toBe('indicator,seen\nnpm,true\nsk-demo-indicator,false\n');
     const listing = fs.readdirSync(iocs);
-    expectRefused(await query(`select * from read_csv(${lit(path.join(sibling, 'other.csv'))})`, ['--allow-read', iocs]), OUTSIDE);
-    expectRefused(await query(`explain (analyze) copy (select 1) to ${lit(path.join(iocs, 'x.csv'))}`, ['--allow-read', iocs]), READ_ONLY);
+    expectRefused(await ask(`select * from read_csv(${lit(path.join(sibling, 'other.csv'))})`, [iocs]), OUTSIDE);
+    expectRefused(await ask(`explain (analyze) copy (select 1) to ${lit(path.join(iocs, 'x.csv'))}`, [iocs]), READ_ONLY);
     expect(fs.readdirSync(iocs)).toEqual(listing);
   });
 
@@ -135,10 +149,14 @@ describe('a query reads only the warehouse, and the folders given with --allow-r
   });
 });
 
-/** A query that spills with a 64 MB memory limit: counts 1.5 million distinct 64-character texts. */
-const SPILL_ROWS = 1_500_000;
+/**
+ * A query that spills with a 24 MB memory limit: counts 400,000 distinct 64-character texts. It spills
+ * more than 8 MB (the limit case below) in about a second of work; 1.5 million under 64 MB proved the
+ * same in four times the time.
+ */
+const SPILL_ROWS = 400_000;
 const SPILL = `select count(distinct h) as n from (select md5(i::varchar) || md5((i + 1)::varchar) as h from range(${SPILL_ROWS}) t(i))`;
-const SPILL_ENV = { CLINETRAIL_DUCKDB_MEMORY: '64MB' };
+const SPILL_ENV = { CLINETRAIL_DUCKDB_MEMORY: '24MB' };
 
 /** Temporary folders a query may have left in OUT: OUT/tmp/query-* and the old OUT/fleet.duckdb.tmp. */
 function tempFolders(): string[] {

@@ -1,6 +1,9 @@
-/** Incremental nightly runs and the OUT lock, through runLoad on copies of reader fixtures. */
-import { spawn } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+/**
+ * Incremental nightly runs and the OUT lock, through runLoad on copies of reader fixtures. Each test
+ * works on its own copy of the fleet and of a loaded OUT, so the tests run in any order.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,11 +13,12 @@ import { queryWarehouse } from '../../src/warehouse/build.js';
 import { fixture, REPO } from '../helpers/source.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-incr-'));
-const fleet = path.join(work, 'fleet');
-const out = path.join(work, 'out');
+/** Three hosts, and an OUT that one load made of them: every test starts from its own copy of both. */
+const baseFleet = path.join(work, 'base-fleet');
+const baseOut = path.join(work, 'base-out');
 
 /** Every Parquet part under OUT with its mtime: a rewritten partition gets new files. */
-function parts(): Record<string, number> {
+function parts(out: string): Record<string, number> {
   const found: Record<string, number> = {};
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
@@ -27,33 +31,51 @@ function parts(): Record<string, number> {
   return found;
 }
 
-const timeline = async () => (await queryWarehouse(out, 'select * from events')).rows;
+const timeline = async (out: string) => (await queryWarehouse(out, 'select * from events')).rows;
 
-beforeAll(() => {
-  cpSync(fixture('vscode-tasks', 'img'), path.join(fleet, 'WIN-1'), { recursive: true });
-  cpSync(fixture('sdk-sessions', 'img'), path.join(fleet, 'lnx-2'), { recursive: true });
-  cpSync(fixture('hooks-log', 'img'), path.join(fleet, 'lnx-3'), { recursive: true });
+/**
+ * This test's own fleet (a copy of the base fleet) and, with `loaded`, its own OUT (a copy of the base
+ * OUT). `cp -a` keeps the times to the nanosecond (fs.cp's preserveTimestamps rounds through a float and
+ * can move an mtime back by a millisecond), so the copy's partitions are unchanged to the next load. The copied fleet.duckdb
+ * still names the base OUT's files (absolute paths): query it only after a load that rebuilt it.
+ */
+function own(name: string, loaded: boolean): { fleet: string; out: string } {
+  const fleet = path.join(work, name, 'fleet');
+  const out = path.join(work, name, 'out');
+  mkdirSync(path.join(work, name));
+  execFileSync('cp', ['-a', baseFleet, fleet]);
+  if (loaded) execFileSync('cp', ['-a', baseOut, out]);
+  return { fleet, out };
+}
+
+beforeAll(async () => {
+  cpSync(fixture('vscode-tasks', 'img'), path.join(baseFleet, 'WIN-1'), { recursive: true });
+  cpSync(fixture('sdk-sessions', 'img'), path.join(baseFleet, 'lnx-2'), { recursive: true });
+  cpSync(fixture('hooks-log', 'img'), path.join(baseFleet, 'lnx-3'), { recursive: true });
+  expect(await runLoad({ fleet: baseFleet, out: baseOut })).toMatchObject({ hosts: 3, partitions_written: 3 });
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('incremental loads', () => {
   it('reads everything on the first run, nothing on an unchanged second run, with identical results', async () => {
+    const { fleet, out } = own('unchanged', false);
     const first = await runLoad({ fleet, out });
     expect(first).toMatchObject({ hosts: 3, partitions_written: 3, partitions_unchanged: 0, is_full_load: true });
-    const before = parts();
-    const rowsBefore = await timeline();
+    const before = parts(out);
+    const rowsBefore = await timeline(out);
     const warehouseBefore = statSync(path.join(out, 'fleet.duckdb')).mtimeMs;
     const second = await runLoad({ fleet, out });
     expect(second).toMatchObject({ partitions_written: 0, partitions_unchanged: 3, rows_written: 0, is_full_load: false });
     expect(second.files_unchanged).toBe(first.files_read);
-    expect(parts()).toEqual(before);
-    expect(await timeline()).toEqual(rowsBefore);
+    expect(parts(out)).toEqual(before);
+    expect(await timeline(out)).toEqual(rowsBefore);
     const runs = await queryWarehouse(out, 'select count(*) from load_runs');
     expect(runs.rows).toEqual([['2']]);
     expect(statSync(path.join(out, 'fleet.duckdb')).mtimeMs).toBe(warehouseBefore);
   });
 
   it('rebuilds the models when a killed run left partitions newer than fleet.duckdb', async () => {
+    const { fleet, out } = own('stale', true);
     const warehouseBefore = statSync(path.join(out, 'fleet.duckdb')).mtimeMs;
     writeFileSync(path.join(out, 'state', 'models.stale'), '');
     // and the half-written record of that killed run, never renamed into place
@@ -62,17 +84,19 @@ describe('incremental loads', () => {
     expect(run).toMatchObject({ partitions_written: 0, partitions_unchanged: 3 });
     expect(statSync(path.join(out, 'fleet.duckdb')).mtimeMs).toBeGreaterThan(warehouseBefore);
     expect(existsSync(path.join(out, 'state', 'models.stale'))).toBe(false);
+    // the base load's record and this one's; the killed run's `.tmp` is not a run
     const runs = await queryWarehouse(out, 'select count(*) from load_runs');
-    expect(runs.rows).toEqual([['3']]);
+    expect(runs.rows).toEqual([['2']]);
   });
 
   it('re-reads only the partition whose file changed', async () => {
-    const before = parts();
+    const { fleet, out } = own('changed', true);
+    const before = parts(out);
     const hooks = path.join(fleet, 'lnx-3', 'home', 'u', '.cline', 'data', 'logs', 'hooks.jsonl');
     appendFileSync(hooks, '{"ts":"2026-10-03T10:00:00.000Z","hookName":"agent_start","sessionContext":{"rootSessionId":"s-new"}}\n');
     const run = await runLoad({ fleet, out });
     expect(run).toMatchObject({ partitions_written: 1, partitions_unchanged: 2 });
-    const after = parts();
+    const after = parts(out);
     const changed = Object.keys(after).filter((k) => before[k] !== after[k]);
     expect(changed.length).toBeGreaterThan(0);
     expect(changed.every((k) => k.includes('host=lnx-3'))).toBe(true);
@@ -81,6 +105,7 @@ describe('incremental loads', () => {
   });
 
   it('treats a changed modification time as a change', async () => {
+    const { fleet, out } = own('touched', true);
     const file = path.join(fleet, 'WIN-1', 'C', 'Users', 'alice', 'AppData', 'Roaming', 'Code', 'User', 'globalStorage', 'saoudrizwan.claude-dev', 'state', 'taskHistory.json');
     utimesSync(file, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
     const run = await runLoad({ fleet, out });
@@ -88,6 +113,7 @@ describe('incremental loads', () => {
   });
 
   it('removes the partitions of a host that is gone, and --full reads everything again', async () => {
+    const { fleet, out } = own('gone', true);
     rmSync(path.join(fleet, 'lnx-3'), { recursive: true });
     const run = await runLoad({ fleet, out });
     expect(run).toMatchObject({ partitions_written: 0, partitions_unchanged: 2, partitions_removed: 1 });
@@ -100,7 +126,7 @@ describe('incremental loads', () => {
 
 describe('the OUT lock', () => {
   it('refuses a second load while a live process holds the lock, and runs once that process is gone', async () => {
-    const lockOut = path.join(work, 'lock-out');
+    const { fleet, out: lockOut } = own('lock', false);
     // the built module (make test builds dist/ first): a plain node process cannot import TypeScript
     const lockModule = JSON.stringify(path.join(REPO, 'dist', 'src', 'load', 'lock.js'));
     // a process that takes the lock with the same code and holds it until killed
@@ -119,7 +145,7 @@ describe('the OUT lock', () => {
     }
     await new Promise((r) => child.once('exit', r));
     const run = await runLoad({ fleet, out: lockOut });
-    expect(run.partitions_written).toBe(2);
+    expect(run.partitions_written).toBe(3);
     // released at the end of the load: taken again at once
     await (await acquireLock(lockOut))();
   });

@@ -11,7 +11,7 @@ import { fileFailedRow } from '../../src/readers/shapes/rows.js';
 import { readSettings } from '../../src/readers/settings.js';
 import { collect, fixture, makeSource } from '../helpers/source.js';
 
-vi.mock('../../readers/settings-permissions.js', async (original) => ({
+vi.mock('../../src/readers/shapes/settings-permissions.js', async (original) => ({
   ...(await original<typeof import('../../src/readers/shapes/settings-permissions.js')>()),
   // globalState.json's walk overflows after its first row, as the unbounded walk did on a deep file
   *globalStatePermissions() {

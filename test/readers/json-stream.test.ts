@@ -127,7 +127,8 @@ describe('streamJson', () => {
     return { fast, tokens };
   };
 
-  it.skipIf(!HAS_REAL)(`yields what the token parser yields on the real Cline transcripts (skipped when ${REAL} is absent)`, async () => {
+  it('yields what the token parser yields on the real Cline transcripts', async (ctx) => {
+    if (!HAS_REAL) return ctx.skip(`the real transcripts are not here: ${REAL} is absent (a fresh clone has no ../shared)`);
     for (const name of REAL_FILES) {
       const f = path.join(REAL, name);
       const { fast, tokens } = await compare(f, ['$.messages.*'], '{');

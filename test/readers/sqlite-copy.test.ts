@@ -93,8 +93,8 @@ describe('openPrivateCopy', () => {
   });
 
   it('throws an own fault when SQLite cannot write beside the copy (the -shm of a WAL database on a full folder)', (ctx) => {
-    const root = mountTmpfs(path.join(work, 'tmpfs'), '1m', 'SQLite on a full temporary folder');
-    if (root === null) return ctx.skip();
+    const { dir: root, refused } = mountTmpfs(path.join(work, 'tmpfs'), '1m', 'SQLite on a full temporary folder');
+    if (root === null) return ctx.skip(refused);
     const img = image();
     const file = path.join(img.dbDir, 'sessions.db');
     writeSessionsDb(file, sessions, { wal: true });
