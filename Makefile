@@ -9,7 +9,7 @@ Q ?= select host, store, count(*) as rows from raw_events group by all order by 
 FORMAT ?= table
 CLI := node dist/src/cli/main.js
 
-.PHONY: load query test build install bench clean imports
+.PHONY: load query test build install bench clean imports lint format
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -36,8 +36,15 @@ query: build
 imports: install
 	npx depcruise src --config .dependency-cruiser.cjs
 
+# Formatting and lint rules (biome.json); `make format` rewrites the files to the format.
+lint: install
+	npx biome ci .
+
+format: install
+	npx biome format --write .
+
 # `build` is the one tsc run: it type-checks src/, test/ and bench/ as it emits dist/
-test: build imports
+test: build imports lint
 	TZ=UTC npx vitest run
 
 bench: build

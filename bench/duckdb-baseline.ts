@@ -57,9 +57,22 @@ async function main(): Promise<void> {
     const group = manifest.transcripts.filter((t) => t.kind === kind);
     if (group.length === 0) continue;
     const started = performance.now();
-    const result: KindResult = { kind, files: group.length, bytes: group.reduce((n, t) => n + t.bytes, 0), rows: null, seconds: 0, error: null };
+    const result: KindResult = {
+      kind,
+      files: group.length,
+      bytes: group.reduce((n, t) => n + t.bytes, 0),
+      rows: null,
+      seconds: 0,
+      error: null,
+    };
     try {
-      const reader = await conn.runAndReadAll(copySql(kind, group.map((t) => t.path), path.join(out, `${kind}.parquet`)));
+      const reader = await conn.runAndReadAll(
+        copySql(
+          kind,
+          group.map((t) => t.path),
+          path.join(out, `${kind}.parquet`),
+        ),
+      );
       result.rows = Number(reader.getRows()[0]?.[0] ?? 0);
     } catch (err) {
       result.error = (err as Error).message.split('\n')[0].slice(0, 400);
@@ -72,7 +85,9 @@ async function main(): Promise<void> {
   instance.closeSync();
   const rows = results.reduce((n, r) => n + (r.rows ?? 0), 0);
   const bytes = results.reduce((n, r) => n + r.bytes, 0);
-  process.stdout.write(`${JSON.stringify({ files: manifest.transcripts.length, bytes, rows, seconds, ok: results.every((r) => r.error === null), kinds: results })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ files: manifest.transcripts.length, bytes, rows, seconds, ok: results.every((r) => r.error === null), kinds: results })}\n`,
+  );
 }
 
 main().catch((err) => {

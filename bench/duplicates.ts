@@ -54,7 +54,10 @@ export async function duplicateRule(ctx: ScalingContext): Promise<DuplicatesResu
     let bytes = 0;
     for (const variant of ['repeated', 'distinct'] as const) {
       fleets[variant] = path.join(root, variant);
-      bytes = writeRepeatedPromptsHost(path.join(fleets[variant], 'h-prompts'), { ...size, distinct: variant === 'distinct' }).bytes;
+      bytes = writeRepeatedPromptsHost(path.join(fleets[variant], 'h-prompts'), {
+        ...size,
+        distinct: variant === 'distinct',
+      }).bytes;
     }
     const ratios: number[] = [];
     for (let round = 1; round <= ctx.rounds; round++) {
@@ -63,7 +66,9 @@ export async function duplicateRule(ctx: ScalingContext): Promise<DuplicatesResu
       for (const variant of order) {
         const s = await loadFresh(ctx, fleets[variant], path.join(root, `out-${variant}`), round);
         const dropped = droppedOf(s.detail);
-        ctx.log(`round ${round}: duplicates ${label}, ${variant}: ${s.wall_s.toFixed(2)} s, peak RSS ${s.peak_rss_mb?.toFixed(0)} MB, ${dropped} dropped`);
+        ctx.log(
+          `round ${round}: duplicates ${label}, ${variant}: ${s.wall_s.toFixed(2)} s, peak RSS ${s.peak_rss_mb?.toFixed(0)} MB, ${dropped} dropped`,
+        );
         samples.push({ ...s, label, variant, dropped });
         wall[variant] = s.wall_s;
       }

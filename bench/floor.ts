@@ -19,7 +19,8 @@ export async function parseFile(t: Pick<Transcript, 'path' | 'kind'>): Promise<n
   const splitter = new ArraySplitter(t.kind === 'sdk' ? 'messages' : null);
   const utf8 = new Utf8Repair();
   let values = 0;
-  for await (const chunk of createReadStream(t.path, { highWaterMark: 1024 * 1024 })) values += splitter.push(utf8.push(chunk as Buffer)).length;
+  for await (const chunk of createReadStream(t.path, { highWaterMark: 1024 * 1024 }))
+    values += splitter.push(utf8.push(chunk as Buffer)).length;
   values += splitter.push(utf8.end()).length + splitter.end().values.length;
   if (splitter.giveUp !== null) throw new Error(`floor: ${t.path}: ${splitter.giveUp}`);
   return values;
@@ -27,7 +28,11 @@ export async function parseFile(t: Pick<Transcript, 'path' | 'kind'>): Promise<n
 
 /** The same with the token parser. */
 export async function parseFileTokens(t: Pick<Transcript, 'path' | 'kind'>): Promise<number> {
-  const parser = new JSONParser({ paths: [t.kind === 'sdk' ? '$.messages.*' : '$.*'], keepStack: false, stringBufferSize: 64 * 1024 });
+  const parser = new JSONParser({
+    paths: [t.kind === 'sdk' ? '$.messages.*' : '$.*'],
+    keepStack: false,
+    stringBufferSize: 64 * 1024,
+  });
   let values = 0;
   parser.onValue = () => {
     values += 1;
@@ -48,7 +53,9 @@ async function main(): Promise<void> {
     bytes += t.bytes;
   }
   const seconds = (performance.now() - t0) / 1000;
-  process.stdout.write(`${JSON.stringify({ parser: values.tokens ? '@streamparser/json' : 'json-elements', files: manifest.transcripts.length, bytes, values: count, seconds })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ parser: values.tokens ? '@streamparser/json' : 'json-elements', files: manifest.transcripts.length, bytes, values: count, seconds })}\n`,
+  );
 }
 
 main().catch((err) => {

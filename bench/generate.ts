@@ -9,7 +9,20 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { apiHistory, hookLines, imagePool, legacyStep, MODELS, prose, Rng, sdkTurn, sentence, subSeed, taskStart, type TaskGen } from './content.js';
+import {
+  apiHistory,
+  hookLines,
+  imagePool,
+  legacyStep,
+  MODELS,
+  prose,
+  Rng,
+  sdkTurn,
+  sentence,
+  subSeed,
+  taskStart,
+  type TaskGen,
+} from './content.js';
 
 export interface GenerateOptions {
   dir: string;
@@ -39,12 +52,15 @@ export interface FleetManifest {
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root (bench/ or dist/bench/ under it). */
-const REPO = [path.resolve(HERE, '..'), path.resolve(HERE, '..', '..')].find((d) => fs.existsSync(path.join(d, 'package.json'))) ?? path.resolve(HERE, '..');
+const REPO =
+  [path.resolve(HERE, '..'), path.resolve(HERE, '..', '..')].find((d) => fs.existsSync(path.join(d, 'package.json'))) ??
+  path.resolve(HERE, '..');
 
 /** Refuses a bench folder inside the repository: generated data never goes there. */
 export function checkDir(dir: string): string {
   const abs = path.resolve(dir);
-  if (abs === REPO || abs.startsWith(REPO + path.sep)) throw new Error(`bench: --dir ${abs} is inside the repository ${REPO}; use a folder under ${'/tmp'} instead`);
+  if (abs === REPO || abs.startsWith(REPO + path.sep))
+    throw new Error(`bench: --dir ${abs} is inside the repository ${REPO}; use a folder under ${'/tmp'} instead`);
   return abs;
 }
 
@@ -63,15 +79,45 @@ function layout(rng: Rng): Layout {
   const gs = 'User/globalStorage/saoudrizwan.claude-dev';
   switch (rng.int(0, 4)) {
     case 0:
-      return { home: `C/Users/${user}`, gsRoot: `C/Users/${user}/AppData/Roaming/Code/${gs}`, cwd: `C:\\Users\\${user}\\src\\app`, os: 'win32', editor: 'Visual Studio Code' };
+      return {
+        home: `C/Users/${user}`,
+        gsRoot: `C/Users/${user}/AppData/Roaming/Code/${gs}`,
+        cwd: `C:\\Users\\${user}\\src\\app`,
+        os: 'win32',
+        editor: 'Visual Studio Code',
+      };
     case 1:
-      return { home: `Users/${user}`, gsRoot: `Users/${user}/Library/Application Support/Code/${gs}`, cwd: `/Users/${user}/dev/app`, os: 'darwin', editor: 'Visual Studio Code' };
+      return {
+        home: `Users/${user}`,
+        gsRoot: `Users/${user}/Library/Application Support/Code/${gs}`,
+        cwd: `/Users/${user}/dev/app`,
+        os: 'darwin',
+        editor: 'Visual Studio Code',
+      };
     case 2:
-      return { home: `Users/${user}`, gsRoot: `Users/${user}/Library/Application Support/Cursor/${gs}`, cwd: `/Users/${user}/dev/web`, os: 'darwin', editor: 'Cursor' };
+      return {
+        home: `Users/${user}`,
+        gsRoot: `Users/${user}/Library/Application Support/Cursor/${gs}`,
+        cwd: `/Users/${user}/dev/web`,
+        os: 'darwin',
+        editor: 'Cursor',
+      };
     case 3:
-      return { home: `home/${user}`, gsRoot: `home/${user}/.config/Code/${gs}`, cwd: `/home/${user}/proj`, os: 'linux', editor: 'Visual Studio Code' };
+      return {
+        home: `home/${user}`,
+        gsRoot: `home/${user}/.config/Code/${gs}`,
+        cwd: `/home/${user}/proj`,
+        os: 'linux',
+        editor: 'Visual Studio Code',
+      };
     default:
-      return { home: `home/${user}`, gsRoot: `home/${user}/.vscode-server/data/${gs}`, cwd: `/home/${user}/proj`, os: 'linux', editor: 'Visual Studio Code' };
+      return {
+        home: `home/${user}`,
+        gsRoot: `home/${user}/.vscode-server/data/${gs}`,
+        cwd: `/home/${user}/proj`,
+        os: 'linux',
+        editor: 'Visual Studio Code',
+      };
   }
 }
 
@@ -103,7 +149,7 @@ function legacyStore(w: Writer, rng: Rng, images: string[], root: string, lay: L
     const model = rng.pick(MODELS);
     const t: TaskGen = { rng, images, ts: start, cwd: lay.cwd, model, tokensIn: 0, tokensOut: 0, cost: 0 };
     const prompt = sentence(rng, rng.int(4, 30));
-    const size = Math.min(budget - used + 1024, Math.floor(Math.exp(rng.int(0, 100) / 100 * Math.log(400)) * 1024)); // 1-400 KB
+    const size = Math.min(budget - used + 1024, Math.floor(Math.exp((rng.int(0, 100) / 100) * Math.log(400)) * 1024)); // 1-400 KB
     const dir = path.join(root, 'tasks', id);
     const hasUi = rng.chance(0.95);
     if (hasUi) {
@@ -116,7 +162,15 @@ function legacyStore(w: Writer, rng: Rng, images: string[], root: string, lay: L
           n += s.length;
         }
       }
-      parts.push(JSON.stringify({ ts: (t.ts += 900), type: 'say', say: 'completion_result', text: prose(rng, rng.int(50, 400)), lastCheckpointHash: rng.id(7) }));
+      parts.push(
+        JSON.stringify({
+          ts: (t.ts += 900),
+          type: 'say',
+          say: 'completion_result',
+          text: prose(rng, rng.int(50, 400)),
+          lastCheckpointHash: rng.id(7),
+        }),
+      );
       w.write(path.join(dir, 'ui_messages.json'), `[${parts.join(',')}]`, 'ui');
       used += n;
     }
@@ -128,13 +182,45 @@ function legacyStore(w: Writer, rng: Rng, images: string[], root: string, lay: L
     }
     if (rng.chance(0.8)) {
       const meta = {
-        files_in_context: [{ path: 'src/app.ts', record_state: 'active', record_source: 'read_tool', cline_read_date: start + 3000, cline_edit_date: null }],
+        files_in_context: [
+          {
+            path: 'src/app.ts',
+            record_state: 'active',
+            record_source: 'read_tool',
+            cline_read_date: start + 3000,
+            cline_edit_date: null,
+          },
+        ],
         model_usage: [{ ts: start + 390, model_id: model.id, model_provider_id: model.provider, mode: 'act' }],
-        environment_history: [{ ts: start + 380, os_name: lay.os, os_version: '10.0.22631', os_arch: 'x64', host_name: lay.editor, host_version: '1.104.0', cline_version: '3.89.2' }],
+        environment_history: [
+          {
+            ts: start + 380,
+            os_name: lay.os,
+            os_version: '10.0.22631',
+            os_arch: 'x64',
+            host_name: lay.editor,
+            host_version: '1.104.0',
+            cline_version: '3.89.2',
+          },
+        ],
       };
       w.write(path.join(dir, 'task_metadata.json'), JSON.stringify(meta, null, 2));
     }
-    history.push({ id, ulid: rng.id(26).toUpperCase(), ts: t.ts, task: prompt, tokensIn: t.tokensIn, tokensOut: t.tokensOut, cacheWrites: 0, cacheReads: 0, totalCost: Math.round(t.cost * 1e4) / 1e4, size, cwdOnTaskInitialization: lay.cwd, modelId: model.id, apiProvider: model.provider });
+    history.push({
+      id,
+      ulid: rng.id(26).toUpperCase(),
+      ts: t.ts,
+      task: prompt,
+      tokensIn: t.tokensIn,
+      tokensOut: t.tokensOut,
+      cacheWrites: 0,
+      cacheReads: 0,
+      totalCost: Math.round(t.cost * 1e4) / 1e4,
+      size,
+      cwdOnTaskInitialization: lay.cwd,
+      modelId: model.id,
+      apiProvider: model.provider,
+    });
   }
   w.write(path.join(root, 'state', 'taskHistory.json'), JSON.stringify(history));
 }
@@ -151,12 +237,34 @@ function clineData(w: Writer, rng: Rng, images: string[], data: string, lay: Lay
     const model = rng.pick(MODELS);
     const prompt = sentence(rng, rng.int(4, 25));
     const messagesPath = `/${lay.home}/.cline/data/sessions/${sid}/${sid}.messages.json`;
-    const manifest = { version: 1, session_id: sid, source: rng.pick(['cli', 'vscode', 'jetbrains']), pid: rng.int(1000, 99999), started_at: new Date(start).toISOString(), ended_at: new Date(start + 600_000).toISOString(), exit_code: 0, status: rng.pick(['completed', 'completed', 'failed', 'cancelled']), interactive: true, provider: model.provider, model: model.id, cwd: lay.cwd, workspace_root: lay.cwd, enable_tools: true, enable_spawn: false, enable_teams: false, prompt, metadata: { title: prompt.slice(0, 120), checkpointEnabled: true }, messages_path: messagesPath };
+    const manifest = {
+      version: 1,
+      session_id: sid,
+      source: rng.pick(['cli', 'vscode', 'jetbrains']),
+      pid: rng.int(1000, 99999),
+      started_at: new Date(start).toISOString(),
+      ended_at: new Date(start + 600_000).toISOString(),
+      exit_code: 0,
+      status: rng.pick(['completed', 'completed', 'failed', 'cancelled']),
+      interactive: true,
+      provider: model.provider,
+      model: model.id,
+      cwd: lay.cwd,
+      workspace_root: lay.cwd,
+      enable_tools: true,
+      enable_spawn: false,
+      enable_teams: false,
+      prompt,
+      metadata: { title: prompt.slice(0, 120), checkpointEnabled: true },
+      messages_path: messagesPath,
+    };
     w.write(path.join(dir, `${sid}.json`), `${JSON.stringify(manifest, null, 2)}\n`);
     const size = Math.floor(Math.exp((rng.int(0, 100) / 100) * Math.log(600)) * 1024);
     const transcript = (file: string, agent: 'lead' | 'subagent', sessionId: string, origin: Record<string, unknown>) => {
       const state = { ts: start, n: 0 };
-      const messages: unknown[] = [{ id: `msg_${rng.id(12)}`, role: 'user', content: [{ type: 'text', text: prompt }], ts: start }];
+      const messages: unknown[] = [
+        { id: `msg_${rng.id(12)}`, role: 'user', content: [{ type: 'text', text: prompt }], ts: start },
+      ];
       let n = 0;
       while (n < size) {
         const turn = sdkTurn(rng, images, state, model);
@@ -164,7 +272,15 @@ function clineData(w: Writer, rng: Rng, images: string[], data: string, lay: Lay
         n += JSON.stringify(turn).length * 1.3;
         if (agent === 'lead' && rng.chance(0.25)) hooks.push(...hookLines(rng, sid, lay.cwd, state.ts));
       }
-      const payload = { version: 1, updated_at: new Date(state.ts).toISOString(), agent, sessionId, ...(agent === 'subagent' ? { taskType: 'subagent_task' } : {}), origin, messages };
+      const payload = {
+        version: 1,
+        updated_at: new Date(state.ts).toISOString(),
+        agent,
+        sessionId,
+        ...(agent === 'subagent' ? { taskType: 'subagent_task' } : {}),
+        origin,
+        messages,
+      };
       const text = `${JSON.stringify(payload, null, 2)}\n`;
       w.write(file, text, 'sdk');
       used += text.length;
@@ -172,17 +288,49 @@ function clineData(w: Writer, rng: Rng, images: string[], data: string, lay: Lay
     transcript(path.join(dir, `${sid}.messages.json`), 'lead', sid, { source: manifest.source, mode: 'user', sessionId: sid });
     if (rng.chance(0.15)) {
       const agentId = `agent_${start + 2500}_${rng.id(6)}`;
-      transcript(path.join(dir, `${agentId}.messages.json`), 'subagent', `${sid}__${agentId}`, { source: manifest.source, mode: 'user', sessionId: `${sid}__${agentId}`, parentThreadId: sid, subagent: agentId });
+      transcript(path.join(dir, `${agentId}.messages.json`), 'subagent', `${sid}__${agentId}`, {
+        source: manifest.source,
+        mode: 'user',
+        sessionId: `${sid}__${agentId}`,
+        parentThreadId: sid,
+        subagent: agentId,
+      });
     }
   }
   if (hooks.length) w.write(path.join(data, 'logs', 'hooks.jsonl'), `${hooks.join('\n')}\n`);
-  const state = { __vscodeMigrationVersion: 3, clineVersion: '4.1.25', 'cline.generatedMachineId': rng.id(32), autoApprovalSettings: { version: 1, enabled: rng.chance(0.5), favorites: [], maxRequests: 20, actions: { readFiles: true, editFiles: rng.chance(0.5), executeSafeCommands: true, executeAllCommands: rng.chance(0.3), useBrowser: false, useMcp: true }, enableNotifications: false }, mode: 'act' };
+  const state = {
+    __vscodeMigrationVersion: 3,
+    clineVersion: '4.1.25',
+    'cline.generatedMachineId': rng.id(32),
+    autoApprovalSettings: {
+      version: 1,
+      enabled: rng.chance(0.5),
+      favorites: [],
+      maxRequests: 20,
+      actions: {
+        readFiles: true,
+        editFiles: rng.chance(0.5),
+        executeSafeCommands: true,
+        executeAllCommands: rng.chance(0.3),
+        useBrowser: false,
+        useMcp: true,
+      },
+      enableNotifications: false,
+    },
+    mode: 'act',
+  };
   w.write(path.join(data, 'globalState.json'), JSON.stringify(state, null, 2));
 }
 
 /** The big file: one task whose ui_messages.json is `bigMb` MB, written in ~1 MB chunks. */
 function bigHost(w: Writer, rng: Rng, images: string[], fleet: string, bigMb: number): string {
-  const lay: Layout = { home: 'home/ops', gsRoot: 'home/ops/.config/Code/User/globalStorage/saoudrizwan.claude-dev', cwd: '/home/ops/monorepo', os: 'linux', editor: 'Visual Studio Code' };
+  const lay: Layout = {
+    home: 'home/ops',
+    gsRoot: 'home/ops/.config/Code/User/globalStorage/saoudrizwan.claude-dev',
+    cwd: '/home/ops/monorepo',
+    os: 'linux',
+    editor: 'Visual Studio Code',
+  };
   const root = path.join(fleet, 'host-big', lay.gsRoot);
   const id = String(T0 + 5_000_000);
   const file = path.join(root, 'tasks', id, 'ui_messages.json');
@@ -217,7 +365,18 @@ function bigHost(w: Writer, rng: Rng, images: string[], fleet: string, bigMb: nu
   w.bytes += written;
   w.files += 1;
   w.transcripts.push({ path: file, kind: 'ui', bytes: written });
-  const history = [{ id, ts: t.ts, task: 'long-running migration of the monorepo 🚀', tokensIn: t.tokensIn, tokensOut: t.tokensOut, totalCost: Math.round(t.cost * 1e4) / 1e4, cwdOnTaskInitialization: lay.cwd, modelId: MODELS[0].id }];
+  const history = [
+    {
+      id,
+      ts: t.ts,
+      task: 'long-running migration of the monorepo 🚀',
+      tokensIn: t.tokensIn,
+      tokensOut: t.tokensOut,
+      totalCost: Math.round(t.cost * 1e4) / 1e4,
+      cwdOnTaskInitialization: lay.cwd,
+      modelId: MODELS[0].id,
+    },
+  ];
   w.write(path.join(root, 'state', 'taskHistory.json'), JSON.stringify(history));
   return file;
 }
@@ -285,9 +444,17 @@ function main(): void {
       'big-mb': { type: 'string', default: '1024' },
     },
   });
-  const m = generateFleet({ dir: values.dir!, seed: Number(values.seed), hosts: Number(values.hosts), mb: Number(values.mb), bigMb: Number(values['big-mb']) });
+  const m = generateFleet({
+    dir: values.dir!,
+    seed: Number(values.seed),
+    hosts: Number(values.hosts),
+    mb: Number(values.mb),
+    bigMb: Number(values['big-mb']),
+  });
   const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
-  process.stdout.write(`fleet ${m.fleet}: ${m.files_total} files, ${mb(m.bytes_total)} MB written (${m.transcripts.length} transcripts, ${mb(m.transcript_bytes)} MB) in ${m.seconds.toFixed(1)} s\n`);
+  process.stdout.write(
+    `fleet ${m.fleet}: ${m.files_total} files, ${mb(m.bytes_total)} MB written (${m.transcripts.length} transcripts, ${mb(m.transcript_bytes)} MB) in ${m.seconds.toFixed(1)} s\n`,
+  );
   for (const t of m.transcripts) process.stdout.write(`${t.kind}\t${t.bytes}\t${t.path}\n`);
 }
 

@@ -39,7 +39,8 @@ const T0 = Date.parse('2026-03-02T09:00:00.000Z');
 const MINUTE = 60_000;
 
 /** Prompt k (0-based) of session i. */
-const promptText = (o: RepeatedPromptsOptions, i: number, k: number) => (o.distinct ? `continue with step ${i}.${k}` : 'continue');
+const promptText = (o: RepeatedPromptsOptions, i: number, k: number) =>
+  o.distinct ? `continue with step ${i}.${k}` : 'continue';
 
 /** Writes the host image under `root` (created); returns what it holds. */
 export function writeRepeatedPromptsHost(root: string, o: RepeatedPromptsOptions): RepeatedPromptsHost {
@@ -56,9 +57,20 @@ export function writeRepeatedPromptsHost(root: string, o: RepeatedPromptsOptions
     const sid = `${start}_rep${String(i).padStart(2, '0')}`;
     const dir = `${DATA}/sessions/${sid}`;
     const manifest = {
-      version: 1, session_id: sid, source: 'cli', pid: 4000 + i, started_at: new Date(start).toISOString(), status: 'completed',
-      interactive: true, provider: 'anthropic', model: 'claude-sonnet-4-5', cwd: '/home/u/proj', workspace_root: '/home/u/proj',
-      prompt: promptText(o, i, 0), metadata: { title: promptText(o, i, 0) }, messages_path: `/${dir}/${sid}.messages.json`,
+      version: 1,
+      session_id: sid,
+      source: 'cli',
+      pid: 4000 + i,
+      started_at: new Date(start).toISOString(),
+      status: 'completed',
+      interactive: true,
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-5',
+      cwd: '/home/u/proj',
+      workspace_root: '/home/u/proj',
+      prompt: promptText(o, i, 0),
+      metadata: { title: promptText(o, i, 0) },
+      messages_path: `/${dir}/${sid}.messages.json`,
     };
     write(`${dir}/${sid}.json`, `${JSON.stringify(manifest, null, 2)}\n`);
     const messages: unknown[] = [];
@@ -67,9 +79,21 @@ export function writeRepeatedPromptsHost(root: string, o: RepeatedPromptsOptions
       const text = promptText(o, i, k);
       prompts.push({ text, ts });
       messages.push({ id: `m${2 * k + 1}`, role: 'user', content: text, ts });
-      messages.push({ id: `m${2 * k + 2}`, role: 'assistant', content: [{ type: 'text', text: `Done with step ${i}.${k}.` }], ts: ts + 5000 });
+      messages.push({
+        id: `m${2 * k + 2}`,
+        role: 'assistant',
+        content: [{ type: 'text', text: `Done with step ${i}.${k}.` }],
+        ts: ts + 5000,
+      });
     }
-    const transcript = { version: 1, updated_at: new Date(start + o.promptsPerSession * MINUTE).toISOString(), agent: 'lead', sessionId: sid, origin: { source: 'cli', mode: 'user', sessionId: sid }, messages };
+    const transcript = {
+      version: 1,
+      updated_at: new Date(start + o.promptsPerSession * MINUTE).toISOString(),
+      agent: 'lead',
+      sessionId: sid,
+      origin: { source: 'cli', mode: 'user', sessionId: sid },
+      messages,
+    };
     write(`${dir}/${sid}.messages.json`, `${JSON.stringify(transcript)}\n`);
   }
   const newestPromptMs = prompts.length ? prompts[prompts.length - 1].ts : T0;

@@ -48,7 +48,9 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /** The transcript rewritten by `changed`: a small ui_messages.json of an ordinary host. */
 function pickChanged(m: FleetManifest): Transcript {
-  const candidates = m.transcripts.filter((t) => t.kind === 'ui' && !t.path.includes(`${path.sep}host-big${path.sep}`) && t.bytes > 2_000 && t.bytes < 200_000);
+  const candidates = m.transcripts.filter(
+    (t) => t.kind === 'ui' && !t.path.includes(`${path.sep}host-big${path.sep}`) && t.bytes > 2_000 && t.bytes < 200_000,
+  );
   if (candidates.length === 0) throw new Error('bench: no small ui_messages.json to change');
   return candidates[0];
 }
@@ -70,7 +72,12 @@ async function loadGroup(round: number, m: FleetManifest, out: string, change: T
   const original = fs.readFileSync(change.path);
   const st = fs.statSync(change.path);
   const text = original.toString('utf8');
-  const extra = JSON.stringify({ ts: 1_800_000_000_000 + round, type: 'say', say: 'user_feedback', text: `bench round ${round}: one more message 🙂` });
+  const extra = JSON.stringify({
+    ts: 1_800_000_000_000 + round,
+    type: 'say',
+    say: 'user_feedback',
+    text: `bench round ${round}: one more message 🙂`,
+  });
   fs.writeFileSync(change.path, `${text.slice(0, text.lastIndexOf(']'))},${extra}]`);
   let changed: Measured;
   try {
@@ -79,14 +86,35 @@ async function loadGroup(round: number, m: FleetManifest, out: string, change: T
     fs.writeFileSync(change.path, original);
     fs.utimesSync(change.path, st.atime, st.mtime);
   }
-  const sample = (measure: MeasureName, x: Measured, r: number | null): Sample => ({ round, measure, wall_s: x.wall_s, time_elapsed_s: x.time_elapsed_s, peak_rss_mb: x.peak_rss_mb, exit_code: x.exit_code, rows: r, detail: summary(x) });
+  const sample = (measure: MeasureName, x: Measured, r: number | null): Sample => ({
+    round,
+    measure,
+    wall_s: x.wall_s,
+    time_elapsed_s: x.time_elapsed_s,
+    peak_rss_mb: x.peak_rss_mb,
+    exit_code: x.exit_code,
+    rows: r,
+    detail: summary(x),
+  });
   return [sample('full', full, rows), sample('rerun', rerun, null), sample('changed', changed, null)];
 }
 
 async function floorSample(round: number, manifestFile: string, tokens = false): Promise<Sample> {
-  const x = check(await timed([NODE, path.join(HERE, 'floor.js'), '--manifest', manifestFile, ...(tokens ? ['--tokens'] : [])], REPO), 'floor');
+  const x = check(
+    await timed([NODE, path.join(HERE, 'floor.js'), '--manifest', manifestFile, ...(tokens ? ['--tokens'] : [])], REPO),
+    'floor',
+  );
   const r = JSON.parse(x.stdout.trim()) as { values: number };
-  return { round, measure: tokens ? 'floor_tokens' : 'floor', wall_s: x.wall_s, time_elapsed_s: x.time_elapsed_s, peak_rss_mb: x.peak_rss_mb, exit_code: x.exit_code, rows: r.values, detail: x.stdout.trim() };
+  return {
+    round,
+    measure: tokens ? 'floor_tokens' : 'floor',
+    wall_s: x.wall_s,
+    time_elapsed_s: x.time_elapsed_s,
+    peak_rss_mb: x.peak_rss_mb,
+    exit_code: x.exit_code,
+    rows: r.values,
+    detail: x.stdout.trim(),
+  };
 }
 
 async function duckdbSample(round: number, manifestFile: string, out: string): Promise<Sample> {
@@ -99,12 +127,28 @@ async function duckdbSample(round: number, manifestFile: string, out: string): P
     detail = x.stdout.trim();
   }
   fs.rmSync(out, { recursive: true, force: true });
-  return { round, measure: 'duckdb', wall_s: x.wall_s, time_elapsed_s: x.time_elapsed_s, peak_rss_mb: x.peak_rss_mb, exit_code: x.exit_code, rows, detail };
+  return {
+    round,
+    measure: 'duckdb',
+    wall_s: x.wall_s,
+    time_elapsed_s: x.time_elapsed_s,
+    peak_rss_mb: x.peak_rss_mb,
+    exit_code: x.exit_code,
+    rows,
+    detail,
+  };
 }
 
 function machine(): Record<string, string | number> {
   const cpu = os.cpus()[0]?.model ?? 'unknown';
-  return { nproc: os.availableParallelism(), cpu, mem_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.type()} ${os.release()}`, date: new Date().toISOString() };
+  return {
+    nproc: os.availableParallelism(),
+    cpu,
+    mem_gib: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.type()} ${os.release()}`,
+    date: new Date().toISOString(),
+  };
 }
 
 interface Report {
@@ -115,7 +159,9 @@ interface Report {
 
 /** The six core measures (full, rerun, changed, floor, floor_tokens, duckdb) over the generated fleet. */
 async function core(dir: string, small: boolean, rounds: number, seed: number): Promise<Report> {
-  const gen: GenerateOptions = small ? { dir, seed, hosts: 20, mb: 60, bigMb: 100 } : { dir, seed, hosts: 200, mb: 1024, bigMb: 1024 };
+  const gen: GenerateOptions = small
+    ? { dir, seed, hosts: 20, mb: 60, bigMb: 100 }
+    : { dir, seed, hosts: 200, mb: 1024, bigMb: 1024 };
   let m = existingFleet(gen);
   if (m) log(`reusing fleet ${m.fleet} (same seed and size)`);
   else {
@@ -123,7 +169,9 @@ async function core(dir: string, small: boolean, rounds: number, seed: number): 
     m = generateFleet(gen);
   }
   const MB = 1024 * 1024;
-  log(`fleet: ${m.files_total} files, ${(m.bytes_total / MB).toFixed(1)} MB; ${m.transcripts.length} transcripts, ${(m.transcript_bytes / MB).toFixed(1)} MB (generated in ${m.seconds.toFixed(1)} s)`);
+  log(
+    `fleet: ${m.files_total} files, ${(m.bytes_total / MB).toFixed(1)} MB; ${m.transcripts.length} transcripts, ${(m.transcript_bytes / MB).toFixed(1)} MB (generated in ${m.seconds.toFixed(1)} s)`,
+  );
   const manifestFile = path.join(dir, 'fleet-manifest.json');
   const change = pickChanged(m);
   const samples: Sample[] = [];
@@ -154,19 +202,59 @@ async function core(dir: string, small: boolean, rounds: number, seed: number): 
     MEASURES.map((name) => {
       const w = median(of(name).map((s) => s.wall_s));
       const rows = median(of(name).map((s) => s.rows ?? NaN));
-      return [name, { wall_s: w, input_mb_s: w ? inputMb / w : null, rows: rows, rows_s: w && rows !== null ? rows / w : null, peak_rss_mb: median(of(name).map((s) => s.peak_rss_mb ?? NaN)) }];
+      return [
+        name,
+        {
+          wall_s: w,
+          input_mb_s: w ? inputMb / w : null,
+          rows: rows,
+          rows_s: w && rows !== null ? rows / w : null,
+          peak_rss_mb: median(of(name).map((s) => s.peak_rss_mb ?? NaN)),
+        },
+      ];
     }),
-  ) as Record<MeasureName, { wall_s: number | null; input_mb_s: number | null; rows: number | null; rows_s: number | null; peak_rss_mb: number | null }>;
+  ) as Record<
+    MeasureName,
+    { wall_s: number | null; input_mb_s: number | null; rows: number | null; rows_s: number | null; peak_rss_mb: number | null }
+  >;
   const ratioMedians = Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, median(v)]));
-  const labels: Record<MeasureName, string> = { full: 'clinetrail full load', rerun: 'clinetrail re-run, unchanged', changed: 'clinetrail re-run, one host changed', floor: 'floor: bare parse (json-elements)', floor_tokens: 'floor: bare parse (@streamparser/json)', duckdb: 'DuckDB read_json -> Parquet' };
+  const labels: Record<MeasureName, string> = {
+    full: 'clinetrail full load',
+    rerun: 'clinetrail re-run, unchanged',
+    changed: 'clinetrail re-run, one host changed',
+    floor: 'floor: bare parse (json-elements)',
+    floor_tokens: 'floor: bare parse (@streamparser/json)',
+    duckdb: 'DuckDB read_json -> Parquet',
+  };
   const text = [
     `Fleet: ${m.params.hosts} hosts + host-big, ${(m.bytes_total / MB).toFixed(0)} MB in ${m.files_total} files; transcripts ${inputMb.toFixed(0)} MB in ${m.transcripts.length} files (big file ${m.params.bigMb} MB). Rounds: ${rounds}. Medians over rounds.`,
     '',
-    table(['measure', 'wall s', 'input MB/s', 'rows', 'rows/s', 'peak RSS MB'], MEASURES.map((n) => [labels[n], medians[n].wall_s, n === 'rerun' || n === 'changed' ? null : medians[n].input_mb_s, medians[n].rows, medians[n].rows_s, medians[n].peak_rss_mb])),
+    table(
+      ['measure', 'wall s', 'input MB/s', 'rows', 'rows/s', 'peak RSS MB'],
+      MEASURES.map((n) => [
+        labels[n],
+        medians[n].wall_s,
+        n === 'rerun' || n === 'changed' ? null : medians[n].input_mb_s,
+        medians[n].rows,
+        medians[n].rows_s,
+        medians[n].peak_rss_mb,
+      ]),
+    ),
     '',
-    table(['ratio (median of per-round ratios)', 'value', 'per round'], Object.entries(ratios).map(([k, v]) => [k.replace(/_/g, ' '), ratioMedians[k], v.map((x) => x.toFixed(2)).join(', ')])),
+    table(
+      ['ratio (median of per-round ratios)', 'value', 'per round'],
+      Object.entries(ratios).map(([k, v]) => [k.replace(/_/g, ' '), ratioMedians[k], v.map((x) => x.toFixed(2)).join(', ')]),
+    ),
   ].join('\n');
-  const summary = { fleet: { ...m, transcripts: undefined, transcript_files: m.transcripts.length }, rounds, changed_file: change.path, medians, ratios, ratio_medians: ratioMedians, samples };
+  const summary = {
+    fleet: { ...m, transcripts: undefined, transcript_files: m.transcripts.length },
+    rounds,
+    changed_file: change.path,
+    medians,
+    ratios,
+    ratio_medians: ratioMedians,
+    samples,
+  };
   const details = `load summaries: ${of('full')[0]?.detail} | rerun: ${of('rerun')[0]?.detail} | changed: ${of('changed')[0]?.detail}\nduckdb: ${of('duckdb')[0]?.detail}`;
   return { text: `${text}\n\n${details}`, summary, line: { medians, ratio_medians: ratioMedians } };
 }
@@ -177,26 +265,61 @@ function memoryReport(r: MemoryResult, rounds: number): Report {
   const text = [
     `Memory scaling: fleet of host-big only, one ui_messages.json; each load a fresh OUT, its own process. Rounds: ${rounds}. Medians over rounds.`,
     '',
-    table(['ui_messages.json', 'MB on disk', 'wall s', 'input MB/s', 'rows', 'peak RSS MB'], [
-      [`${r.small_mb} MB file`, r.small_bytes / 2 ** 20, r.small.wall_s, r.small.wall_s ? r.small_bytes / 2 ** 20 / r.small.wall_s : null, r.small.rows, r.small.peak_rss_mb],
-      [`${r.big_mb} MB file`, r.big_bytes / 2 ** 20, r.big.wall_s, r.big.wall_s ? r.big_bytes / 2 ** 20 / r.big.wall_s : null, r.big.rows, r.big.peak_rss_mb],
-    ]),
+    table(
+      ['ui_messages.json', 'MB on disk', 'wall s', 'input MB/s', 'rows', 'peak RSS MB'],
+      [
+        [
+          `${r.small_mb} MB file`,
+          r.small_bytes / 2 ** 20,
+          r.small.wall_s,
+          r.small.wall_s ? r.small_bytes / 2 ** 20 / r.small.wall_s : null,
+          r.small.rows,
+          r.small.peak_rss_mb,
+        ],
+        [
+          `${r.big_mb} MB file`,
+          r.big_bytes / 2 ** 20,
+          r.big.wall_s,
+          r.big.wall_s ? r.big_bytes / 2 ** 20 / r.big.wall_s : null,
+          r.big.rows,
+          r.big.peak_rss_mb,
+        ],
+      ],
+    ),
     `peak RSS growth ${r.small_mb} MB -> ${r.big_mb} MB: ${r.growth_pct === null ? '-' : `${r.growth_pct.toFixed(1)} %`} (target <= ${r.target_pct} %: ${yesNo(r.met)})`,
   ].join('\n');
-  return { text, summary: { ...r }, line: { small_mb: r.small_mb, big_mb: r.big_mb, small_peak_rss_mb: r.small.peak_rss_mb, big_peak_rss_mb: r.big.peak_rss_mb, growth_pct: r.growth_pct, met: r.met } };
+  return {
+    text,
+    summary: { ...r },
+    line: {
+      small_mb: r.small_mb,
+      big_mb: r.big_mb,
+      small_peak_rss_mb: r.small.peak_rss_mb,
+      big_peak_rss_mb: r.big.peak_rss_mb,
+      growth_pct: r.growth_pct,
+      met: r.met,
+    },
+  };
 }
 
 function hostsReport(r: HostsResult, rounds: number): Report {
   const text = [
     `Per-host overhead: ${r.homes} tiny homes (one legacy task each) against the same task files under 1 host; each load a fresh OUT. Rounds: ${rounds}. Medians over rounds.`,
     '',
-    table(['fleet', 'KB on disk', 'wall s', 'rows', 'peak RSS MB'], [
-      [`${r.homes} hosts`, r.many_bytes / 1024, r.many.wall_s, r.many.rows, r.many.peak_rss_mb],
-      ['1 host, same tasks', r.one_bytes / 1024, r.one.wall_s, r.one.rows, r.one.peak_rss_mb],
-    ]),
+    table(
+      ['fleet', 'KB on disk', 'wall s', 'rows', 'peak RSS MB'],
+      [
+        [`${r.homes} hosts`, r.many_bytes / 1024, r.many.wall_s, r.many.rows, r.many.peak_rss_mb],
+        ['1 host, same tasks', r.one_bytes / 1024, r.one.wall_s, r.one.rows, r.one.peak_rss_mb],
+      ],
+    ),
     `per-host overhead = (wall ${r.homes} hosts - wall 1 host) / ${r.homes}: ${r.per_host_ms === null ? '-' : `${fmt(r.per_host_ms)} ms`} (per round: ${r.per_round_ms.map((x) => x.toFixed(1)).join(', ')}; target <= ${r.target_ms} ms: ${yesNo(r.met)})`,
   ].join('\n');
-  return { text, summary: { ...r }, line: { homes: r.homes, many_wall_s: r.many.wall_s, one_wall_s: r.one.wall_s, per_host_ms: r.per_host_ms, met: r.met } };
+  return {
+    text,
+    summary: { ...r },
+    line: { homes: r.homes, many_wall_s: r.many.wall_s, one_wall_s: r.one.wall_s, per_host_ms: r.per_host_ms, met: r.met },
+  };
 }
 
 function duplicatesReport(r: DuplicatesResult, rounds: number): Report {
@@ -210,22 +333,43 @@ function duplicatesReport(r: DuplicatesResult, rounds: number): Report {
     table(['fleet', 'wall s', 'peak RSS MB', 'rows', 'dropped'], rows),
     ...r.cases.map((c) => `${c.label}: wall identical / distinct ${c.wall_ratio === null ? '-' : c.wall_ratio.toFixed(2)}`),
   ].join('\n');
-  const line = Object.fromEntries(r.cases.map((c) => [c.label, { identical_wall_s: c.repeated.wall_s, identical_peak_rss_mb: c.repeated.peak_rss_mb, distinct_wall_s: c.distinct.wall_s, distinct_peak_rss_mb: c.distinct.peak_rss_mb, wall_ratio: c.wall_ratio }]));
+  const line = Object.fromEntries(
+    r.cases.map((c) => [
+      c.label,
+      {
+        identical_wall_s: c.repeated.wall_s,
+        identical_peak_rss_mb: c.repeated.peak_rss_mb,
+        distinct_wall_s: c.distinct.wall_s,
+        distinct_peak_rss_mb: c.distinct.peak_rss_mb,
+        wall_ratio: c.wall_ratio,
+      },
+    ]),
+  );
   return { text, summary: { ...r }, line };
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { small: { type: 'boolean', default: false }, rounds: { type: 'string' }, dir: { type: 'string', default: '/tmp/clinetrail-bench' }, seed: { type: 'string', default: '1' }, only: { type: 'string', default: GROUPS.join(',') } },
+    options: {
+      small: { type: 'boolean', default: false },
+      rounds: { type: 'string' },
+      dir: { type: 'string', default: '/tmp/clinetrail-bench' },
+      seed: { type: 'string', default: '1' },
+      only: { type: 'string', default: GROUPS.join(',') },
+    },
   });
   if (!fs.existsSync(CLI)) throw new Error(`bench: ${CLI} not found; run make build first`);
   const dir = checkDir(values.dir!);
   const small = values.small === true;
   const rounds = Number(values.rounds ?? (small ? 1 : 3));
   const seed = Number(values.seed);
-  const only = values.only!.split(',').map((g) => g.trim()).filter(Boolean);
+  const only = values
+    .only!.split(',')
+    .map((g) => g.trim())
+    .filter(Boolean);
   const bad = only.filter((g) => !(GROUPS as readonly string[]).includes(g));
-  if (bad.length || only.length === 0) throw new Error(`bench: --only takes a comma list of ${GROUPS.join(', ')}; got ${values.only}`);
+  if (bad.length || only.length === 0)
+    throw new Error(`bench: --only takes a comma list of ${GROUPS.join(', ')}; got ${values.only}`);
   const want = (g: Group) => only.includes(g);
   fs.mkdirSync(dir, { recursive: true });
   const ctx: ScalingContext = { dir, seed, rounds, small, node: NODE, cli: CLI, repo: REPO, log };
@@ -235,14 +379,17 @@ async function main(): Promise<void> {
   if (want('hosts')) reports.hosts = hostsReport(await hostOverhead(ctx), rounds);
   if (want('duplicates')) reports.duplicates = duplicatesReport(await duplicateRule(ctx), rounds);
   const done = GROUPS.filter((g) => reports[g]);
-  const extra = (pick: (r: Report) => Record<string, unknown>) => Object.fromEntries(done.filter((g) => g !== 'core').map((g) => [g, pick(reports[g]!)]));
+  const extra = (pick: (r: Report) => Record<string, unknown>) =>
+    Object.fromEntries(done.filter((g) => g !== 'core').map((g) => [g, pick(reports[g]!)]));
   // The core keys stay at the top level, as before the scaling measures were added.
   const summary = { machine: machine(), small, rounds, only: done, ...(reports.core?.summary ?? {}), ...extra((r) => r.summary) };
   // A run without core does not overwrite the core results of an earlier run in the same folder.
   const file = path.join(dir, reports.core ? 'bench-summary.json' : `bench-summary-${done.join('-')}.json`);
   fs.writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
   process.stdout.write(`${done.map((g) => reports[g]!.text).join('\n\n')}\n\n`);
-  process.stdout.write(`${JSON.stringify({ machine: summary.machine, ...(reports.core?.line ?? {}), ...extra((r) => r.line) })}\n(full summary: ${file})\n`);
+  process.stdout.write(
+    `${JSON.stringify({ machine: summary.machine, ...(reports.core?.line ?? {}), ...extra((r) => r.line) })}\n(full summary: ${file})\n`,
+  );
 }
 
 main().catch((err) => {

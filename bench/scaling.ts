@@ -66,14 +66,28 @@ export async function loadFresh(ctx: ScalingContext, fleet: string, out: string,
   fs.rmSync(out, { recursive: true, force: true });
   const x: Measured = await timed([ctx.node, ctx.cli, 'load', '--fleet', fleet, '--out', out, '--quiet'], ctx.repo);
   if (x.exit_code !== 0) throw new Error(`bench: load of ${fleet} exited ${x.exit_code}: ${x.stderr.trim().slice(-600)}`);
-  const counted = await run([ctx.node, ctx.cli, 'query', '--out', out, '--format', 'json', 'select count(*) as n from raw_events'], ctx.repo);
+  const counted = await run(
+    [ctx.node, ctx.cli, 'query', '--out', out, '--format', 'json', 'select count(*) as n from raw_events'],
+    ctx.repo,
+  );
   const rows = Number((JSON.parse(counted.trim().split('\n')[0]) as { n: string | number }).n);
   fs.rmSync(out, { recursive: true, force: true });
-  return { round, wall_s: x.wall_s, time_elapsed_s: x.time_elapsed_s, peak_rss_mb: x.peak_rss_mb, rows, detail: x.stdout.trim().split('\n').pop() ?? '' };
+  return {
+    round,
+    wall_s: x.wall_s,
+    time_elapsed_s: x.time_elapsed_s,
+    peak_rss_mb: x.peak_rss_mb,
+    rows,
+    detail: x.stdout.trim().split('\n').pop() ?? '',
+  };
 }
 
 /** Medians of wall, peak RSS and rows over samples. */
-export const stats = <T extends LoadSample>(s: T[]) => ({ wall_s: median(s.map((x) => x.wall_s)), peak_rss_mb: median(s.map((x) => x.peak_rss_mb ?? NaN)), rows: median(s.map((x) => x.rows)) });
+export const stats = <T extends LoadSample>(s: T[]) => ({
+  wall_s: median(s.map((x) => x.wall_s)),
+  peak_rss_mb: median(s.map((x) => x.peak_rss_mb ?? NaN)),
+  rows: median(s.map((x) => x.rows)),
+});
 
 /** A fleet of `host-big` only, its ui_messages.json `bigMb` MB (generated once per seed and size). */
 function bigOnlyFleet(ctx: ScalingContext, bigMb: number): FleetManifest {
@@ -94,17 +108,40 @@ export async function memoryScaling(ctx: ScalingContext): Promise<MemoryResult> 
   const fb = bigOnlyFleet(ctx, b);
   const samples: MemoryResult['samples'] = [];
   for (let round = 1; round <= ctx.rounds; round++) {
-    const order = round % 2 ? [[a, fa], [b, fb]] as const : [[b, fb], [a, fa]] as const;
+    const order =
+      round % 2
+        ? ([
+            [a, fa],
+            [b, fb],
+          ] as const)
+        : ([
+            [b, fb],
+            [a, fa],
+          ] as const);
     for (const [mb, f] of order) {
       const s = await loadFresh(ctx, f.fleet, path.join(ctx.dir, 'scaling', `out-big-${mb}`), round);
-      ctx.log(`round ${round}: memory ${mb} MB file: ${s.wall_s.toFixed(2)} s, peak RSS ${s.peak_rss_mb?.toFixed(0)} MB, ${s.rows} rows`);
+      ctx.log(
+        `round ${round}: memory ${mb} MB file: ${s.wall_s.toFixed(2)} s, peak RSS ${s.peak_rss_mb?.toFixed(0)} MB, ${s.rows} rows`,
+      );
       samples.push({ ...s, size_mb: mb });
     }
   }
   const small = stats(samples.filter((s) => s.size_mb === a));
   const big = stats(samples.filter((s) => s.size_mb === b));
-  const growth = small.peak_rss_mb && big.peak_rss_mb !== null ? ((big.peak_rss_mb - small.peak_rss_mb) / small.peak_rss_mb) * 100 : null;
-  return { small_mb: a, big_mb: b, small_bytes: fa.transcript_bytes, big_bytes: fb.transcript_bytes, small, big, growth_pct: growth, target_pct: 15, met: growth === null ? null : growth <= 15, samples };
+  const growth =
+    small.peak_rss_mb && big.peak_rss_mb !== null ? ((big.peak_rss_mb - small.peak_rss_mb) / small.peak_rss_mb) * 100 : null;
+  return {
+    small_mb: a,
+    big_mb: b,
+    small_bytes: fa.transcript_bytes,
+    big_bytes: fb.transcript_bytes,
+    small,
+    big,
+    growth_pct: growth,
+    target_pct: 15,
+    met: growth === null ? null : growth <= 15,
+    samples,
+  };
 }
 
 const GS = 'User/globalStorage/saoudrizwan.claude-dev';
@@ -124,13 +161,38 @@ function tinyTask(seed: number, i: number, cwd: string): { id: string; ui: strin
   const cmd = rng.pick(['npm test', 'pytest -q', 'git status', 'make build']);
   const messages = [
     { ts, type: 'say', say: 'task', text: prompt },
-    { ts: at(), type: 'say', say: 'api_req_started', text: JSON.stringify({ request: `<task>\n${prompt}\n</task>\n${prose(rng, rng.int(200, 700))}`, tokensIn, tokensOut, cacheWrites: 0, cacheReads: 0, cost }), modelInfo: { modelId: model.id, providerId: model.provider, mode: 'act' } },
+    {
+      ts: at(),
+      type: 'say',
+      say: 'api_req_started',
+      text: JSON.stringify({
+        request: `<task>\n${prompt}\n</task>\n${prose(rng, rng.int(200, 700))}`,
+        tokensIn,
+        tokensOut,
+        cacheWrites: 0,
+        cacheReads: 0,
+        cost,
+      }),
+      modelInfo: { modelId: model.id, providerId: model.provider, mode: 'act' },
+    },
     { ts: at(), type: 'say', say: 'text', text: prose(rng, rng.int(100, 600)), partial: false },
     { ts: at(), type: 'ask', ask: 'command', text: cmd },
     { ts: at(), type: 'say', say: 'command_output', text: commandOutput(rng, rng.int(300, 1500)) },
     { ts: at(), type: 'say', say: 'completion_result', text: prose(rng, rng.int(50, 300)), lastCheckpointHash: rng.id(7) },
   ];
-  const history = { id, ts, task: prompt, tokensIn, tokensOut, cacheWrites: 0, cacheReads: 0, totalCost: cost, cwdOnTaskInitialization: cwd, modelId: model.id, apiProvider: model.provider };
+  const history = {
+    id,
+    ts,
+    task: prompt,
+    tokensIn,
+    tokensOut,
+    cacheWrites: 0,
+    cacheReads: 0,
+    totalCost: cost,
+    cwdOnTaskInitialization: cwd,
+    modelId: model.id,
+    apiProvider: model.provider,
+  };
   return { id, ui: JSON.stringify(messages), history };
 }
 
@@ -138,7 +200,11 @@ function tinyTask(seed: number, i: number, cwd: string): { id: string; ui: strin
  * Writes `<root>/many/host-NNNN/...` (one tiny task per host) and `<root>/one/host-0000/...` (all N tasks
  * under one home, one taskHistory.json listing them all). The task files are byte-identical in both.
  */
-function tinyFleets(root: string, seed: number, homes: number): { many: string; one: string; manyBytes: number; oneBytes: number } {
+function tinyFleets(
+  root: string,
+  seed: number,
+  homes: number,
+): { many: string; one: string; manyBytes: number; oneBytes: number } {
   fs.rmSync(root, { recursive: true, force: true });
   const many = path.join(root, 'many');
   const one = path.join(root, 'one');
@@ -169,7 +235,9 @@ export async function hostOverhead(ctx: ScalingContext): Promise<HostsResult> {
   const homes = ctx.small ? 200 : 1000;
   const root = path.join(ctx.dir, 'scaling', `homes-${homes}`);
   const f = tinyFleets(root, ctx.seed, homes);
-  ctx.log(`tiny fleets: ${homes} hosts ${(f.manyBytes / 1024 / 1024).toFixed(2)} MB, 1 host ${(f.oneBytes / 1024 / 1024).toFixed(2)} MB, under ${root}`);
+  ctx.log(
+    `tiny fleets: ${homes} hosts ${(f.manyBytes / 1024 / 1024).toFixed(2)} MB, 1 host ${(f.oneBytes / 1024 / 1024).toFixed(2)} MB, under ${root}`,
+  );
   const samples: HostsResult['samples'] = [];
   const perRound: number[] = [];
   for (let round = 1; round <= ctx.rounds; round++) {
@@ -177,11 +245,16 @@ export async function hostOverhead(ctx: ScalingContext): Promise<HostsResult> {
     const got: Partial<Record<'many' | 'one', LoadSample>> = {};
     for (const layout of order) {
       const s = await loadFresh(ctx, f[layout], path.join(root, `out-${layout}`), round);
-      ctx.log(`round ${round}: hosts ${layout === 'many' ? `${homes} hosts` : '1 host'}: ${s.wall_s.toFixed(2)} s, peak RSS ${s.peak_rss_mb?.toFixed(0)} MB, ${s.rows} rows`);
+      ctx.log(
+        `round ${round}: hosts ${layout === 'many' ? `${homes} hosts` : '1 host'}: ${s.wall_s.toFixed(2)} s, peak RSS ${s.peak_rss_mb?.toFixed(0)} MB, ${s.rows} rows`,
+      );
       samples.push({ ...s, layout });
       got[layout] = s;
     }
-    if (got.many!.rows !== got.one!.rows) throw new Error(`bench: ${homes} hosts gave ${got.many!.rows} rows, 1 host ${got.one!.rows}; the two fleets must hold the same tasks`);
+    if (got.many!.rows !== got.one!.rows)
+      throw new Error(
+        `bench: ${homes} hosts gave ${got.many!.rows} rows, 1 host ${got.one!.rows}; the two fleets must hold the same tasks`,
+      );
     perRound.push(((got.many!.wall_s - got.one!.wall_s) / homes) * 1000);
   }
   const perHost = median(perRound);

@@ -25,15 +25,22 @@ function csvCell(value: unknown): string {
 /** The whole result rendered in one format, ending with a newline. */
 export function formatResult(result: QueryResult, format: OutputFormat): string {
   if (format === 'json') {
-    return result.rows.map((r) => JSON.stringify(Object.fromEntries(result.columns.map((c, i) => [c, r[i] ?? null])))).join('\n') + (result.rows.length ? '\n' : '');
+    return (
+      result.rows.map((r) => JSON.stringify(Object.fromEntries(result.columns.map((c, i) => [c, r[i] ?? null])))).join('\n') +
+      (result.rows.length ? '\n' : '')
+    );
   }
   if (format === 'csv') {
-    return [result.columns.map(csvCell).join(','), ...result.rows.map((r) => r.map(csvCell).join(','))].join('\n') + '\n';
+    return `${[result.columns.map(csvCell).join(','), ...result.rows.map((r) => r.map(csvCell).join(','))].join('\n')}\n`;
   }
   const cells = result.rows.map((r) => r.map(tableCell));
   const widths = result.columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i].length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   const out = [line(result.columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)];
   out.push(`(${result.rows.length} row${result.rows.length === 1 ? '' : 's'})`);
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

@@ -27,7 +27,8 @@ function parseHost(spec: string): HostImage {
 /** The `--allow-read` folders, each of which must be an existing folder. */
 function allowReadDirs(dirs: readonly string[]): string[] {
   return dirs.map((dir) => {
-    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`query: --allow-read ${dir} is not a folder`);
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(`query: --allow-read ${dir} is not a folder`);
     return path.resolve(dir);
   });
 }
@@ -47,27 +48,42 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 async function main(): Promise<void> {
   await yargs(hideBin(process.argv))
     .scriptName('clinetrail')
-    .usage('$0 <command> [options]\n\nLoads the records Cline (the AI coding agent) leaves in home directories, from a fleet of\ncollected host images, into Parquet and a DuckDB warehouse for SQL hunting.')
+    .usage(
+      '$0 <command> [options]\n\nLoads the records Cline (the AI coding agent) leaves in home directories, from a fleet of\ncollected host images, into Parquet and a DuckDB warehouse for SQL hunting.',
+    )
     .command(
       'load',
       'Load host images into OUT (Parquet partitions + fleet.duckdb)',
       (y) =>
         y
-          .option('fleet', { type: 'string', describe: 'Folder whose child folders are host images, each named by its folder name' })
+          .option('fleet', {
+            type: 'string',
+            describe: 'Folder whose child folders are host images, each named by its folder name',
+          })
           .option('host', { type: 'string', array: true, describe: 'A host image named explicitly, NAME=PATH (repeatable)' })
           .option('out', { type: 'string', demandOption: true, describe: 'Output folder: parquet/, fleet.duckdb, state/' })
-          .option('concurrency', { type: 'number', default: 2, describe: 'Partitions (host, store) written at once, each in a worker thread' })
+          .option('concurrency', {
+            type: 'number',
+            default: 2,
+            describe: 'Partitions (host, store) written at once, each in a worker thread',
+          })
           .option('full', { type: 'boolean', default: false, describe: 'Read every partition again, even where no file changed' })
           .option('keep-secrets', {
             type: 'boolean',
             default: false,
-            describe: 'Store texts with their API keys and tokens as found (default: each is replaced by [REDACTED:<kind>:<fingerprint>] and listed in the secrets table)',
+            describe:
+              'Store texts with their API keys and tokens as found (default: each is replaced by [REDACTED:<kind>:<fingerprint>] and listed in the secrets table)',
           })
-          .option('quiet', { type: 'boolean', default: false, describe: 'No progress on stderr (the summary line still goes to stdout)' })
+          .option('quiet', {
+            type: 'boolean',
+            default: false,
+            describe: 'No progress on stderr (the summary line still goes to stdout)',
+          })
           .option('log-format', {
             choices: ['text', 'json'] as const,
             default: 'text',
-            describe: 'Progress on stderr: text (a live line on a terminal, a line every 10 s otherwise) or json (one object per event)',
+            describe:
+              'Progress on stderr: text (a live line on a terminal, a line every 10 s otherwise) or json (one object per event)',
           })
           .example('$0 load --fleet /cases/acme/collections --out /cases/acme/warehouse', 'load every host image of a fleet')
           .example('$0 load --host WS-042=/mnt/ws042 --out ./wh', 'load one image under an explicit host name'),
@@ -101,15 +117,26 @@ async function main(): Promise<void> {
         y
           .positional('sql', { type: 'string', demandOption: true, describe: 'The SQL text: one query' })
           .option('out', { type: 'string', demandOption: true, describe: 'Output folder of a load' })
-          .option('format', { choices: ['table', 'csv', 'json'] as const, default: 'table' as OutputFormat, describe: 'Output format' })
+          .option('format', {
+            choices: ['table', 'csv', 'json'] as const,
+            default: 'table' as OutputFormat,
+            describe: 'Output format',
+          })
           .option('allow-read', {
             type: 'string',
             array: true,
             nargs: 1,
-            describe: 'A folder the query may read too, e.g. of an IOC list to join (repeatable). DuckDB then lets the query reach that whole folder; the statement check still refuses every write',
+            describe:
+              'A folder the query may read too, e.g. of an IOC list to join (repeatable). DuckDB then lets the query reach that whole folder; the statement check still refuses every write',
           })
-          .example("$0 query --out wh \"select host, count(*) from events where kind = 'say:command' group by all\"", 'commands Cline ran, per host')
-          .example("$0 query --out wh --allow-read /cases/iocs \"select e.* from events e join read_csv('/cases/iocs/iocs.csv') i on contains(e.text, i.indicator)\"", 'rows that hold an indicator of an IOC list')
+          .example(
+            '$0 query --out wh "select host, count(*) from events where kind = \'say:command\' group by all"',
+            'commands Cline ran, per host',
+          )
+          .example(
+            '$0 query --out wh --allow-read /cases/iocs "select e.* from events e join read_csv(\'/cases/iocs/iocs.csv\') i on contains(e.text, i.indicator)"',
+            'rows that hold an indicator of an IOC list',
+          )
           .epilogue(
             `Sandbox: the query reads only the warehouse's files and the --allow-read folders, writes no file, loads no extension, and is one statement: select, from, with, values, table, describe, show, summarize, or explain of those. It spills into a folder of its own under OUT/tmp (or TMPDIR if OUT is read-only), removed when it ends, of at most ${TEMP_MAX_ENV} (default ${TEMP_MAX_DEFAULT}).`,
           ),

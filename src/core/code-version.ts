@@ -62,5 +62,8 @@ export async function moduleGraphVersion(base: string, entries: string[]): Promi
 /** Version of the files of one folder whose names match `pattern` (the SQL models). */
 export async function folderVersion(dir: string, pattern: RegExp): Promise<string> {
   const names = (await fs.readdir(dir)).filter((n) => pattern.test(n)).sort();
-  return hashFiles(dir, names.map((n) => path.join(dir, n)));
+  return hashFiles(
+    dir,
+    names.map((n) => path.join(dir, n)),
+  );
 }

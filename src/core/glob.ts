@@ -19,7 +19,11 @@ export function globSource(glob: string): string {
     } else if (c === '{') {
       const end = glob.indexOf('}', i);
       if (end === -1) throw new Error(`glob ${glob}: { without }`);
-      out += `(?:${glob.slice(i + 1, end).split(',').map(escapeRegExp).join('|')})`;
+      out += `(?:${glob
+        .slice(i + 1, end)
+        .split(',')
+        .map(escapeRegExp)
+        .join('|')})`;
       i = end;
     } else {
       out += escapeRegExp(c);

@@ -85,8 +85,10 @@ export function readManifest(dir: string): PartitionManifest | null {
     return null;
   }
   const m = value as PartitionManifest;
-  if (typeof m !== 'object' || m === null || m.format !== 1 || typeof m.generation !== 'string' || !Array.isArray(m.parts)) return null;
-  if (typeof m.inventory?.name !== 'string' || typeof m.inputs_sha256 !== 'string' || typeof m.loader_version !== 'string') return null;
+  if (typeof m !== 'object' || m === null || m.format !== 1 || typeof m.generation !== 'string' || !Array.isArray(m.parts))
+    return null;
+  if (typeof m.inventory?.name !== 'string' || typeof m.inputs_sha256 !== 'string' || typeof m.loader_version !== 'string')
+    return null;
   const names = manifestFiles(m).map((f) => f.name);
   if (names.some((n) => typeof n !== 'string' || n !== path.basename(n) || !n.includes(m.generation))) return null;
   return m;
@@ -99,7 +101,7 @@ export function readManifest(dir: string): PartitionManifest | null {
  */
 export function tamperedFile(dir: string, m: PartitionManifest): string | null {
   for (const f of manifestFiles(m)) {
-    let st;
+    let st: ReturnType<typeof statSync>;
     try {
       st = statSync(path.join(dir, f.name));
     } catch {

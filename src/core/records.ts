@@ -72,7 +72,10 @@ export type RedactedColumnName =
  * table reads it: where it was and what it was, never its value. `session_id` and `row_kind` are the
  * row's redacted values, so they join to `raw_events`.
  */
-export type SecretRecord = Pick<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_line' | 'source_seq' | 'session_id' | 'file_row'> & {
+export type SecretRecord = Pick<
+  Row,
+  'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_line' | 'source_seq' | 'session_id' | 'file_row'
+> & {
   /** The row's timestamp_utc, epoch ms. */
   timestamp_ms: number | null;
   /** The row's kind (`say:command`, `tool_result`, ...). */
@@ -98,8 +101,14 @@ export const SECRET_SHAPE: RecordShape<SecretRecord> = {
   row_kind: { sql: 'VARCHAR', doc: "The row's kind (say:command, tool_result, ...)." },
   column_name: { sql: 'VARCHAR', doc: 'The column that held the secret (text, model, git_branch, ...).' },
   kind: { sql: 'VARCHAR', doc: 'The detector that matched (anthropic, aws_access_key_id, ...).' },
-  fingerprint: { sql: 'VARCHAR', doc: "First 12 hex digits of the secret's SHA-256: the same secret has the same fingerprint everywhere." },
-  file_row: { sql: 'BIGINT', doc: "file_row of that row (with host, store and source_file it gives the row's row_id); null in lines written before it existed." },
+  fingerprint: {
+    sql: 'VARCHAR',
+    doc: "First 12 hex digits of the secret's SHA-256: the same secret has the same fingerprint everywhere.",
+  },
+  file_row: {
+    sql: 'BIGINT',
+    doc: "file_row of that row (with host, store and source_file it gives the row's row_id); null in lines written before it existed.",
+  },
 };
 
 /** One `clinetrail load`: a file of OUT/state/runs/, a row of `raw_runs`; every figure of the summary line. */
@@ -131,7 +140,10 @@ export interface RunRecord {
 
 export const RUN_SHAPE: RecordShape<RunRecord> = {
   run_id: { sql: 'VARCHAR', doc: 'Random id of the run.' },
-  clinetrail_version: { sql: 'VARCHAR', doc: 'clinetrail version that wrote the run: package version + loader code version; null for runs written before it was recorded.' },
+  clinetrail_version: {
+    sql: 'VARCHAR',
+    doc: 'clinetrail version that wrote the run: package version + loader code version; null for runs written before it was recorded.',
+  },
   started_at: { sql: 'TIMESTAMPTZ', doc: 'When the run started (UTC).' },
   ended_at: { sql: 'TIMESTAMPTZ', doc: 'When its partitions were written, before the warehouse build (UTC).' },
   hosts: { sql: 'BIGINT', doc: 'Host images in the input.' },
@@ -144,8 +156,14 @@ export const RUN_SHAPE: RecordShape<RunRecord> = {
   parser_errors: { sql: 'BIGINT', doc: 'parser: rows written.' },
   discovery_problems: { sql: 'BIGINT', doc: 'Paths discovery found but could not search or read.' },
   is_full_load: { sql: 'BOOLEAN', doc: 'Every partition was read (--full, or nothing was unchanged).' },
-  secrets_redacted: { sql: 'BOOLEAN', doc: 'Secrets were redacted from the texts (false with --keep-secrets); null for old runs.' },
+  secrets_redacted: {
+    sql: 'BOOLEAN',
+    doc: 'Secrets were redacted from the texts (false with --keep-secrets); null for old runs.',
+  },
   secrets_found: { sql: 'BIGINT', doc: 'Secrets redacted from the partitions this run wrote; null for old runs.' },
   duplicates_dropped: { sql: 'BIGINT', doc: 'Rows the duplicate rule dropped from events in the warehouse the run left.' },
-  finished_at: { sql: 'TIMESTAMPTZ', doc: 'When the run finished: warehouse built or kept, old files retired (UTC); null for a run killed before.' },
+  finished_at: {
+    sql: 'TIMESTAMPTZ',
+    doc: 'When the run finished: warehouse built or kept, old files retired (UTC); null for a run killed before.',
+  },
 };

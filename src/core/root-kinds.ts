@@ -22,7 +22,8 @@ export const ROOT_KINDS = [
     id: 'vscode-globalstorage',
     names: ['saoudrizwan.claude-dev', 'saoudrizwan.cline-nightly'],
     parent: 'globalStorage',
-    description: "`<editor user data>/User/globalStorage/<id>` of Cline's VS Code extension (stable or nightly id), in any editor of the VS Code family",
+    description:
+      "`<editor user data>/User/globalStorage/<id>` of Cline's VS Code extension (stable or nightly id), in any editor of the VS Code family",
   },
   {
     id: 'cline-data',

@@ -8,7 +8,6 @@ import type { SourceRole, StoreId } from './stores.js';
 /** Store ids: the `store=` partition values, derived from the store specification (core/stores.ts). */
 export type { SourceRole, StoreId };
 
-
 export type TurnType = 'user' | 'assistant' | 'thinking' | 'tool_use' | 'tool_result' | 'system';
 
 /** One record of the timeline. Column names are the Parquet and SQL names. */

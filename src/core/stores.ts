@@ -92,7 +92,12 @@ export const STORES = [
     role: 'primary',
     description: 'permission, MCP and Cline Cloud settings',
     files: {
-      'cline-data': ['globalState.json', 'settings/global-settings.json', 'settings/cline_mcp_settings.json', 'cloud-pending-starts/*.json'],
+      'cline-data': [
+        'globalState.json',
+        'settings/global-settings.json',
+        'settings/cline_mcp_settings.json',
+        'cloud-pending-starts/*.json',
+      ],
       'vscode-globalstorage': ['settings/cline_mcp_settings.json'],
     },
   },

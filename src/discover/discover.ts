@@ -96,7 +96,13 @@ async function resolveEntry(
     return store ? problem('symbolic link to a special file, not read') : null;
   }
   if (store === null) return null;
-  const kind = entry.isFIFO() ? 'FIFO' : entry.isSocket() ? 'socket' : entry.isCharacterDevice() || entry.isBlockDevice() ? 'device file' : 'special file';
+  const kind = entry.isFIFO()
+    ? 'FIFO'
+    : entry.isSocket()
+      ? 'socket'
+      : entry.isCharacterDevice() || entry.isBlockDevice()
+        ? 'device file'
+        : 'special file';
   return problem(`${kind}, not read`);
 }
 
@@ -104,7 +110,12 @@ async function readDir(walk: Walk, dir: string, store: StoreId | null): Promise<
   try {
     return (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
-    walk.out.problems.push({ host: walk.image.host, store, file: dir, message: `folder not readable: ${(err as Error).message}` });
+    walk.out.problems.push({
+      host: walk.image.host,
+      store,
+      file: dir,
+      message: `folder not readable: ${(err as Error).message}`,
+    });
     return [];
   }
 }
@@ -114,7 +125,12 @@ async function walkDir(walk: Walk, dir: string, depth: number): Promise<void> {
   if (walk.visited.has(real)) return;
   walk.visited.add(real);
   if (depth > MAX_DEPTH) {
-    walk.out.problems.push({ host: walk.image.host, store: null, file: dir, message: `folder deeper than ${MAX_DEPTH} levels, not searched` });
+    walk.out.problems.push({
+      host: walk.image.host,
+      store: null,
+      file: dir,
+      message: `folder deeper than ${MAX_DEPTH} levels, not searched`,
+    });
     return;
   }
   for (const entry of await readDir(walk, dir, null)) {
@@ -153,13 +169,19 @@ export function homeAndClient(relRoot: string, kind: RootKindId): { home: string
   const anchors: Array<[string, string?]> = [['AppData'], ['Library', 'Application Support'], ['.config'], ['.var'], ['.local']];
   for (const [a, b] of anchors) {
     const i = segs.lastIndexOf(a, user);
-    if (i !== -1 && i < user && (b === undefined || segs[i + 1] === b)) return { home: segs.slice(0, i).join('/'), client: clientName(editor) };
+    if (i !== -1 && i < user && (b === undefined || segs[i + 1] === b))
+      return { home: segs.slice(0, i).join('/'), client: clientName(editor) };
   }
   return { home: segs.slice(0, Math.max(0, editorIdx - 1)).join('/'), client: clientName(editor) };
 }
 
 function clientName(editor: string): string {
-  const known: Record<string, string> = { Code: 'vscode', 'Code - Insiders': 'vscode-insiders', 'Code - OSS': 'code-oss', 'code-server': 'code-server' };
+  const known: Record<string, string> = {
+    Code: 'vscode',
+    'Code - Insiders': 'vscode-insiders',
+    'Code - OSS': 'code-oss',
+    'code-server': 'code-server',
+  };
   return known[editor] ?? (editor.toLowerCase().replace(/\s+/g, '-') || 'unknown');
 }
 
@@ -197,6 +219,15 @@ async function addRoot(walk: Walk, root: string, kind: RootKindId): Promise<void
     if (problem.store && !byStore.has(problem.store)) byStore.set(problem.store, []);
   }
   for (const [store, files] of byStore) {
-    walk.out.sources.push({ host: walk.image.host, store, role: STORE_ROLES[store], imageRoot: walk.image.root, home, client, root, files: files.sort() });
+    walk.out.sources.push({
+      host: walk.image.host,
+      store,
+      role: STORE_ROLES[store],
+      imageRoot: walk.image.root,
+      home,
+      client,
+      root,
+      files: files.sort(),
+    });
   }
 }

@@ -21,7 +21,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { openEvidence } from './file-chunks.js';
-import { OwnFault, ownWriteFault, sqliteOwnFault } from '../core/own-fault.js';
+import { type OwnFault, ownWriteFault, sqliteOwnFault } from '../core/own-fault.js';
 import { makePrivateFolder, releasePrivateFolder } from './private-folders.js';
 
 /** Side files copied with the db. `-shm` is left out on purpose (see the header). */

@@ -21,10 +21,7 @@ export interface PartitionJob {
 }
 
 /** What a worker posts: one `result` per partition written, then `done` or `failed` once per job. */
-export type WorkerReply =
-  | { kind: 'result'; result: PartitionResult }
-  | { kind: 'done' }
-  | { kind: 'failed'; message: string };
+export type WorkerReply = { kind: 'result'; result: PartitionResult } | { kind: 'done' } | { kind: 'failed'; message: string };
 
 /**
  * Partitions of one job written at once. Small partitions spend much of their time waiting for the
@@ -48,7 +45,9 @@ export async function writeJob(jobs: PartitionJob[], onResult: (result: Partitio
     while (failure === null && next < jobs.length) {
       const j = jobs[next++];
       try {
-        onResult(await writePartition(j.out, j.host, j.store, j.sources, j.problems, { keepSecrets: j.keepSecrets, version: j.version }));
+        onResult(
+          await writePartition(j.out, j.host, j.store, j.sources, j.problems, { keepSecrets: j.keepSecrets, version: j.version }),
+        );
       } catch (err) {
         failure ??= err;
       }

@@ -26,7 +26,15 @@ import { rowsToRecordBatch } from '../write/arrow-batch.js';
 import type { DiscoveryProblem } from '../discover/discover.js';
 import { fingerprint, stampOf } from '../evidence/fingerprint.js';
 import { inventoryFileName, partFileName, partitionDir, secretsFileName } from '../core/layout.js';
-import { commitGeneration, describeBytes, describeFile, newGeneration, sha256Text, type GenerationFile, type PartitionManifest } from '../core/manifest.js';
+import {
+  commitGeneration,
+  describeBytes,
+  describeFile,
+  newGeneration,
+  sha256Text,
+  type GenerationFile,
+  type PartitionManifest,
+} from '../core/manifest.js';
 import { recordBatchToParquet } from '../write/parquet-file.js';
 import { RowRedactor } from '../write/redact-row.js';
 import { inputSignature, problemInputs, writerVersion, type InputStat, type WriterVersion } from './state.js';
@@ -145,7 +153,19 @@ async function stageGeneration(
     const key = imagePath(source, file);
     let rec = tally.get(key);
     if (!rec) {
-      rec = { host, store, home: source.home, client: source.client, source_file: key, size: null, mtime_ms: null, sha256: null, rows: 0, errors: 0, first_error: null };
+      rec = {
+        host,
+        store,
+        home: source.home,
+        client: source.client,
+        source_file: key,
+        size: null,
+        mtime_ms: null,
+        sha256: null,
+        rows: 0,
+        errors: 0,
+        first_error: null,
+      };
       tally.set(key, rec);
     }
     return rec;
@@ -223,7 +243,16 @@ async function stageGeneration(
       const moved = changed.has(file);
       inputs.push({ source_file: rec.source_file, size: moved ? null : rec.size, mtime_ms: moved ? null : rec.mtime_ms });
       if (moved && last) {
-        await take(source, file, parserRow(source, file, null, `changed while being read, ${READ_ATTEMPTS} times; its rows may mix two versions of the file, and the next load reads it again`));
+        await take(
+          source,
+          file,
+          parserRow(
+            source,
+            file,
+            null,
+            `changed while being read, ${READ_ATTEMPTS} times; its rows may mix two versions of the file, and the next load reads it again`,
+          ),
+        );
       }
     }
   }
@@ -231,6 +260,9 @@ async function stageGeneration(
   await flush();
   const files = [...tally.values()].sort((a, b) => (a.source_file < b.source_file ? -1 : 1));
   const inventoryFile = inventoryFileName(gen);
-  await fs.writeFile(path.join(staging, inventoryFile), files.map((f) => JSON.stringify(f)).join('\n') + (files.length ? '\n' : ''));
+  await fs.writeFile(
+    path.join(staging, inventoryFile),
+    files.map((f) => JSON.stringify(f)).join('\n') + (files.length ? '\n' : ''),
+  );
   return { host, store, rows, errors, secrets, files, parts, secretsFile, inventoryFile, inputs, changed };
 }

@@ -59,7 +59,7 @@ export function createProgress(options: ProgressOptions): (e: LoadEvent) => void
   const hostsSeen = new Set<string>();
   const status = () => {
     const elapsed = now() - started;
-    const rate = elapsed > 0 ? (bytes / 1024 / 1024) / (elapsed / 1000) : 0;
+    const rate = elapsed > 0 ? bytes / 1024 / 1024 / (elapsed / 1000) : 0;
     const eta = done > 0 && done < total ? ` ETA ${duration(((total - done) * elapsed) / done)}` : '';
     return `[${done}/${total} partitions, ${hostsSeen.size} hosts] ${mb(bytes)} read, ${rows} rows, ${rate.toFixed(1)} MB/s${eta}`;
   };
@@ -108,7 +108,8 @@ export function createProgress(options: ProgressOptions): (e: LoadEvent) => void
 
 /** The final summary line (stdout), printed whatever the log options. */
 export function summaryLine(run: RunRecord, out: string, elapsedMs: number): string {
-  const secrets = run.secrets_redacted === false ? 'secrets kept (--keep-secrets)' : `${run.secrets_found ?? 0} secret(s) redacted`;
+  const secrets =
+    run.secrets_redacted === false ? 'secrets kept (--keep-secrets)' : `${run.secrets_found ?? 0} secret(s) redacted`;
   return (
     `loaded ${run.hosts} host(s): ${run.partitions_written} partition(s) written, ${run.partitions_unchanged} unchanged, ` +
     `${run.partitions_removed} removed; ${run.files_read} file(s) read, ${run.files_unchanged} unchanged; ${run.rows_written} row(s), ` +

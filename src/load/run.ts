@@ -16,7 +16,15 @@ import type { PartitionResult } from './partition.js';
 import { planJobs } from './jobs.js';
 import { partitionDir, partitionFolders } from '../core/layout.js';
 import { removeUnreferenced, RETIRE_GRACE_MS, withdrawPartition } from './retire.js';
-import { clinetrailVersion, currentInputs, recordedModelsVersion, recordModelsVersion, rereadReason, STALE_MARKER, writerVersion } from './state.js';
+import {
+  clinetrailVersion,
+  currentInputs,
+  recordedModelsVersion,
+  recordModelsVersion,
+  rereadReason,
+  STALE_MARKER,
+  writerVersion,
+} from './state.js';
 import { buildWarehouse, modelsVersion, queryWarehouse } from '../warehouse/build.js';
 import type { LoadEvent } from './progress.js';
 import { createPartitionPool, type PartitionJob } from './worker-pool.js';
@@ -102,7 +110,10 @@ async function discoverOrReport(image: HostImage): Promise<Discovery> {
   try {
     return await discoverImage(image);
   } catch (err) {
-    return { sources: [], problems: [{ host: image.host, store: null, file: image.root, message: `image not searched: ${(err as Error).message}` }] };
+    return {
+      sources: [],
+      problems: [{ host: image.host, store: null, file: image.root, message: `image not searched: ${(err as Error).message}` }],
+    };
   }
 }
 
@@ -118,7 +129,11 @@ interface PartitionGroup {
  * `parser:` row: in its store's partition, or in the host's `discovery` partition when it lies
  * outside every store root.
  */
-function groupByPartition(images: HostImage[], discoveries: Discovery[], emit: (event: LoadEvent) => void): Map<string, PartitionGroup> {
+function groupByPartition(
+  images: HostImage[],
+  discoveries: Discovery[],
+  emit: (event: LoadEvent) => void,
+): Map<string, PartitionGroup> {
   const groups = new Map<string, PartitionGroup>();
   discoveries.forEach((d, i) => {
     for (const source of d.sources) {
@@ -133,7 +148,16 @@ function groupByPartition(images: HostImage[], discoveries: Discovery[], emit: (
       if (!g) {
         // outside every store root: the host's `discovery` partition, whose source is the image itself
         const image = images[i];
-        const source: Source = { host: image.host, store: 'discovery', role: 'primary', imageRoot: image.root, home: '', client: '-', root: image.root, files: [] };
+        const source: Source = {
+          host: image.host,
+          store: 'discovery',
+          role: 'primary',
+          imageRoot: image.root,
+          home: '',
+          client: '-',
+          root: image.root,
+          files: [],
+        };
         g = { host: image.host, store: 'discovery', sources: [source], problems: [] };
         groups.set(`${problem.host}\0discovery`, g);
       }
@@ -182,11 +206,23 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       if (reason === null) {
         unchanged += 1;
         filesUnchanged += now.files;
-        emit({ event: 'partition', host: g.host, store: g.store, unchanged: true, rows: 0, files: 0, bytes: 0, parser_errors: 0 });
+        emit({
+          event: 'partition',
+          host: g.host,
+          store: g.store,
+          unchanged: true,
+          rows: 0,
+          files: 0,
+          bytes: 0,
+          parser_errors: 0,
+        });
         continue;
       }
       reasons.set(`${g.host}\0${g.store}`, reason);
-      planned.push({ item: { out, host: g.host, store: g.store, sources: g.sources, problems: g.problems, keepSecrets, version }, bytes: now.bytes });
+      planned.push({
+        item: { out, host: g.host, store: g.store, sources: g.sources, problems: g.problems, keepSecrets, version },
+        bytes: now.bytes,
+      });
     }
     const results: PartitionResult[] = [];
     const jobs = planJobs(planned);
@@ -201,7 +237,17 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
             results.push(result);
             const bytes = result.files.reduce((n, f) => n + (f.size ?? 0), 0);
             const reason = reasons.get(`${result.host}\0${result.store}`);
-            emit({ event: 'partition', host: result.host, store: result.store, unchanged: false, reason, rows: result.rows, files: result.files.length, bytes, parser_errors: result.errors });
+            emit({
+              event: 'partition',
+              host: result.host,
+              store: result.store,
+              unchanged: false,
+              reason,
+              rows: result.rows,
+              files: result.files.length,
+              bytes,
+              parser_errors: result.errors,
+            });
             testStop('partition-written');
           });
         }),
@@ -239,7 +285,8 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     // written before the build, which reads the runs folder; taken back if the build fails
     const runFile = await recordRun(out, record);
     const models = await modelsVersion();
-    const modelsCurrent = existsSync(path.join(out, 'fleet.duckdb')) && !existsSync(staleMarker) && (await recordedModelsVersion(out)) === models;
+    const modelsCurrent =
+      existsSync(path.join(out, 'fleet.duckdb')) && !existsSync(staleMarker) && (await recordedModelsVersion(out)) === models;
     let grace = 0;
     if (modelsCurrent) {
       emit({ event: 'models', rebuilt: false });

@@ -60,7 +60,11 @@ export interface WriterVersion {
 
 /** The writer version of this process for a load that keeps secrets or not. */
 export async function writerVersion(keepSecrets: boolean): Promise<WriterVersion> {
-  return { loader_version: await loaderVersion(), secrets_redacted: !keepSecrets, redaction_version: keepSecrets ? null : await redactionVersion() };
+  return {
+    loader_version: await loaderVersion(),
+    secrets_redacted: !keepSecrets,
+    redaction_version: keepSecrets ? null : await redactionVersion(),
+  };
 }
 
 /** `OUT/state/models.json` records the version of the model files that built fleet.duckdb. */
@@ -119,7 +123,10 @@ function statOrNull(file: string): Stats | null {
  * The inputs of a partition as they are now: every source file's size and mtime and every problem
  * path, the SHA-256 of their signature, and their bytes (to cut the writes into jobs, load/jobs.ts).
  */
-export function currentInputs(sources: Source[], problems: DiscoveryProblem[]): { inputs_sha256: string; files: number; bytes: number } {
+export function currentInputs(
+  sources: Source[],
+  problems: DiscoveryProblem[],
+): { inputs_sha256: string; files: number; bytes: number } {
   const entries: InputStat[] = [];
   let bytes = 0;
   let files = 0;
@@ -128,7 +135,11 @@ export function currentInputs(sources: Source[], problems: DiscoveryProblem[]): 
       files += 1;
       const st = statOrNull(file);
       bytes += st?.size ?? 0;
-      entries.push({ source_file: imagePath(source, file), size: st?.size ?? null, mtime_ms: st ? Math.trunc(st.mtimeMs) : null });
+      entries.push({
+        source_file: imagePath(source, file),
+        size: st?.size ?? null,
+        mtime_ms: st ? Math.trunc(st.mtimeMs) : null,
+      });
     }
   }
   entries.push(...problemInputs(sources, problems));
@@ -145,13 +156,20 @@ export function problemInputs(sources: Source[], problems: DiscoveryProblem[]): 
  * Why partition (host, store) must be read again, or null when its manifest records the same inputs,
  * the same writer version, and all of its files as written.
  */
-export function rereadReason(outDir: string, host: string, store: string, inputsSha256: string, version: WriterVersion): string | null {
+export function rereadReason(
+  outDir: string,
+  host: string,
+  store: string,
+  inputsSha256: string,
+  version: WriterVersion,
+): string | null {
   const dir = partitionDir(outDir, host, store);
   const m = readManifest(dir);
   if (m === null) return 'new';
   if (m.inputs_sha256 !== inputsSha256) return 'inputs changed';
   if (m.loader_version !== version.loader_version) return 'code changed';
-  if (m.secrets_redacted !== version.secrets_redacted) return version.secrets_redacted ? 'secrets were kept; now redacted' : 'secrets were redacted; now kept';
+  if (m.secrets_redacted !== version.secrets_redacted)
+    return version.secrets_redacted ? 'secrets were kept; now redacted' : 'secrets were redacted; now kept';
   if (m.redaction_version !== version.redaction_version) return 'redaction code changed';
   const tampered = tamperedFile(dir, m);
   return tampered === null ? null : `partition file changed: ${tampered}`;

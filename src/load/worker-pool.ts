@@ -62,7 +62,11 @@ export function createPartitionPool(size: number): PartitionPool {
           const onError = (err: Error) => {
             dead = true;
             const first = jobs[0];
-            finish(new Error(`partition ${first.host}/${first.store}${jobs.length > 1 ? ` (job of ${jobs.length})` : ''}: worker failed: ${err.message}`));
+            finish(
+              new Error(
+                `partition ${first.host}/${first.store}${jobs.length > 1 ? ` (job of ${jobs.length})` : ''}: worker failed: ${err.message}`,
+              ),
+            );
           };
           const onMessage = (reply: WorkerReply) => {
             if (reply.kind === 'result') onResult(reply.result);

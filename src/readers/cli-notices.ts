@@ -35,7 +35,10 @@ async function* readNoticesFile(source: Source, file: string): AsyncGenerator<Ro
     yield parserRow(source, file, null, 'not a JSON object with a shown object');
     return;
   }
-  const mtimeMs = await fs.stat(file).then((st) => Math.trunc(st.mtimeMs), () => null);
+  const mtimeMs = await fs.stat(file).then(
+    (st) => Math.trunc(st.mtimeMs),
+    () => null,
+  );
   const from = homePath(source, file);
   let position = 0;
   for (const [id, value] of Object.entries(shown)) {

@@ -80,7 +80,10 @@ async function* readCredentialFile(source: Source, file: string): AsyncGenerator
     return;
   }
   if (result.repair) yield parserRow(source, file, null, result.repair);
-  const mtime = await fs.stat(file).then((st) => Math.trunc(st.mtimeMs), () => null);
+  const mtime = await fs.stat(file).then(
+    (st) => Math.trunc(st.mtimeMs),
+    () => null,
+  );
   yield rowFor(source, file, {
     timestamp_utc: mtime,
     turn_type: 'system',

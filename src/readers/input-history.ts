@@ -47,7 +47,8 @@ async function readHistoryFile(source: Source, file: string): Promise<{ entries:
       hasBadLine = true;
       continue;
     }
-    const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    const record =
+      typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
     if (!record || typeof record.prompt !== 'string') {
       entries.push(parserRow(source, file, event.lineNo, `no prompt string: ${quoteLine(event.text)}`));
       hasBadLine = true;

@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 import { readJsonFile } from './parse/json-file.js';
-import { type Row, type Source } from '../core/row.js';
+import type { Row, Source } from '../core/row.js';
 import { guardFile, parserRow, rowFor } from './shapes/rows.js';
 import { readSdkMessages, type TranscriptContext } from './shapes/sdk-messages.js';
 import { sessionRecordFrom, sessionStartFields } from './shapes/session-start.js';

@@ -9,7 +9,7 @@
  * tables declared `WITHOUT ROWID` read the same (documents of equal ordinal then keep the scan's order).
  */
 import type Database from 'better-sqlite3';
-import { type Row, type Source, type TurnType } from '../core/row.js';
+import type { Row, Source, TurnType } from '../core/row.js';
 import { parserRow, rowFor } from './shapes/rows.js';
 import { columnsOf, hasRowid, hasTable, type PrivateCopy } from '../evidence/sqlite-copy.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';

@@ -12,7 +12,7 @@
  * in that order.
  */
 import * as path from 'node:path';
-import { type Row, type Source } from '../core/row.js';
+import type { Row, Source } from '../core/row.js';
 import { parserRow, rowFor } from './shapes/rows.js';
 import { sessionRecordFrom, sessionStartFields } from './shapes/session-start.js';
 import { columnsOf, hasTable, ident, storedOrder, type PrivateCopy } from '../evidence/sqlite-copy.js';

@@ -21,7 +21,9 @@ import { allowedDirectories, prepareQuery, queryError, sandboxSettings } from '.
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** `sql/` beside `src/`, from the sources (src/warehouse) or from `dist/src/warehouse`. */
-export const SQL_DIR = [path.resolve(HERE, '..', '..', 'sql'), path.resolve(HERE, '..', '..', '..', 'sql')].find((d) => existsSync(d)) ?? path.resolve(HERE, '..', '..', 'sql');
+export const SQL_DIR =
+  [path.resolve(HERE, '..', '..', 'sql'), path.resolve(HERE, '..', '..', '..', 'sql')].find((d) => existsSync(d)) ??
+  path.resolve(HERE, '..', '..', 'sql');
 
 /** Settings of every DuckDB instance clinetrail opens, plus `extra` (access mode, temporary folder). */
 function instanceOptions(extra: Record<string, string>): Record<string, string> {
@@ -57,7 +59,6 @@ async function open(file: string, extra: Record<string, string>): Promise<{ inst
   }
   return { instance, conn };
 }
-
 
 type ColumnList = ReadonlyArray<readonly [string, string]>;
 

@@ -42,7 +42,9 @@ async function aliases(dir: string): Promise<string[]> {
  */
 export async function allowedDirectories(outDir: string, allowRead: readonly string[]): Promise<string[]> {
   const roots = await aliases(outDir);
-  const inside = [...(await partitionFolders(roots[0])), path.join(roots[0], 'state', 'runs')].map((dir) => path.relative(roots[0], dir));
+  const inside = [...(await partitionFolders(roots[0])), path.join(roots[0], 'state', 'runs')].map((dir) =>
+    path.relative(roots[0], dir),
+  );
   const dirs = roots.flatMap((root) => inside.map((rel) => path.join(root, rel)));
   for (const dir of allowRead) dirs.push(...(await aliases(dir)));
   return [...new Set(dirs.map((d) => (d.endsWith(path.sep) ? d : d + path.sep)))];
@@ -73,7 +75,7 @@ function refused(why: string): Error {
 /** Blanks and comments before the first keyword of a statement. */
 const LEADING = String.raw`^(?:\s|--[^\n]*(?:\n|$)|/\*[\s\S]*?\*/)*`;
 /** A text of blanks, comments and semicolons only (extractStatements fails on it without a message). */
-const EMPTY = new RegExp(String.raw`${LEADING.replace('(?:', '(?:;|')}$`);
+const EMPTY = new RegExp(`${LEADING.replace('(?:', '(?:;|')}$`);
 
 /** The first keyword of a statement, for a message ("COPY"). */
 function firstWord(sql: string): string {
@@ -98,7 +100,8 @@ function splitExplain(sql: string): { prefix: string; explained: string } | null
   if (!m) return null;
   const options = m[1] ? ['analyze'] : (m[2]?.split(',').map((o) => o.trim().replace(/\s+/g, ' ').toLowerCase()) ?? []);
   for (const option of options) {
-    if (!EXPLAIN_OPTION.test(option)) throw refused(`explain option '${option}' is not supported (use explain, explain analyze, explain (analyze, format json))`);
+    if (!EXPLAIN_OPTION.test(option))
+      throw refused(`explain option '${option}' is not supported (use explain, explain analyze, explain (analyze, format json))`);
   }
   return { prefix: options.length ? `explain (${options.join(', ')}) ` : 'explain ', explained: sql.slice(m[0].length) };
 }
@@ -112,9 +115,18 @@ const NOT_A_QUERY = 'Only SELECT statements can be serialized to json!';
  * with DuckDB 1.5.6); query() and json_execute_serialized_sql() run SQL text this check does not see.
  */
 const REFUSED_FUNCTIONS = new Set([
-  'enable_logging', 'disable_logging', 'truncate_duckdb_logs', 'write_log',
-  'enable_profiling', 'disable_profiling', 'enable_peg_parser', 'disable_peg_parser',
-  'checkpoint', 'force_checkpoint', 'query', 'json_execute_serialized_sql',
+  'enable_logging',
+  'disable_logging',
+  'truncate_duckdb_logs',
+  'write_log',
+  'enable_profiling',
+  'disable_profiling',
+  'enable_peg_parser',
+  'disable_peg_parser',
+  'checkpoint',
+  'force_checkpoint',
+  'query',
+  'json_execute_serialized_sql',
 ]);
 
 /** Every function name (scalar, aggregate, table) in a parsed statement tree. */
@@ -145,11 +157,15 @@ async function assertOneQuery(conn: DuckDBConnection, text: string): Promise<voi
   } finally {
     check.destroySync();
   }
-  if (parsed.error) throw parsed.error_message === NOT_A_QUERY ? notAQuery(firstWord(text)) : refused(`the text does not parse as a query: ${parsed.error_message}`);
+  if (parsed.error)
+    throw parsed.error_message === NOT_A_QUERY
+      ? notAQuery(firstWord(text))
+      : refused(`the text does not parse as a query: ${parsed.error_message}`);
   const count = parsed.statements?.length ?? 0;
   if (count !== 1) throw refused(`the text holds ${count} queries, not one`);
   const banned = functionNames(parsed.statements).find((name) => REFUSED_FUNCTIONS.has(name));
-  if (banned) throw refused(`${banned}() is not allowed in a query: it changes the connection or runs SQL text that is not checked`);
+  if (banned)
+    throw refused(`${banned}() is not allowed in a query: it changes the connection or runs SQL text that is not checked`);
 }
 
 /**
@@ -161,7 +177,9 @@ export async function prepareQuery(conn: DuckDBConnection, sql: string): Promise
   if (EMPTY.test(sql)) throw refused('the text holds no statement');
   const statements = await conn.extractStatements(sql);
   if (statements.count !== 1) {
-    throw refused(`one statement per query: DuckDB reads ${statements.count} in this text; run each with its own clinetrail query (a PIVOT without an IN list is several: list its values)`);
+    throw refused(
+      `one statement per query: DuckDB reads ${statements.count} in this text; run each with its own clinetrail query (a PIVOT without an IN list is several: list its values)`,
+    );
   }
   const explain = splitExplain(sql);
   await assertOneQuery(conn, explain ? explain.explained : sql);
@@ -181,10 +199,14 @@ export function queryError(err: unknown): Error {
   // @duckdb/node-api puts this before the parser's message
   const first = message.split('\n')[0].replace(/^Failed to extract statements: /, '');
   if (first.startsWith('Permission Error')) {
-    return new Error(`query: ${first} (a query reads only the warehouse; --allow-read DIR opens a folder of your own, e.g. an IOC list)`);
+    return new Error(
+      `query: ${first} (a query reads only the warehouse; --allow-read DIR opens a folder of your own, e.g. an IOC list)`,
+    );
   }
   if (message.includes('max_temp_directory_size')) {
-    return new Error(`query: the query needs more temporary disk than its limit of ${queryTempMax()} (set ${TEMP_MAX_ENV} to change it): ${first}`);
+    return new Error(
+      `query: the query needs more temporary disk than its limit of ${queryTempMax()} (set ${TEMP_MAX_ENV} to change it): ${first}`,
+    );
   }
   return new Error(`query: ${first}`);
 }

@@ -27,7 +27,8 @@ export interface QueryTemp {
 async function removeLeftovers(parent: string, prefix: string): Promise<void> {
   for (const name of await fs.readdir(parent).catch(() => [] as string[])) {
     const pid = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length))?.[1] : undefined;
-    if (pid !== undefined && !processRunning(Number(pid))) await fs.rm(path.join(parent, name), { recursive: true, force: true }).catch(() => undefined);
+    if (pid !== undefined && !processRunning(Number(pid)))
+      await fs.rm(path.join(parent, name), { recursive: true, force: true }).catch(() => undefined);
   }
 }
 

@@ -34,7 +34,9 @@ export function transcriptRegex(spec: StoreSpec): string | null {
 }
 
 function storeValues(spec: StoreSpec): string {
-  const files = Object.entries(spec.files).flatMap(([kind, globs]) => (globs ?? []).map((glob) => `{'root_kind': ${sqlString(kind)}, 'pattern': ${sqlString(glob)}}`));
+  const files = Object.entries(spec.files).flatMap(([kind, globs]) =>
+    (globs ?? []).map((glob) => `{'root_kind': ${sqlString(kind)}, 'pattern': ${sqlString(glob)}}`),
+  );
   const regex = transcriptRegex(spec);
   return `(${[
     sqlString(spec.id),
@@ -65,7 +67,9 @@ export function storesRelation(): string {
  */
 export function specPlaceholders(): Record<string, string> {
   const withTranscripts = (STORES as readonly StoreSpec[]).filter((s) => transcriptRegex(s) !== null);
-  const conditions = withTranscripts.map((s) => `(store = ${sqlString(s.id)} and regexp_matches(source_file, ${sqlString(transcriptRegex(s)!)}))`);
+  const conditions = withTranscripts.map(
+    (s) => `(store = ${sqlString(s.id)} and regexp_matches(source_file, ${sqlString(transcriptRegex(s)!)}))`,
+  );
   return {
     stores_source: storesRelation(),
     transcript_stores: `(${withTranscripts.map((s) => sqlString(s.id)).join(', ')})`,

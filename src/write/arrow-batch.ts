@@ -67,7 +67,14 @@ function utf8Column(rows: Row[], name: keyof Row) {
     if (typeof v === 'string' && v.length > 0) end += encoder.encodeInto(v, bytes.subarray(end)).written;
     offsets[i + 1] = end;
   }
-  return makeData({ type: new Utf8(), length: rows.length, nullCount: nulls, nullBitmap: bitmap, valueOffsets: offsets, data: bytes.subarray(0, end) });
+  return makeData({
+    type: new Utf8(),
+    length: rows.length,
+    nullCount: nulls,
+    nullBitmap: bitmap,
+    valueOffsets: offsets,
+    data: bytes.subarray(0, end),
+  });
 }
 
 function numberColumn(rows: Row[], name: keyof Row, type: ColumnType) {

@@ -36,10 +36,16 @@ export const TOKEN_DETECTORS: Detector[] = [
   { kind: 'openai', pattern: `${L}sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\\-]{20,250}${R}`, valid: mixed },
   { kind: 'google', pattern: `${L}AIza[0-9A-Za-z_\\-]{35}${R}` },
   { kind: 'google', pattern: `${L}ya29\\.[0-9A-Za-z_\\-]{30,2048}${R}` },
-  { kind: 'aws_access_key_id', pattern: `(?<![A-Za-z0-9/+])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z2-7]{16}(?![A-Za-z0-9/+=])` },
+  {
+    kind: 'aws_access_key_id',
+    pattern: `(?<![A-Za-z0-9/+])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z2-7]{16}(?![A-Za-z0-9/+=])`,
+  },
   { kind: 'github', pattern: `${L}gh[pousr]_[A-Za-z0-9]{36,251}${R}` },
   { kind: 'github', pattern: `${L}github_pat_[A-Za-z0-9_]{22,255}${R}` },
-  { kind: 'gitlab', pattern: `${L}gl(?:pat|dt|rt|ptt|cbt|oas|soat|ft|imt|agent)-[A-Za-z0-9_\\-]{20,64}(?:\\.[A-Za-z0-9_\\-]{1,32}){0,3}${R}` },
+  {
+    kind: 'gitlab',
+    pattern: `${L}gl(?:pat|dt|rt|ptt|cbt|oas|soat|ft|imt|agent)-[A-Za-z0-9_\\-]{20,64}(?:\\.[A-Za-z0-9_\\-]{1,32}){0,3}${R}`,
+  },
   { kind: 'slack', pattern: `${L}xox[abposre]-[0-9A-Za-z\\-]{10,250}${R}`, valid: hasDigit },
   { kind: 'slack', pattern: `${L}xapp-[0-9]-[0-9A-Za-z\\-]{10,250}${R}` },
   { kind: 'slack', pattern: `https://hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\\-]{20,200}` },
@@ -104,7 +110,7 @@ export function unescapeValue(value: string, level: 0 | 1): string {
 const TEMPLATE = /^(?:\$|%|\*|<|x{3})/i;
 /** Words that name or stand for a secret; a value that starts with one is a placeholder unless the rest looks random. */
 const PLACEHOLDER_WORD =
-  /^(?:your|my[_\-]|example|sample|changeme|change[_\-]me|placeholder|dummy|redacted|none|null|undefined|true|false|secret|password|token|api[_\-]?key|test)/i;
+  /^(?:your|my[_-]|example|sample|changeme|change[_-]me|placeholder|dummy|redacted|none|null|undefined|true|false|secret|password|token|api[_-]?key|test)/i;
 
 /**
  * A value that names or stands for a secret: a template or mask, or a placeholder word followed by
@@ -143,7 +149,7 @@ export function secretValue(value: string, next: string, kinds: KindsOf = kindsO
  * upper case, digits and `/+`. It may start with `/` or `+`, which the path rule of secretValue would refuse.
  */
 export function awsSecretKey(name: string, value: string): boolean {
-  if (!/secret[_\-]?access[_\-]?key/i.test(name) || !/^[A-Za-z0-9/+]{40}$/.test(value)) return false;
+  if (!/secret[_-]?access[_-]?key/i.test(name) || !/^[A-Za-z0-9/+]{40}$/.test(value)) return false;
   const all = kindsOfString(value)(0);
   return Number(all.lower) + Number(all.upper) + Number(all.digit) + Number(all.other) >= 3;
 }

@@ -19,12 +19,22 @@ import { redact, type Redacted } from './redact.js';
 export type { SecretRecord };
 
 export const REDACTED_COLUMNS = [
-  'text', 'session_id', 'project_path', 'git_branch', 'model', 'provider', 'tool_name', 'tool_use_id', 'kind',
-  'permission_mode', 'sync_target', 'session_origin', 'imported_from',
+  'text',
+  'session_id',
+  'project_path',
+  'git_branch',
+  'model',
+  'provider',
+  'tool_name',
+  'tool_use_id',
+  'kind',
+  'permission_mode',
+  'sync_target',
+  'session_origin',
+  'imported_from',
 ] as const satisfies readonly RedactedColumnName[];
 
 export type RedactedColumn = (typeof REDACTED_COLUMNS)[number];
-
 
 /**
  * Columns whose values repeat from row to row (one session id, model or branch for thousands of rows),
@@ -32,7 +42,16 @@ export type RedactedColumn = (typeof REDACTED_COLUMNS)[number];
  * filled the memory (peak RSS of the full bench load 386-402 MB against 352 MB without it).
  */
 const REPEATING_COLUMNS: ReadonlySet<RedactedColumn> = new Set([
-  'session_id', 'project_path', 'git_branch', 'model', 'provider', 'tool_name', 'kind', 'permission_mode', 'session_origin', 'imported_from',
+  'session_id',
+  'project_path',
+  'git_branch',
+  'model',
+  'provider',
+  'tool_name',
+  'kind',
+  'permission_mode',
+  'session_origin',
+  'imported_from',
 ]);
 
 /** Distinct repeating values whose redaction is remembered; past this the memory starts again. */

@@ -65,19 +65,19 @@ export class ValueRuns {
 
   /**
    * End (exclusive) of the value that starts at `start` and whose characters are known up to `known`:
-   * value characters, and escape pairs (`escape` then `"` or `\`) for a value inside a JSON string
-   * (`escape` is `\` inside one string, three backslashes inside a string in a string), at most
+   * value characters, and escape pairs (`escapeSeq` then `"` or `\`) for a value inside a JSON string
+   * (`escapeSeq` is `\` inside one string, three backslashes inside a string in a string), at most
    * MAX_VALUE_CHARS characters.
    */
-  valueEnd(start: number, known: number, escape: string | null): number {
+  valueEnd(start: number, known: number, escapeSeq: string | null): number {
     const limit = Math.min(this.text.length, start + MAX_VALUE_CHARS);
     let i = known;
     while (i < limit) {
       i = Math.min(this.endOfRun(i), limit);
-      if (i >= limit || escape === null || !this.text.startsWith(escape, i)) break;
-      const after = this.text.charAt(i + escape.length);
-      if ((after !== '"' && after !== '\\') || i + escape.length + 1 > limit) break;
-      i += escape.length + 1;
+      if (i >= limit || escapeSeq === null || !this.text.startsWith(escapeSeq, i)) break;
+      const after = this.text.charAt(i + escapeSeq.length);
+      if ((after !== '"' && after !== '\\') || i + escapeSeq.length + 1 > limit) break;
+      i += escapeSeq.length + 1;
     }
     return i;
   }

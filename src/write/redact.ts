@@ -18,7 +18,16 @@
  */
 import { createHash } from 'node:crypto';
 import { decodeEscapes, originalOffset } from './redact-escapes.js';
-import { awsSecretKey, CONTEXT_RE, hasDigit, hasLetter, secretValue, TOKEN_DETECTORS, TOKEN_RE, unescapeValue } from './redact-patterns.js';
+import {
+  awsSecretKey,
+  CONTEXT_RE,
+  hasDigit,
+  hasLetter,
+  secretValue,
+  TOKEN_DETECTORS,
+  TOKEN_RE,
+  unescapeValue,
+} from './redact-patterns.js';
 import { ValueRuns } from './redact-values.js';
 
 /** One secret found in a text: its kind and fingerprint, never its value. */
@@ -40,7 +49,6 @@ export function secretFingerprint(secret: string): string {
 
 const MARKER_START = '[REDACTED:';
 
-
 export function marker(kind: string, fingerprint: string): string {
   return `[REDACTED:${kind}:${fingerprint}]`;
 }
@@ -59,7 +67,11 @@ export function redact(text: string): Redacted {
   const decoded = decodeEscapes(text);
   if (decoded !== null) {
     // what the decoded text shows, mapped back; a span the plain scan found too is dropped as a duplicate
-    const seen = findSpans(decoded.text).map((s) => ({ ...s, start: originalOffset(decoded, s.start), end: originalOffset(decoded, s.end) }));
+    const seen = findSpans(decoded.text).map((s) => ({
+      ...s,
+      start: originalOffset(decoded, s.start),
+      end: originalOffset(decoded, s.end),
+    }));
     if (seen.length > 0) spans = spans.concat(seen).sort((a, b) => a.start - b.start || b.end - a.end);
   }
   if (spans.length === 0) return { text, hits: [] };

@@ -31,7 +31,10 @@ describe('homeAndClient', () => {
 
   it('takes the parent of .cline as the home of ~/.cline/data, at any depth', () => {
     expect(homeAndClient('home/u/.cline/data', 'cline-data')).toEqual({ home: 'home/u', client: 'cline' });
-    expect(homeAndClient('mnt/disk1/C/Users/alice/.cline/data', 'cline-data')).toEqual({ home: 'mnt/disk1/C/Users/alice', client: 'cline' });
+    expect(homeAndClient('mnt/disk1/C/Users/alice/.cline/data', 'cline-data')).toEqual({
+      home: 'mnt/disk1/C/Users/alice',
+      client: 'cline',
+    });
     expect(homeAndClient('root/.cline/data', 'cline-data')).toEqual({ home: 'root', client: 'cline' });
   });
 });
@@ -59,17 +62,21 @@ describe('storeOf', () => {
   const examples = (glob: string): string[] => {
     const brace = /\{([^}]*)\}/.exec(glob);
     if (!brace) return [glob.replace(/\*/g, 'x1')];
-    return brace[1].split(',').flatMap((alt) => examples(glob.slice(0, brace.index) + alt + glob.slice(brace.index + brace[0].length)));
+    return brace[1]
+      .split(',')
+      .flatMap((alt) => examples(glob.slice(0, brace.index) + alt + glob.slice(brace.index + brace[0].length)));
   };
   const globs = (STORES as readonly StoreSpec[]).flatMap((spec) =>
-    Object.entries(spec.files).flatMap(([kind, list]) => (list ?? []).flatMap((glob) => examples(glob).map((rel) => [rel, kind as RootKindId, spec.id as StoreId] as const))),
+    Object.entries(spec.files).flatMap(([kind, list]) =>
+      (list ?? []).flatMap((glob) => examples(glob).map((rel) => [rel, kind as RootKindId, spec.id as StoreId] as const)),
+    ),
   );
 
   it.each(globs)('the specification files %s under a %s root as %s (no other store shadows it)', (rel, kind, store) => {
     expect(storeOf(rel, kind)).toBe(store);
   });
 
-  it('files a store\'s excepted files and files of no glob nowhere', () => {
+  it("files a store's excepted files and files of no glob nowhere", () => {
     expect(storeOf('sessions/x1/x1.compaction.json', 'cline-data')).toBe(null);
     expect(storeOf('tasks/x1/sub/ui_messages.json', 'vscode-globalstorage')).toBe(null);
     expect(storeOf('ui_messages.json', 'vscode-globalstorage')).toBe(null);
@@ -92,7 +99,7 @@ describe('folderStore', () => {
     ['db', 'cline-data', null],
     ['cache', 'vscode-globalstorage', null],
     ['workspaces', 'cline-data', null],
-  ] as const)('a problem in %s under a %s root is the %s store\'s', (rel, kind, store) => {
+  ] as const)("a problem in %s under a %s root is the %s store's", (rel, kind, store) => {
     expect(folderStore(rel, kind)).toBe(store);
   });
 });
@@ -113,7 +120,12 @@ describe('discoverImage', () => {
     symlinkSync(os.tmpdir(), path.join(image, 'home', 'a', 'outside'));
     const found = await discoverImage({ host: 'h', root: image });
     expect(found.sources.map((s) => [s.store, s.home, s.client, s.files.map((f) => path.relative(image, f))])).toEqual([
-      ['vscode-tasks', 'deep/1/2/3/4/5/6/7/8/home/b', 'cursor-server', [`deep/1/2/3/4/5/6/7/8/home/b/.cursor-server/data/${GS}/state/taskHistory.json`]],
+      [
+        'vscode-tasks',
+        'deep/1/2/3/4/5/6/7/8/home/b',
+        'cursor-server',
+        [`deep/1/2/3/4/5/6/7/8/home/b/.cursor-server/data/${GS}/state/taskHistory.json`],
+      ],
       ['hooks-log', 'home/a', 'cline', ['home/a/.cline/data/logs/hooks.jsonl']],
       ['vscode-tasks', 'home/a', 'vscode', [`home/a/.config/Code/${GS}/tasks/1/ui_messages.json`]],
     ]);
@@ -127,7 +139,13 @@ describe('discoverImage', () => {
     try {
       const gs = 'home/r/.config/Code/User/globalStorage';
       for (const ext of ['rooveterinaryinc.roo-cline', 'kilocode.kilo-code']) {
-        for (const rel of ['tasks/1760000000000/ui_messages.json', 'tasks/1760000000000/api_conversation_history.json', 'state/taskHistory.json', 'settings/cline_mcp_settings.json', 'cache/sync-queue.json']) {
+        for (const rel of [
+          'tasks/1760000000000/ui_messages.json',
+          'tasks/1760000000000/api_conversation_history.json',
+          'state/taskHistory.json',
+          'settings/cline_mcp_settings.json',
+          'cache/sync-queue.json',
+        ]) {
           mkdirSync(path.dirname(path.join(other, gs, ext, rel)), { recursive: true });
           writeFileSync(path.join(other, gs, ext, rel), '[]');
         }
@@ -136,9 +154,9 @@ describe('discoverImage', () => {
       writeFileSync(path.join(other, gs, 'saoudrizwan.claude-dev', 'tasks', '1', 'ui_messages.json'), '[]');
       const found = await discoverImage({ host: 'h', root: other });
       expect(found.problems).toEqual([]);
-      expect(found.sources.map((s) => [s.store, path.relative(other, s.root), s.files.map((f) => path.relative(other, f))])).toEqual([
-        ['vscode-tasks', `${gs}/saoudrizwan.claude-dev`, [`${gs}/saoudrizwan.claude-dev/tasks/1/ui_messages.json`]],
-      ]);
+      expect(
+        found.sources.map((s) => [s.store, path.relative(other, s.root), s.files.map((f) => path.relative(other, f))]),
+      ).toEqual([['vscode-tasks', `${gs}/saoudrizwan.claude-dev`, [`${gs}/saoudrizwan.claude-dev/tasks/1/ui_messages.json`]]]);
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
@@ -147,7 +165,11 @@ describe('discoverImage', () => {
   it('finds Documents/Cline, also under OneDrive, with client -', async () => {
     const docs = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-discover-'));
     try {
-      for (const rel of ['C/Users/bob/OneDrive - Acme/Documents/Cline/webhook_config.json', 'home/u/Documents/Cline/webhook_config.json', 'home/u/Documents/Cline/Rules/rules.md']) {
+      for (const rel of [
+        'C/Users/bob/OneDrive - Acme/Documents/Cline/webhook_config.json',
+        'home/u/Documents/Cline/webhook_config.json',
+        'home/u/Documents/Cline/Rules/rules.md',
+      ]) {
         mkdirSync(path.dirname(path.join(docs, rel)), { recursive: true });
         writeFileSync(path.join(docs, rel), '{}');
       }

@@ -45,7 +45,13 @@ function snapshot(root: string): Map<string, Entry> {
       const st = fs.lstatSync(full);
       const type = st.isDirectory() ? 'dir' : st.isFile() ? 'file' : st.isSymbolicLink() ? 'link' : 'other';
       const sha256 = type === 'file' ? createHash('sha256').update(fs.readFileSync(full)).digest('hex') : null;
-      out.set(path.relative(root, full).split(path.sep).join('/'), { type, size: st.size, mode: st.mode, mtimeMs: st.mtimeMs, sha256 });
+      out.set(path.relative(root, full).split(path.sep).join('/'), {
+        type,
+        size: st.size,
+        mode: st.mode,
+        mtimeMs: st.mtimeMs,
+        sha256,
+      });
       if (type === 'dir') walk(full);
     }
   };
@@ -54,7 +60,12 @@ function snapshot(root: string): Map<string, Entry> {
 }
 
 function runCli(args: string[]): SpawnSyncReturns<string> {
-  return spawnSync(process.execPath, [CLI, ...args], { cwd: REPO, encoding: 'utf8', env: { ...process.env, TZ: 'UTC' }, timeout: 120_000 });
+  return spawnSync(process.execPath, [CLI, ...args], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...process.env, TZ: 'UTC' },
+    timeout: 120_000,
+  });
 }
 
 /** A JS value of a query result made comparable: bigint as number, a time as its ISO string. */
@@ -62,7 +73,8 @@ function plain(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map(plain);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   return value;
 }
 
@@ -104,7 +116,8 @@ class Warehouse {
 }
 
 /** Time of a settings row: the mtime of the evidence file (changes on checkout). */
-const mtimeIso = (host: string, rel: string): string => new Date(Math.trunc(fs.statSync(path.join(FLEET, host, rel)).mtimeMs)).toISOString();
+const mtimeIso = (host: string, rel: string): string =>
+  new Date(Math.trunc(fs.statSync(path.join(FLEET, host, rel)).mtimeMs)).toISOString();
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 // ------------------------------------------------------------------------------------------------ state
@@ -146,7 +159,9 @@ describe('demo fleet: first load', () => {
   it('exits 0 and reports 4 hosts, 13 partitions, 32 files, 132 rows, 1 parser error', () => {
     expect(load1.status).toBe(0);
     expect(load1.stdout).toMatch(/^loaded 4 host\(s\): 13 partition\(s\) written\b/);
-    expect(load1.stdout).toMatch(/\b32 file\(s\) read, 0 unchanged; 132 row\(s\), 1 parser error\(s\), 5 duplicate\(s\) dropped, 0 secret\(s\) redacted in /);
+    expect(load1.stdout).toMatch(
+      /\b32 file\(s\) read, 0 unchanged; 132 row\(s\), 1 parser error\(s\), 5 duplicate\(s\) dropped, 0 secret\(s\) redacted in /,
+    );
     expect(fs.existsSync(path.join(out, 'fleet.duckdb'))).toBe(true);
   });
 
@@ -178,7 +193,9 @@ describe('demo fleet: first load', () => {
 
   it("keeps host 0042 as the text '0042' in every model", async () => {
     for (const table of ['raw_events', 'events', 'sessions', 'files', 'raw_files']) {
-      expect(await wh.tuples(`select distinct typeof(host), host from ${table} where host like '%42' order by all`)).toEqual([['VARCHAR', '0042']]);
+      expect(await wh.tuples(`select distinct typeof(host), host from ${table} where host like '%42' order by all`)).toEqual([
+        ['VARCHAR', '0042'],
+      ]);
     }
     expect(await wh.tuples("select count(*) from raw_events where host = '42'")).toEqual([[0]]);
     expect(fs.existsSync(path.join(out, 'parquet', 'events', 'host=0042', 'store=sdk-sessions'))).toBe(true);
@@ -245,15 +262,123 @@ describe('demo fleet: first load', () => {
        from events where host = 'WIN-ALICE01' and source_file = '${WIN}/tasks/1760100000000/ui_messages.json' order by source_line`,
     );
     expect(rows).toEqual([
-      { line: 1, ts: '2025-10-10T12:40:00.000Z', turn_type: 'user', kind: 'say:task', model: 'claude-sonnet-4-5', tool_name: null, tool_use_id: null, tokens_in: null, tokens_out: null, cost_usd: null, text: 'add input validation to the signup form' },
-      { line: 2, ts: '2025-10-10T12:40:00.400Z', turn_type: 'system', kind: 'say:api_req_started', model: 'claude-sonnet-4-5', tool_name: null, tool_use_id: null, tokens_in: 2310, tokens_out: 145, cost_usd: 0.0123, text: '<task>\nadd input validation to the signup form\n</task>' },
-      { line: 3, ts: '2025-10-10T12:40:02.000Z', turn_type: 'tool_use', kind: 'say:tool', model: 'claude-sonnet-4-5', tool_name: 'readFile', tool_use_id: '1760100002000', tokens_in: null, tokens_out: null, cost_usd: null, text: '{"tool":"readFile","path":"src/signup.ts","content":"C:\\\\Users\\\\alice\\\\src\\\\shop\\\\src\\\\signup.ts","operationIsLocatedInWorkspace":true}' },
-      { line: 4, ts: '2025-10-10T12:40:03.000Z', turn_type: 'assistant', kind: 'say:text', model: 'claude-sonnet-4-5', tool_name: null, tool_use_id: null, tokens_in: null, tokens_out: null, cost_usd: null, text: "The form accepts any email; I'll add a check and run the tests." },
-      { line: 5, ts: '2025-10-10T12:40:04.000Z', turn_type: 'tool_use', kind: 'ask:command', model: 'claude-sonnet-4-5', tool_name: 'execute_command', tool_use_id: '1760100004000', tokens_in: null, tokens_out: null, cost_usd: null, text: 'npm test -- signup' },
-      { line: 6, ts: '2025-10-10T12:40:09.000Z', turn_type: 'tool_result', kind: 'say:command_output', model: 'claude-sonnet-4-5', tool_name: null, tool_use_id: '1760100004000', tokens_in: null, tokens_out: null, cost_usd: null, text: 'PASS src/signup.test.ts\n  5 passed' },
-      { line: 7, ts: '2025-10-10T12:40:10.000Z', turn_type: 'tool_use', kind: 'say:command', model: 'claude-sonnet-4-5', tool_name: 'execute_command', tool_use_id: '1760100010000', tokens_in: null, tokens_out: null, cost_usd: null, text: 'git status --short' },
-      { line: 8, ts: '2025-10-10T12:40:10.500Z', turn_type: 'tool_result', kind: 'say:command_output', model: 'claude-sonnet-4-5', tool_name: null, tool_use_id: '1760100010000', tokens_in: null, tokens_out: null, cost_usd: null, text: ' M src/signup.ts' },
-      { line: 9, ts: '2025-10-10T12:40:12.000Z', turn_type: 'assistant', kind: 'say:completion_result', model: 'claude-opus-4-1', tool_name: null, tool_use_id: null, tokens_in: null, tokens_out: null, cost_usd: null, text: 'Email validation added; 5 tests pass.' },
+      {
+        line: 1,
+        ts: '2025-10-10T12:40:00.000Z',
+        turn_type: 'user',
+        kind: 'say:task',
+        model: 'claude-sonnet-4-5',
+        tool_name: null,
+        tool_use_id: null,
+        tokens_in: null,
+        tokens_out: null,
+        cost_usd: null,
+        text: 'add input validation to the signup form',
+      },
+      {
+        line: 2,
+        ts: '2025-10-10T12:40:00.400Z',
+        turn_type: 'system',
+        kind: 'say:api_req_started',
+        model: 'claude-sonnet-4-5',
+        tool_name: null,
+        tool_use_id: null,
+        tokens_in: 2310,
+        tokens_out: 145,
+        cost_usd: 0.0123,
+        text: '<task>\nadd input validation to the signup form\n</task>',
+      },
+      {
+        line: 3,
+        ts: '2025-10-10T12:40:02.000Z',
+        turn_type: 'tool_use',
+        kind: 'say:tool',
+        model: 'claude-sonnet-4-5',
+        tool_name: 'readFile',
+        tool_use_id: '1760100002000',
+        tokens_in: null,
+        tokens_out: null,
+        cost_usd: null,
+        text: '{"tool":"readFile","path":"src/signup.ts","content":"C:\\\\Users\\\\alice\\\\src\\\\shop\\\\src\\\\signup.ts","operationIsLocatedInWorkspace":true}',
+      },
+      {
+        line: 4,
+        ts: '2025-10-10T12:40:03.000Z',
+        turn_type: 'assistant',
+        kind: 'say:text',
+        model: 'claude-sonnet-4-5',
+        tool_name: null,
+        tool_use_id: null,
+        tokens_in: null,
+        tokens_out: null,
+        cost_usd: null,
+        text: "The form accepts any email; I'll add a check and run the tests.",
+      },
+      {
+        line: 5,
+        ts: '2025-10-10T12:40:04.000Z',
+        turn_type: 'tool_use',
+        kind: 'ask:command',
+        model: 'claude-sonnet-4-5',
+        tool_name: 'execute_command',
+        tool_use_id: '1760100004000',
+        tokens_in: null,
+        tokens_out: null,
+        cost_usd: null,
+        text: 'npm test -- signup',
+      },
+      {
+        line: 6,
+        ts: '2025-10-10T12:40:09.000Z',
+        turn_type: 'tool_result',
+        kind: 'say:command_output',
+        model: 'claude-sonnet-4-5',
+        tool_name: null,
+        tool_use_id: '1760100004000',
+        tokens_in: null,
+        tokens_out: null,
+        cost_usd: null,
+        text: 'PASS src/signup.test.ts\n  5 passed',
+      },
+      {
+        line: 7,
+        ts: '2025-10-10T12:40:10.000Z',
+        turn_type: 'tool_use',
+        kind: 'say:command',
+        model: 'claude-sonnet-4-5',
+        tool_name: 'execute_command',
+        tool_use_id: '1760100010000',
+        tokens_in: null,
+        tokens_out: null,
+        cost_usd: null,
+        text: 'git status --short',
+      },
+      {
+        line: 8,
+        ts: '2025-10-10T12:40:10.500Z',
+        turn_type: 'tool_result',
+        kind: 'say:command_output',
+        model: 'claude-sonnet-4-5',
+        tool_name: null,
+        tool_use_id: '1760100010000',
+        tokens_in: null,
+        tokens_out: null,
+        cost_usd: null,
+        text: ' M src/signup.ts',
+      },
+      {
+        line: 9,
+        ts: '2025-10-10T12:40:12.000Z',
+        turn_type: 'assistant',
+        kind: 'say:completion_result',
+        model: 'claude-opus-4-1',
+        tool_name: null,
+        tool_use_id: null,
+        tokens_in: null,
+        tokens_out: null,
+        cost_usd: null,
+        text: 'Email validation added; 5 tests pass.',
+      },
     ]);
   });
 
@@ -264,9 +389,23 @@ describe('demo fleet: first load', () => {
          where host = 'WIN-ALICE01' and kind in ('model', 'permission') order by all`,
       ),
     ).toEqual([
-      ['2025-10-10T12:40:00.390Z', 1, 0, 'model', 'claude-sonnet-4-5', 'model: claude-sonnet-4-5 model_provider_id=anthropic mode=act'],
+      [
+        '2025-10-10T12:40:00.390Z',
+        1,
+        0,
+        'model',
+        'claude-sonnet-4-5',
+        'model: claude-sonnet-4-5 model_provider_id=anthropic mode=act',
+      ],
       ['2025-10-10T12:40:00.390Z', 1, 1, 'permission', 'claude-sonnet-4-5', 'permission mode: act'],
-      ['2025-10-10T12:40:11.000Z', 2, 0, 'model', 'claude-opus-4-1', 'model: claude-sonnet-4-5 -> claude-opus-4-1 model_provider_id=anthropic mode=plan'],
+      [
+        '2025-10-10T12:40:11.000Z',
+        2,
+        0,
+        'model',
+        'claude-opus-4-1',
+        'model: claude-sonnet-4-5 -> claude-opus-4-1 model_provider_id=anthropic mode=plan',
+      ],
       ['2025-10-10T12:40:11.000Z', 2, 1, 'permission', 'claude-opus-4-1', 'permission mode: act -> plan'],
     ]);
     expect(await wh.tuples("select count(*) from events where kind = 'model_usage'")).toEqual([[0]]);
@@ -297,11 +436,76 @@ describe('demo fleet: first load', () => {
        order by source_line, source_seq`,
     );
     expect(rows).toEqual([
-      [1, 0, '2025-10-10T12:48:20.400Z', 'user', 'text', 'claude-sonnet-4-5', null, null, null, null, null, '<task>\nlist the listening ports\n</task>'],
-      [2, 0, '2025-10-10T12:48:23.000Z', 'assistant', 'text', 'claude-sonnet-4-5', null, null, 900, 60, 0.0036, 'Checking with netstat.'],
-      [2, 1, '2025-10-10T12:48:23.000Z', 'tool_use', 'tool_use', 'claude-sonnet-4-5', 'execute_command', 'toolu_01N', null, null, null, 'netstat -ano | findstr LISTENING'],
-      [3, 0, '2025-10-10T12:48:25.000Z', 'tool_result', 'tool_result', 'claude-sonnet-4-5', null, 'toolu_01N', null, null, null, 'TCP 0.0.0.0:135 LISTENING 1088\nTCP 0.0.0.0:445 LISTENING 4\nTCP 0.0.0.0:3389 LISTENING 1232'],
-      [4, 0, '2025-10-10T12:48:26.000Z', 'assistant', 'text', 'claude-sonnet-4-5', null, null, null, null, null, 'Ports 135, 445 and 3389 are listening.'],
+      [
+        1,
+        0,
+        '2025-10-10T12:48:20.400Z',
+        'user',
+        'text',
+        'claude-sonnet-4-5',
+        null,
+        null,
+        null,
+        null,
+        null,
+        '<task>\nlist the listening ports\n</task>',
+      ],
+      [
+        2,
+        0,
+        '2025-10-10T12:48:23.000Z',
+        'assistant',
+        'text',
+        'claude-sonnet-4-5',
+        null,
+        null,
+        900,
+        60,
+        0.0036,
+        'Checking with netstat.',
+      ],
+      [
+        2,
+        1,
+        '2025-10-10T12:48:23.000Z',
+        'tool_use',
+        'tool_use',
+        'claude-sonnet-4-5',
+        'execute_command',
+        'toolu_01N',
+        null,
+        null,
+        null,
+        'netstat -ano | findstr LISTENING',
+      ],
+      [
+        3,
+        0,
+        '2025-10-10T12:48:25.000Z',
+        'tool_result',
+        'tool_result',
+        'claude-sonnet-4-5',
+        null,
+        'toolu_01N',
+        null,
+        null,
+        null,
+        'TCP 0.0.0.0:135 LISTENING 1088\nTCP 0.0.0.0:445 LISTENING 4\nTCP 0.0.0.0:3389 LISTENING 1232',
+      ],
+      [
+        4,
+        0,
+        '2025-10-10T12:48:26.000Z',
+        'assistant',
+        'text',
+        'claude-sonnet-4-5',
+        null,
+        null,
+        null,
+        null,
+        null,
+        'Ports 135, 445 and 3389 are listening.',
+      ],
     ]);
     const files = await wh.tuples(`select source_file from files where source_file like '${WIN}/tasks/1760100500000/%'`);
     expect(files).toEqual([[`${WIN}/tasks/1760100500000/api_conversation_history.json`]]);
@@ -309,7 +513,9 @@ describe('demo fleet: first load', () => {
 
   it('keeps the records before the cut in the truncated ui_messages.json and adds one parser row naming the file', async () => {
     const file = `${WIN}/tasks/1760101000000/ui_messages.json`;
-    const rows = await wh.tuples(`select source_line, timestamp_utc, kind, is_error, text from events where source_file = '${file}' order by source_line nulls last`);
+    const rows = await wh.tuples(
+      `select source_line, timestamp_utc, kind, is_error, text from events where source_file = '${file}' order by source_line nulls last`,
+    );
     expect(rows.slice(0, 2)).toEqual([
       [1, '2025-10-10T12:56:40.000Z', 'say:task', null, 'rename the config loader'],
       [2, '2025-10-10T12:56:42.000Z', 'say:text', null, 'Renaming loadConfig to readConfig.'],
@@ -319,17 +525,33 @@ describe('demo fleet: first load', () => {
     expect([line, ts, kind, isError]).toEqual([null, null, 'parser', true]);
     expect(text.startsWith(`parser: ${file}: `)).toBe(true);
     expect(text.endsWith(' (2 records read)')).toBe(true);
-    expect(await wh.tuples(`select count_rows, count_errors, first_error from files where source_file = '${file}'`)).toEqual([[3, 1, text]]);
+    expect(await wh.tuples(`select count_rows, count_errors, first_error from files where source_file = '${file}'`)).toEqual([
+      [3, 1, text],
+    ]);
     expect(await wh.tuples("select host, source_file from events where kind = 'parser'")).toEqual([['WIN-ALICE01', file]]);
   });
 
   it('keeps sessions.db rows only for the session whose manifest is gone', async () => {
-    expect(await wh.tuples("select session_id, source_line, count(*) from raw_events where store = 'sessions-db' group by all order by all")).toEqual([
+    expect(
+      await wh.tuples(
+        "select session_id, source_line, count(*) from raw_events where store = 'sessions-db' group by all order by all",
+      ),
+    ).toEqual([
       [K3X9Q, 1, 2],
       [GONE, 2, 4],
     ]);
-    expect(await wh.tuples("select session_id, source_seq, timestamp_utc, kind, text from events where store = 'sessions-db' order by source_seq")).toEqual([
-      [GONE, 0, '2026-10-03T09:08:20.000Z', 'session_start', 'session start: source=cli status=completed pid=4300 cwd=/home/u/billing workspace_root=/home/u/billing title=dump the billing table to CSV'],
+    expect(
+      await wh.tuples(
+        "select session_id, source_seq, timestamp_utc, kind, text from events where store = 'sessions-db' order by source_seq",
+      ),
+    ).toEqual([
+      [
+        GONE,
+        0,
+        '2026-10-03T09:08:20.000Z',
+        'session_start',
+        'session start: source=cli status=completed pid=4300 cwd=/home/u/billing workspace_root=/home/u/billing title=dump the billing table to CSV',
+      ],
       [GONE, 1, '2026-10-03T09:08:20.000Z', 'model', 'model: claude-sonnet-4-5 provider=anthropic'],
       [
         GONE,
@@ -340,7 +562,11 @@ describe('demo fleet: first load', () => {
       ],
       [GONE, 3, '2026-10-03T09:12:00.000Z', 'session_end', 'session end: status=completed exit_code=0'],
     ]);
-    expect(await wh.tuples(`select store, kind from events where session_id = '${K3X9Q}' and kind in ('session_start', 'model') order by all`)).toEqual([
+    expect(
+      await wh.tuples(
+        `select store, kind from events where session_id = '${K3X9Q}' and kind in ('session_start', 'model') order by all`,
+      ),
+    ).toEqual([
       ['sdk-sessions', 'model'],
       ['sdk-sessions', 'session_start'],
     ]);
@@ -356,56 +582,197 @@ describe('demo fleet: first load', () => {
     const hooks = `${U}/logs/hooks.jsonl`;
     const k3 = `${U}/sessions/${K3X9Q}/${K3X9Q}.messages.json`;
     expect(rows).toEqual([
-      ['hook_text', 1, 100, 'lnx-u01', 'home/u', 'hooks-log', hooks, 3, K3X9Q, 'assistant', 'hook:agent_end', '2025-10-09T08:53:25.100Z', 'All 3 tests pass; web_fetch is disabled by policy.', 'sdk-sessions', k3, 6, 0, K3X9Q, 'text', '2025-10-09T08:53:25.000Z'],
-      ['hook_tool_call', 1, 500, 'lnx-u01', 'home/u', 'hooks-log', hooks, 1, K3X9Q, 'tool_use', 'hook:tool_call', '2025-10-09T08:53:22.500Z', 'pytest -q', 'sdk-sessions', k3, 2, 1, K3X9Q, 'tool_use', '2025-10-09T08:53:22.000Z'],
-      ['hook_tool_call', 1, 10, 'lnx-u01', 'home/u', 'hooks-log', hooks, 2, K3X9Q, 'tool_result', 'hook:tool_result', '2025-10-09T08:53:22.990Z', '3 passed', 'sdk-sessions', k3, 3, 0, K3X9Q, 'tool_result', '2025-10-09T08:53:23.000Z'],
-      ['input_history', 1, 100, 'lnx-u01', 'home/u', 'input-history', `${U}/cache/user_input_history.jsonl`, 2, null, 'user', 'input_history', '2025-10-09T08:53:19.900Z', 'fix tests', 'sdk-sessions', k3, 1, 0, K3X9Q, 'text', '2025-10-09T08:53:20.000Z'],
-      ['search_index', 1, 0, 'lnx-u01', 'home/u', 'search-index', `${U}/db/session-search.db`, 1, IMPORTED, 'user', 'search_document', null, 'port the parser to TypeScript', 'sdk-sessions', `${U}/sessions/${IMPORTED}/${IMPORTED}.messages.json`, 1, 0, IMPORTED, 'text', '2026-10-01T16:00:00.000Z'],
+      [
+        'hook_text',
+        1,
+        100,
+        'lnx-u01',
+        'home/u',
+        'hooks-log',
+        hooks,
+        3,
+        K3X9Q,
+        'assistant',
+        'hook:agent_end',
+        '2025-10-09T08:53:25.100Z',
+        'All 3 tests pass; web_fetch is disabled by policy.',
+        'sdk-sessions',
+        k3,
+        6,
+        0,
+        K3X9Q,
+        'text',
+        '2025-10-09T08:53:25.000Z',
+      ],
+      [
+        'hook_tool_call',
+        1,
+        500,
+        'lnx-u01',
+        'home/u',
+        'hooks-log',
+        hooks,
+        1,
+        K3X9Q,
+        'tool_use',
+        'hook:tool_call',
+        '2025-10-09T08:53:22.500Z',
+        'pytest -q',
+        'sdk-sessions',
+        k3,
+        2,
+        1,
+        K3X9Q,
+        'tool_use',
+        '2025-10-09T08:53:22.000Z',
+      ],
+      [
+        'hook_tool_call',
+        1,
+        10,
+        'lnx-u01',
+        'home/u',
+        'hooks-log',
+        hooks,
+        2,
+        K3X9Q,
+        'tool_result',
+        'hook:tool_result',
+        '2025-10-09T08:53:22.990Z',
+        '3 passed',
+        'sdk-sessions',
+        k3,
+        3,
+        0,
+        K3X9Q,
+        'tool_result',
+        '2025-10-09T08:53:23.000Z',
+      ],
+      [
+        'input_history',
+        1,
+        100,
+        'lnx-u01',
+        'home/u',
+        'input-history',
+        `${U}/cache/user_input_history.jsonl`,
+        2,
+        null,
+        'user',
+        'input_history',
+        '2025-10-09T08:53:19.900Z',
+        'fix tests',
+        'sdk-sessions',
+        k3,
+        1,
+        0,
+        K3X9Q,
+        'text',
+        '2025-10-09T08:53:20.000Z',
+      ],
+      [
+        'search_index',
+        1,
+        0,
+        'lnx-u01',
+        'home/u',
+        'search-index',
+        `${U}/db/session-search.db`,
+        1,
+        IMPORTED,
+        'user',
+        'search_document',
+        null,
+        'port the parser to TypeScript',
+        'sdk-sessions',
+        `${U}/sessions/${IMPORTED}/${IMPORTED}.messages.json`,
+        1,
+        0,
+        IMPORTED,
+        'text',
+        '2026-10-01T16:00:00.000Z',
+      ],
     ]);
     // Dropped rows are in raw_events, not in events.
-    expect(await wh.tuples("select count(*) from raw_events where store = 'hooks-log' and kind in ('hook:tool_call', 'hook:tool_result', 'hook:agent_end')")).toEqual([[3]]);
-    expect(await wh.tuples("select count(*) from events where store = 'hooks-log' and kind in ('hook:tool_call', 'hook:tool_result', 'hook:agent_end')")).toEqual([[0]]);
+    expect(
+      await wh.tuples(
+        "select count(*) from raw_events where store = 'hooks-log' and kind in ('hook:tool_call', 'hook:tool_result', 'hook:agent_end')",
+      ),
+    ).toEqual([[3]]);
+    expect(
+      await wh.tuples(
+        "select count(*) from events where store = 'hooks-log' and kind in ('hook:tool_call', 'hook:tool_result', 'hook:agent_end')",
+      ),
+    ).toEqual([[0]]);
   });
 
   it("leaves the search index's copy of `fix tests` (and the late hook prompt) in events, not the input history's", async () => {
     expect(
-      await wh.tuples("select store, source_line, timestamp_utc, session_id, turn_type, kind, git_branch from events where text = 'fix tests' order by store"),
+      await wh.tuples(
+        "select store, source_line, timestamp_utc, session_id, turn_type, kind, git_branch from events where text = 'fix tests' order by store",
+      ),
     ).toEqual([
       ['hooks-log', 4, '2026-10-03T09:00:00.200Z', K3X9Q, 'user', 'hook:prompt_submit', 'fix/flaky-tests'],
       ['sdk-sessions', 1, '2025-10-09T08:53:20.000Z', K3X9Q, 'user', 'text', null],
       ['search-index', 1, null, K3X9Q, 'user', 'search_document', null],
     ]);
-    expect(await wh.tuples("select source_line, timestamp_utc, session_id, text from events where store = 'input-history'")).toEqual([
-      [1, null, null, 'why is test_add flaky?'],
-    ]);
+    expect(
+      await wh.tuples("select source_line, timestamp_utc, session_id, text from events where store = 'input-history'"),
+    ).toEqual([[1, null, null, 'why is test_add flaky?']]);
   });
 
   it('prints the session_shutdown line as a hook audit row with the real values', async () => {
-    expect(await wh.tuples("select timestamp_utc, session_id, turn_type, text from events where kind = 'hook:session_shutdown'")).toEqual([
-      ['2026-10-03T09:10:00.000Z', K3X9Q, 'system', 'hook audit: session_shutdown reason=failed_external_process_exit pid=4100 source=stale_session_reconciler'],
+    expect(
+      await wh.tuples("select timestamp_utc, session_id, turn_type, text from events where kind = 'hook:session_shutdown'"),
+    ).toEqual([
+      [
+        '2026-10-03T09:10:00.000Z',
+        K3X9Q,
+        'system',
+        'hook audit: session_shutdown reason=failed_external_process_exit pid=4100 source=stale_session_reconciler',
+      ],
     ]);
   });
 
   it('marks the web_fetch policy error and the unapproved run_commands call as tool errors', async () => {
     expect(
-      await wh.tuples('select host, session_id, timestamp_utc, tool_name, tool_use_id, text from events where is_error and turn_type = \'tool_result\' order by all'),
+      await wh.tuples(
+        "select host, session_id, timestamp_utc, tool_name, tool_use_id, text from events where is_error and turn_type = 'tool_result' order by all",
+      ),
     ).toEqual([
-      ['0042', '1760300000000_d3v0p', '2025-10-12T20:13:27.000Z', 'run_commands', 'toolu_d02', '{"error":"Tool \\"run_commands\\" was not approved"}'],
-      ['lnx-u01', K3X9Q, '2025-10-09T08:53:24.000Z', 'web_fetch', 'call_2', '{"error":"Tool \\"web_fetch\\" is disabled by policy"}'],
+      [
+        '0042',
+        '1760300000000_d3v0p',
+        '2025-10-12T20:13:27.000Z',
+        'run_commands',
+        'toolu_d02',
+        '{"error":"Tool \\"run_commands\\" was not approved"}',
+      ],
+      [
+        'lnx-u01',
+        K3X9Q,
+        '2025-10-09T08:53:24.000Z',
+        'web_fetch',
+        'call_2',
+        '{"error":"Tool \\"web_fetch\\" is disabled by policy"}',
+      ],
     ]);
-    expect(await wh.tuples("select text from events where tool_name = 'run_commands' and turn_type = 'tool_use' order by timestamp_utc")).toEqual([
-      ['docker image ls\ndocker image prune -af'],
-      ['sudo rm -rf /var/lib/docker/tmp'],
-      ['df -h /'],
-    ]);
+    expect(
+      await wh.tuples(
+        "select text from events where tool_name = 'run_commands' and turn_type = 'tool_use' order by timestamp_utc",
+      ),
+    ).toEqual([['docker image ls\ndocker image prune -af'], ['sudo rm -rf /var/lib/docker/tmp'], ['df -h /']]);
   });
 
   it('writes permission rows from globalState.json, global-settings.json and both cline_mcp_settings.json', async () => {
-    const rows = await wh.tuples("select host, source_file, source_seq, timestamp_utc, text from events where kind = 'permission' and store = 'settings' order by host, source_file, source_seq");
+    const rows = await wh.tuples(
+      "select host, source_file, source_seq, timestamp_utc, text from events where kind = 'permission' and store = 'settings' order by host, source_file, source_seq",
+    );
     const state = '(from .cline/data/globalState.json, file mtime)';
     const global = '(from .cline/data/settings/global-settings.json, file mtime)';
     const mcp = '(from .cline/data/settings/cline_mcp_settings.json, file mtime)';
-    const macMcp = '(from Library/Application Support/Cursor/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json, file mtime)';
+    const macMcp =
+      '(from Library/Application Support/Cursor/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json, file mtime)';
     const at = (host: string, rel: string) => mtimeIso(host, rel);
     const stateRows = [
       'autoApprovalSettings.version=1',
@@ -420,18 +787,78 @@ describe('demo fleet: first load', () => {
       'autoApprovalSettings.actions.useMcp=true',
       'autoApprovalSettings.enableNotifications=false',
       'mode=act',
-    ].map((pair, i) => ['lnx-u01', `${U}/globalState.json`, i, at('lnx-u01', `${U}/globalState.json`), `permission setting: ${pair} ${state}`]);
+    ].map((pair, i) => [
+      'lnx-u01',
+      `${U}/globalState.json`,
+      i,
+      at('lnx-u01', `${U}/globalState.json`),
+      `permission setting: ${pair} ${state}`,
+    ]);
     expect(rows).toEqual([
       ...stateRows,
-      ['lnx-u01', `${U}/settings/cline_mcp_settings.json`, 0, at('lnx-u01', `${U}/settings/cline_mcp_settings.json`), `permission setting: mcpServers.github.autoApprove=list_issues ${mcp}`],
-      ['lnx-u01', `${U}/settings/cline_mcp_settings.json`, 1, at('lnx-u01', `${U}/settings/cline_mcp_settings.json`), `permission setting: mcpServers.github.disabled=false ${mcp}`],
-      ['lnx-u01', `${U}/settings/global-settings.json`, 0, at('lnx-u01', `${U}/settings/global-settings.json`), `permission setting: planActMode=plan ${global}`],
-      ['lnx-u01', `${U}/settings/global-settings.json`, 1, at('lnx-u01', `${U}/settings/global-settings.json`), `permission setting: toolAutoApprove=false ${global}`],
-      ['lnx-u01', `${U}/settings/global-settings.json`, 2, at('lnx-u01', `${U}/settings/global-settings.json`), `permission setting: disabledTools=browser_action ${global}`],
-      ['lnx-u01', `${U}/settings/global-settings.json`, 3, at('lnx-u01', `${U}/settings/global-settings.json`), `permission setting: tools.web_fetch.enabled=false ${global}`],
-      ['mac-bob', `${MAC}/settings/cline_mcp_settings.json`, 0, at('mac-bob', `${MAC}/settings/cline_mcp_settings.json`), `permission setting: mcpServers.filesystem.autoApprove=read_file ${macMcp}`],
-      ['mac-bob', `${MAC}/settings/cline_mcp_settings.json`, 1, at('mac-bob', `${MAC}/settings/cline_mcp_settings.json`), `permission setting: mcpServers.filesystem.autoApprove=list_directory ${macMcp}`],
-      ['mac-bob', `${MAC}/settings/cline_mcp_settings.json`, 2, at('mac-bob', `${MAC}/settings/cline_mcp_settings.json`), `permission setting: mcpServers.filesystem.disabled=false ${macMcp}`],
+      [
+        'lnx-u01',
+        `${U}/settings/cline_mcp_settings.json`,
+        0,
+        at('lnx-u01', `${U}/settings/cline_mcp_settings.json`),
+        `permission setting: mcpServers.github.autoApprove=list_issues ${mcp}`,
+      ],
+      [
+        'lnx-u01',
+        `${U}/settings/cline_mcp_settings.json`,
+        1,
+        at('lnx-u01', `${U}/settings/cline_mcp_settings.json`),
+        `permission setting: mcpServers.github.disabled=false ${mcp}`,
+      ],
+      [
+        'lnx-u01',
+        `${U}/settings/global-settings.json`,
+        0,
+        at('lnx-u01', `${U}/settings/global-settings.json`),
+        `permission setting: planActMode=plan ${global}`,
+      ],
+      [
+        'lnx-u01',
+        `${U}/settings/global-settings.json`,
+        1,
+        at('lnx-u01', `${U}/settings/global-settings.json`),
+        `permission setting: toolAutoApprove=false ${global}`,
+      ],
+      [
+        'lnx-u01',
+        `${U}/settings/global-settings.json`,
+        2,
+        at('lnx-u01', `${U}/settings/global-settings.json`),
+        `permission setting: disabledTools=browser_action ${global}`,
+      ],
+      [
+        'lnx-u01',
+        `${U}/settings/global-settings.json`,
+        3,
+        at('lnx-u01', `${U}/settings/global-settings.json`),
+        `permission setting: tools.web_fetch.enabled=false ${global}`,
+      ],
+      [
+        'mac-bob',
+        `${MAC}/settings/cline_mcp_settings.json`,
+        0,
+        at('mac-bob', `${MAC}/settings/cline_mcp_settings.json`),
+        `permission setting: mcpServers.filesystem.autoApprove=read_file ${macMcp}`,
+      ],
+      [
+        'mac-bob',
+        `${MAC}/settings/cline_mcp_settings.json`,
+        1,
+        at('mac-bob', `${MAC}/settings/cline_mcp_settings.json`),
+        `permission setting: mcpServers.filesystem.autoApprove=list_directory ${macMcp}`,
+      ],
+      [
+        'mac-bob',
+        `${MAC}/settings/cline_mcp_settings.json`,
+        2,
+        at('mac-bob', `${MAC}/settings/cline_mcp_settings.json`),
+        `permission setting: mcpServers.filesystem.disabled=false ${macMcp}`,
+      ],
     ]);
   });
 
@@ -440,26 +867,79 @@ describe('demo fleet: first load', () => {
     const pending = `(from .cline/data/${PENDING}, file mtime)`;
     const pendingAt = mtimeIso('lnx-u01', `${U}/${PENDING}`);
     expect(
-      await wh.tuples("select session_id, timestamp_utc, kind, text from events where store = 'settings' and kind in ('origin', 'sync', 'cloud_task_target') order by session_id nulls first, source_seq"),
+      await wh.tuples(
+        "select session_id, timestamp_utc, kind, text from events where store = 'settings' and kind in ('origin', 'sync', 'cloud_task_target') order by session_id nulls first, source_seq",
+      ),
     ).toEqual([
-      [null, mtimeIso('lnx-u01', `${U}/globalState.json`), 'cloud_task_target', 'cloud task target: target=cloud repository_id=812345678 branch=main (from .cline/data/globalState.json, file mtime)'],
-      ['ses-01JCLOUDDONE', iso(1760000100000), 'origin', `session origin: remote cline-cloud session ses-01JCLOUDDONE status completed ${statuses}`],
-      ['ses-01JCLOUDDONE', iso(1760000100000), 'sync', `session synced: cline-cloud holds session ses-01JCLOUDDONE, no local transcript ${statuses}`],
-      ['ses-01JCLOUDWAIT', pendingAt, 'origin', `session origin: remote cline-cloud session ses-01JCLOUDWAIT sandbox start pending account=user:usr_0f9e8d7c endpoint=https://api.cline.bot ${pending}`],
-      ['ses-01JCLOUDWAIT', pendingAt, 'sync', `session synced: cline-cloud holds session ses-01JCLOUDWAIT, no local transcript ${pending}`],
+      [
+        null,
+        mtimeIso('lnx-u01', `${U}/globalState.json`),
+        'cloud_task_target',
+        'cloud task target: target=cloud repository_id=812345678 branch=main (from .cline/data/globalState.json, file mtime)',
+      ],
+      [
+        'ses-01JCLOUDDONE',
+        iso(1760000100000),
+        'origin',
+        `session origin: remote cline-cloud session ses-01JCLOUDDONE status completed ${statuses}`,
+      ],
+      [
+        'ses-01JCLOUDDONE',
+        iso(1760000100000),
+        'sync',
+        `session synced: cline-cloud holds session ses-01JCLOUDDONE, no local transcript ${statuses}`,
+      ],
+      [
+        'ses-01JCLOUDWAIT',
+        pendingAt,
+        'origin',
+        `session origin: remote cline-cloud session ses-01JCLOUDWAIT sandbox start pending account=user:usr_0f9e8d7c endpoint=https://api.cline.bot ${pending}`,
+      ],
+      [
+        'ses-01JCLOUDWAIT',
+        pendingAt,
+        'sync',
+        `session synced: cline-cloud holds session ses-01JCLOUDWAIT, no local transcript ${pending}`,
+      ],
     ]);
   });
 
   it('writes the enterprise sync rows of the manifest and of the upload queue', async () => {
-    expect(await wh.tuples("select host, store, session_id, timestamp_utc, text from events where kind = 'sync' and store <> 'settings' order by all")).toEqual([
-      ['WIN-ALICE01', 'sync-queue', '1760100000000', '2025-10-10T12:40:13.000Z', 'session synced: enterprise prompt upload synced key api_conversation_history.json retries 1 (from saoudrizwan.claude-dev/cache/sync-queue.json, item timestamp)'],
-      ['lnx-u01', 'sdk-sessions', ENTERPRISE, '2026-10-03T09:30:00.000Z', `session synced: enterprise prompt upload to r2 bucket acme-cline-archive object sessions/usr_7c6b5a49/${ENTERPRISE}/messages.json endpoint=https://0a1b2c3d.r2.cloudflarestorage.com region=- account=0a1b2c3d (from ${ENTERPRISE}.json metadata enterprise.blobUpload, started_at)`],
-      ['lnx-u01', 'sessions-db', GONE, '2026-10-03T09:08:20.000Z', `session synced: enterprise prompt upload to s3 bucket acme-cline-prompts object sessions/usr_0f9e8d7c/${GONE}/messages.json endpoint=- region=eu-west-1 account=- (from sessions.db sessions.metadata_json enterprise.blobUpload, started_at)`],
+    expect(
+      await wh.tuples(
+        "select host, store, session_id, timestamp_utc, text from events where kind = 'sync' and store <> 'settings' order by all",
+      ),
+    ).toEqual([
+      [
+        'WIN-ALICE01',
+        'sync-queue',
+        '1760100000000',
+        '2025-10-10T12:40:13.000Z',
+        'session synced: enterprise prompt upload synced key api_conversation_history.json retries 1 (from saoudrizwan.claude-dev/cache/sync-queue.json, item timestamp)',
+      ],
+      [
+        'lnx-u01',
+        'sdk-sessions',
+        ENTERPRISE,
+        '2026-10-03T09:30:00.000Z',
+        `session synced: enterprise prompt upload to r2 bucket acme-cline-archive object sessions/usr_7c6b5a49/${ENTERPRISE}/messages.json endpoint=https://0a1b2c3d.r2.cloudflarestorage.com region=- account=0a1b2c3d (from ${ENTERPRISE}.json metadata enterprise.blobUpload, started_at)`,
+      ],
+      [
+        'lnx-u01',
+        'sessions-db',
+        GONE,
+        '2026-10-03T09:08:20.000Z',
+        `session synced: enterprise prompt upload to s3 bucket acme-cline-prompts object sessions/usr_0f9e8d7c/${GONE}/messages.json endpoint=- region=eu-west-1 account=- (from sessions.db sessions.metadata_json enterprise.blobUpload, started_at)`,
+      ],
     ]);
   });
 
   it("names the imported session's source on its start row", async () => {
-    expect(await wh.tuples(`select timestamp_utc, model, text from events where session_id = '${IMPORTED}' and kind = 'session_start'`)).toEqual([
+    expect(
+      await wh.tuples(
+        `select timestamp_utc, model, text from events where session_id = '${IMPORTED}' and kind = 'session_start'`,
+      ),
+    ).toEqual([
       [
         '2026-10-03T09:20:00.000Z',
         'claude-opus-4-5',
@@ -472,11 +952,19 @@ describe('demo fleet: first load', () => {
   });
 
   it('keeps non-ASCII text and counts the attached image without copying it', async () => {
-    expect(await wh.tuples("select session_id, kind, text from events where host = 'mac-bob' and turn_type in ('user', 'assistant') order by timestamp_utc")).toEqual([
+    expect(
+      await wh.tuples(
+        "select session_id, kind, text from events where host = 'mac-bob' and turn_type in ('user', 'assistant') order by timestamp_utc",
+      ),
+    ).toEqual([
       ['1760200000000', 'say:task', 'Übersetze die Fehlermeldungen ins Deutsche 🙏 | [1 image(s)]'],
       ['1760200000000', 'say:completion_result', 'Fertig: 12 Meldungen übersetzt ✅'],
       ['1760200600000', 'say:task', '列出所有未使用的依赖'],
-      ['1760200600000', 'ask:followup', '{"question":"只看 dependencies，还是也包括 devDependencies？","options":["dependencies","全部"]}'],
+      [
+        '1760200600000',
+        'ask:followup',
+        '{"question":"只看 dependencies，还是也包括 devDependencies？","options":["dependencies","全部"]}',
+      ],
       ['1760200600000', 'say:user_feedback', '全部'],
       ['1760200600000', 'say:completion_result', '发现 3 个未使用的依赖：left-pad、moment、lodash.get'],
     ]);
@@ -484,27 +972,58 @@ describe('demo fleet: first load', () => {
 
   it('lists every session with its origin, sync, transcript and import flags', async () => {
     expect(
-      await wh.tuples('select host, session_id, origin, is_synced, sync_target, has_transcript, imported_from, stores from sessions order by host, session_id'),
+      await wh.tuples(
+        'select host, session_id, origin, is_synced, sync_target, has_transcript, imported_from, stores from sessions order by host, session_id',
+      ),
     ).toEqual([
       ['0042', '1760300000000_d3v0p', 'local', false, null, true, null, ['sdk-sessions']],
       ['0042', '1760301000000_r00t1', 'local', false, null, true, null, ['sdk-sessions']],
       ['0042', '1760302000000', 'local', false, null, true, null, ['cline-tasks']],
       ['0042', '1760303000000', 'local', false, null, true, null, ['vscode-tasks']],
-      ['WIN-ALICE01', '1760100000000', 'local', true, 'enterprise upload queue: api_conversation_history.json', true, null, ['sync-queue', 'vscode-tasks']],
+      [
+        'WIN-ALICE01',
+        '1760100000000',
+        'local',
+        true,
+        'enterprise upload queue: api_conversation_history.json',
+        true,
+        null,
+        ['sync-queue', 'vscode-tasks'],
+      ],
       ['WIN-ALICE01', '1760100500000', 'local', false, null, true, null, ['vscode-tasks']],
       ['WIN-ALICE01', '1760101000000', 'local', false, null, true, null, ['vscode-tasks']],
       ['lnx-u01', K3X9Q, 'local', false, null, true, null, ['hooks-log', 'sdk-sessions', 'search-index', 'sessions-db']],
-      ['lnx-u01', GONE, 'local', true, `s3 bucket acme-cline-prompts object sessions/usr_0f9e8d7c/${GONE}/messages.json`, false, null, ['search-index', 'sessions-db']],
+      [
+        'lnx-u01',
+        GONE,
+        'local',
+        true,
+        `s3 bucket acme-cline-prompts object sessions/usr_0f9e8d7c/${GONE}/messages.json`,
+        false,
+        null,
+        ['search-index', 'sessions-db'],
+      ],
       ['lnx-u01', IMPORTED, 'local', false, null, true, 'claude-code', ['sdk-sessions', 'search-index']],
-      ['lnx-u01', ENTERPRISE, 'local', true, `r2 bucket acme-cline-archive object sessions/usr_7c6b5a49/${ENTERPRISE}/messages.json`, true, null, ['sdk-sessions']],
+      [
+        'lnx-u01',
+        ENTERPRISE,
+        'local',
+        true,
+        `r2 bucket acme-cline-archive object sessions/usr_7c6b5a49/${ENTERPRISE}/messages.json`,
+        true,
+        null,
+        ['sdk-sessions'],
+      ],
       ['lnx-u01', 'ses-01JCLOUDDONE', 'remote', true, 'cline-cloud', false, null, ['settings']],
       ['lnx-u01', 'ses-01JCLOUDWAIT', 'remote', true, 'cline-cloud', false, null, ['settings']],
       ['mac-bob', '1760200000000', 'local', false, null, true, null, ['vscode-tasks']],
       ['mac-bob', '1760200600000', 'local', false, null, true, null, ['vscode-tasks']],
     ]);
-    expect(await wh.tuples(`select project_path, count_user, count_tool_use, count_tool_result, count_errors from sessions where session_id = '${K3X9Q}'`)).toEqual([
-      ['/home/u/proj', 4, 2, 2, 1],
-    ]);
+    expect(
+      await wh.tuples(
+        `select project_path, count_user, count_tool_use, count_tool_result, count_errors from sessions where session_id = '${K3X9Q}'`,
+      ),
+    ).toEqual([['/home/u/proj', 4, 2, 2, 1]]);
   });
 
   it('lists every evidence file in files with its size and SHA-256', async () => {
@@ -552,11 +1071,17 @@ describe('demo fleet: first load', () => {
   it('never loads the sync-queue data and lastError, MCP env values or image bytes', async () => {
     for (const table of ['raw_events', 'events', 'duplicates', 'sessions', 'files', 'raw_files']) {
       for (const marker of NEVER_LOADED) {
-        expect(await wh.tuples(`select count(*) from ${table} as t where cast(t as varchar) like '%${marker}%'`), `${marker} in ${table}`).toEqual([[0]]);
+        expect(
+          await wh.tuples(`select count(*) from ${table} as t where cast(t as varchar) like '%${marker}%'`),
+          `${marker} in ${table}`,
+        ).toEqual([[0]]);
       }
     }
     // The markers are in the evidence, so the check above can fail.
-    const evidence = [...before.keys()].filter((p) => before.get(p)!.type === 'file').map((p) => fs.readFileSync(path.join(FLEET, p), 'utf8')).join('\n');
+    const evidence = [...before.keys()]
+      .filter((p) => before.get(p)!.type === 'file')
+      .map((p) => fs.readFileSync(path.join(FLEET, p), 'utf8'))
+      .join('\n');
     for (const marker of NEVER_LOADED) expect(evidence).toContain(marker);
   });
 });
@@ -585,7 +1110,7 @@ describe('demo fleet: a second load on the same OUT', () => {
     expect(load2.stderr).toBe('');
     expect(
       await wh2.tuples(
-        'select count_partitions_written, count_partitions_unchanged, count_files_read, count_files_unchanged, count_duplicates_dropped, count_sessions, is_secrets_redacted, count_secrets_redacted, finished_at_utc >= ended_at_utc, clinetrail_version ~ \'^\\d+\\.\\d+\\.\\d+\\+[0-9a-f]{16}$\' from load_runs order by started_at_utc',
+        "select count_partitions_written, count_partitions_unchanged, count_files_read, count_files_unchanged, count_duplicates_dropped, count_sessions, is_secrets_redacted, count_secrets_redacted, finished_at_utc >= ended_at_utc, clinetrail_version ~ '^\\d+\\.\\d+\\.\\d+\\+[0-9a-f]{16}$' from load_runs order by started_at_utc",
       ),
     ).toEqual([
       [13, 0, 32, 0, 5, null, true, 0, true, true],

@@ -18,7 +18,12 @@ import { snapshotTree as snapshot } from '../hostile/harness.js';
 const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
 
 function runCli(args: string[]): SpawnSyncReturns<string> {
-  return spawnSync(process.execPath, [CLI, ...args], { cwd: REPO, encoding: 'utf8', env: { ...process.env, TZ: 'UTC' }, timeout: 120_000 });
+  return spawnSync(process.execPath, [CLI, ...args], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...process.env, TZ: 'UTC' },
+    timeout: 120_000,
+  });
 }
 
 let tmp = '';
@@ -26,7 +31,8 @@ let out = '';
 let before: Record<string, string>;
 
 beforeAll(() => {
-  if (!fs.existsSync(CLI)) throw new Error(`${path.relative(REPO, CLI)} not found: build first (npx tsc -p tsconfig.json, or make test)`);
+  if (!fs.existsSync(CLI))
+    throw new Error(`${path.relative(REPO, CLI)} not found: build first (npx tsc -p tsconfig.json, or make test)`);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'clinetrail-ro-'));
   out = path.join(tmp, 'out');
   const load = runCli(['load', '--fleet', 'fixtures/fleet', '--out', out, '--quiet']);
@@ -53,7 +59,7 @@ describe('clinetrail query cannot change the warehouse', () => {
     ['a query then a write', () => 'select 1; drop table sessions'],
     ['attach', () => `attach '${path.join(tmp, 'other.duckdb')}' as other`],
     ['install', () => 'install httpfs'],
-    ['set', () => "set enable_external_access = false"],
+    ['set', () => 'set enable_external_access = false'],
     ['checkpoint', () => 'checkpoint'],
     ['create temp table', () => 'create temp table t as select 1'],
   ];
@@ -89,7 +95,7 @@ describe('clinetrail query cannot change the warehouse', () => {
       'show tables',
       'summarize files',
       'explain select * from events',
-      "from files select source_file where holds_credentials order by 1",
+      'from files select source_file where holds_credentials order by 1',
     ]) {
       const r = await queryInProcess(out, sql, 'csv');
       expect([sql, r.code, r.stderr]).toEqual([sql, 0, '']);

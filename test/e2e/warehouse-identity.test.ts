@@ -39,17 +39,33 @@ function writeChainHost(root: string): void {
   mkdirSync(path.join(data, 'logs'), { recursive: true });
   const { prompts, hooks } = chainTimes();
   const manifest = {
-    version: 1, session_id: SID, source: 'cli', pid: 4100, started_at: new Date(T0 - 1000).toISOString(), status: 'completed',
-    interactive: true, provider: 'anthropic', model: 'claude-sonnet-4-5', cwd: '/home/u/proj', workspace_root: '/home/u/proj',
-    prompt: 'continue', metadata: { title: 'continue' }, messages_path: `/home/u/.cline/data/sessions/${SID}/${SID}.messages.json`,
+    version: 1,
+    session_id: SID,
+    source: 'cli',
+    pid: 4100,
+    started_at: new Date(T0 - 1000).toISOString(),
+    status: 'completed',
+    interactive: true,
+    provider: 'anthropic',
+    model: 'claude-sonnet-4-5',
+    cwd: '/home/u/proj',
+    workspace_root: '/home/u/proj',
+    prompt: 'continue',
+    metadata: { title: 'continue' },
+    messages_path: `/home/u/.cline/data/sessions/${SID}/${SID}.messages.json`,
   };
   writeFileSync(path.join(dir, `${SID}.json`), JSON.stringify(manifest, null, 2));
   const messages = prompts.map((ts, i) => ({ id: `m${i + 1}`, role: 'user', content: 'continue', ts }));
   writeFileSync(path.join(dir, `${SID}.messages.json`), JSON.stringify({ version: 1, agent: 'lead', sessionId: SID, messages }));
   const lines = hooks.map((ts) =>
     JSON.stringify({
-      ts: new Date(ts).toISOString(), clineVersion: '4.1.25', taskId: 'conv_1770000000001_x', sessionContext: { rootSessionId: SID },
-      workspaceRoots: ['/home/u/proj'], hookName: 'prompt_submit', userPromptSubmit: { prompt: 'continue', attachments: [] },
+      ts: new Date(ts).toISOString(),
+      clineVersion: '4.1.25',
+      taskId: 'conv_1770000000001_x',
+      sessionContext: { rootSessionId: SID },
+      workspaceRoots: ['/home/u/proj'],
+      hookName: 'prompt_submit',
+      userPromptSubmit: { prompt: 'continue', attachments: [] },
     }),
   );
   writeFileSync(path.join(data, 'logs', 'hooks.jsonl'), `${lines.join('\n')}\n`);
@@ -59,7 +75,8 @@ beforeAll(async () => {
   assertBuilt();
   mkdirSync(fleet, { recursive: true });
   const demo = path.join(REPO, 'fixtures', 'fleet');
-  for (const host of readdirSync(demo, { withFileTypes: true }).filter((d) => d.isDirectory())) symlinkSync(path.join(demo, host.name), path.join(fleet, host.name));
+  for (const host of readdirSync(demo, { withFileTypes: true }).filter((d) => d.isDirectory()))
+    symlinkSync(path.join(demo, host.name), path.join(fleet, host.name));
   makeControlHost(fleet);
   writeChainHost(path.join(fleet, CHAIN_HOST));
   runs = [];
@@ -87,13 +104,21 @@ describe('row_id', () => {
     // the fixtures make the old key ambiguous (task_metadata.json's model_usage, environment_history and
     // files_in_context entries each start at line 1), so the check above can fail
     expect(oldKeys as number).toBeLessThan(rows as number);
-    expect(await one(out, `select count(*) filter (where store = 'vscode-tasks' and source_file like '%/task_metadata.json')::INTEGER > 3 from raw_events`)).toEqual([true]);
+    expect(
+      await one(
+        out,
+        `select count(*) filter (where store = 'vscode-tasks' and source_file like '%/task_metadata.json')::INTEGER > 3 from raw_events`,
+      ),
+    ).toEqual([true]);
     const [events, eventIds] = await one(out, `select count(*)::INTEGER, count(distinct row_id)::INTEGER from events`);
     expect(eventIds).toBe(events);
   });
 
   it('is the same on a second load of the same evidence into another OUT', async () => {
-    const idsOf = async (out: string) => (await query(out, `select host, store, source_file, file_row, row_id::VARCHAR from raw_events order by all`)).map((r) => r.join('|'));
+    const idsOf = async (out: string) =>
+      (await query(out, `select host, store, source_file, file_row, row_id::VARCHAR from raw_events order by all`)).map((r) =>
+        r.join('|'),
+      );
     const [first, second] = [await idsOf(outs[0]), await idsOf(outs[1])];
     expect(first.length).toBeGreaterThan(100);
     expect(second).toEqual(first);
@@ -115,19 +140,37 @@ describe('twelve identical prompts in a chain, primary transcript and hooks.json
   it('drops every hook copy, each for its own transcript prompt, and keeps every prompt', async () => {
     const [out] = outs;
     const h = lit(CHAIN_HOST);
-    expect(await one(out, `select count(*)::INTEGER from raw_events where host = ${h} and store = 'hooks-log' and turn_type = 'user'`)).toEqual([12]);
+    expect(
+      await one(out, `select count(*)::INTEGER from raw_events where host = ${h} and store = 'hooks-log' and turn_type = 'user'`),
+    ).toEqual([12]);
     expect(await one(out, `select count(*)::INTEGER from events where host = ${h} and store = 'hooks-log'`)).toEqual([0]);
-    expect(await one(out, `select count(*)::INTEGER from events where host = ${h} and store = 'sdk-sessions' and turn_type = 'user'`)).toEqual([12]);
+    expect(
+      await one(out, `select count(*)::INTEGER from events where host = ${h} and store = 'sdk-sessions' and turn_type = 'user'`),
+    ).toEqual([12]);
     // hook line n (1-based) is the copy of message n
-    expect(await query(out, `select dropped_source_line::INTEGER, kept_source_line::INTEGER from duplicates where host = ${h} order by 1`)).toEqual(
-      Array.from({ length: 12 }, (_, i) => [i + 1, i + 1]),
-    );
+    expect(
+      await query(
+        out,
+        `select dropped_source_line::INTEGER, kept_source_line::INTEGER from duplicates where host = ${h} order by 1`,
+      ),
+    ).toEqual(Array.from({ length: 12 }, (_, i) => [i + 1, i + 1]));
     expect(await query(out, `select distinct rule from duplicates where host = ${h}`)).toEqual([['hook_text']]);
   });
 });
 
 describe('the catalog', () => {
-  const MARTS = ['events', 'sessions', 'duplicates', 'files', 'load_runs', 'secrets', 'raw_events', 'raw_files', 'raw_runs', 'raw_secrets'];
+  const MARTS = [
+    'events',
+    'sessions',
+    'duplicates',
+    'files',
+    'load_runs',
+    'secrets',
+    'raw_events',
+    'raw_files',
+    'raw_runs',
+    'raw_secrets',
+  ];
   const list = MARTS.map(lit).join(', ');
 
   it('states the grain of every mart', async () => {
@@ -141,9 +184,14 @@ describe('the catalog', () => {
   });
 
   it('documents every column of every mart', async () => {
-    const rows = await query(outs[0], `select table_name, column_name, comment from duckdb_columns() where table_name in (${list})`);
+    const rows = await query(
+      outs[0],
+      `select table_name, column_name, comment from duckdb_columns() where table_name in (${list})`,
+    );
     expect(new Set(rows.map((r) => r[0]))).toEqual(new Set(MARTS));
-    const undocumented = rows.filter((r) => typeof r[2] !== 'string' || (r[2] as string).trim() === '').map((r) => `${r[0]}.${r[1]}`);
+    const undocumented = rows
+      .filter((r) => typeof r[2] !== 'string' || (r[2] as string).trim() === '')
+      .map((r) => `${r[0]}.${r[1]}`);
     expect(undocumented).toEqual([]);
   });
 

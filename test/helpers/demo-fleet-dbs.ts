@@ -87,7 +87,11 @@ export const FLEET_SEARCH: SearchSession[] = [
     prompt: 'dump the billing table to CSV',
     documents: [
       { ordinal: 0, role: 'user', content: 'dump the billing table to CSV' },
-      { ordinal: 1, role: 'assistant', content: 'tool_use\ncall_9\nrun_commands\npsql -c "\\copy billing to out/billing.csv csv"' },
+      {
+        ordinal: 1,
+        role: 'assistant',
+        content: 'tool_use\ncall_9\nrun_commands\npsql -c "\\copy billing to out/billing.csv csv"',
+      },
     ],
     indexed: { indexed_at: '2026-10-03T09:15:00.000Z', source_revision: '2026-10-03T09:12:00.000Z:2210:1760000720000' },
   },

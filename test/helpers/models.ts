@@ -35,7 +35,8 @@ const VSCODE_ROOT = '.config/Code/User/globalStorage/saoudrizwan.claude-dev';
 export const files = {
   sdkManifest: (sid: string, home = DEFAULT_HOME) => `${home}/.cline/data/sessions/${sid}/${sid}.json`,
   /** The lead transcript, or a subagent's `<agent>.messages.json` in the same session folder. */
-  sdkMessages: (sid: string, agent: string = sid, home = DEFAULT_HOME) => `${home}/.cline/data/sessions/${sid}/${agent}.messages.json`,
+  sdkMessages: (sid: string, agent: string = sid, home = DEFAULT_HOME) =>
+    `${home}/.cline/data/sessions/${sid}/${agent}.messages.json`,
   uiMessages: (sid: string, home = DEFAULT_HOME) => `${home}/${VSCODE_ROOT}/tasks/${sid}/ui_messages.json`,
   apiHistory: (sid: string, home = DEFAULT_HOME) => `${home}/${VSCODE_ROOT}/tasks/${sid}/api_conversation_history.json`,
   taskMetadata: (sid: string, home = DEFAULT_HOME) => `${home}/${VSCODE_ROOT}/tasks/${sid}/task_metadata.json`,
@@ -140,7 +141,10 @@ function literal(value: unknown, sql: string): string {
 }
 
 /** Columns of raw_files, raw_runs and raw_secrets, from their shapes (core/records.ts), as the warehouse reads them. */
-const ddl = (shape: Parameters<typeof columnList>[0]) => columnList(shape).map(([name, type]) => `${name} ${type}`).join(', ');
+const ddl = (shape: Parameters<typeof columnList>[0]) =>
+  columnList(shape)
+    .map(([name, type]) => `${name} ${type}`)
+    .join(', ');
 const FILE_COLUMNS = ddl(FILE_SHAPE);
 const RUN_COLUMNS = ddl(RUN_SHAPE);
 const SECRET_COLUMNS = ddl(SECRET_SHAPE);
@@ -170,7 +174,14 @@ export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } 
     await conn.run(`create table file_inventories (${FILE_COLUMNS})`);
     await conn.run(`create table run_records (${RUN_COLUMNS})`);
     await conn.run(`create table secret_files (${SECRET_COLUMNS})`);
-    await runModels(conn, { ...specPlaceholders(), ...recordCommentPlaceholders(), events_source: 'event_parts', files_source: 'file_inventories', runs_source: 'run_records', secrets_source: 'secret_files' });
+    await runModels(conn, {
+      ...specPlaceholders(),
+      ...recordCommentPlaceholders(),
+      events_source: 'event_parts',
+      files_source: 'file_inventories',
+      runs_source: 'run_records',
+      secrets_source: 'secret_files',
+    });
   } catch (err) {
     close();
     throw err;

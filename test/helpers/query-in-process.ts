@@ -14,7 +14,12 @@ export interface QueryOutcome {
   stderr: string;
 }
 
-export async function queryInProcess(out: string, sql: string, format: OutputFormat = 'table', options: QueryOptions = {}): Promise<QueryOutcome> {
+export async function queryInProcess(
+  out: string,
+  sql: string,
+  format: OutputFormat = 'table',
+  options: QueryOptions = {},
+): Promise<QueryOutcome> {
   try {
     return { code: 0, stdout: formatResult(await queryWarehouse(out, sql, options), format), stderr: '' };
   } catch (err) {

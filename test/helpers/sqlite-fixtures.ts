@@ -238,9 +238,9 @@ function insertSessions(db: Database.Database, rows: SessionsDbRow[], legacy: bo
   for (const r of rows) {
     const values = sessionValues(r, legacy);
     const cols = Object.keys(values);
-    db.prepare(
-      `INSERT OR REPLACE INTO sessions (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`,
-    ).run(values);
+    db.prepare(`INSERT OR REPLACE INTO sessions (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run(
+      values,
+    );
   }
 }
 
@@ -326,7 +326,16 @@ export function writeSearchIndexDb(file: string, sessions: SearchSession[], opti
         insDoc.run(s.session_id, `${s.session_id}:metadata`, -1, 'session', s.started_at, s.workspace_root, s.title, s.prompt);
       }
       for (const d of s.documents) {
-        insDoc.run(s.session_id, `${s.session_id}:${d.ordinal}`, d.ordinal, d.role, s.started_at, s.workspace_root, '', d.content);
+        insDoc.run(
+          s.session_id,
+          `${s.session_id}:${d.ordinal}`,
+          d.ordinal,
+          d.role,
+          s.started_at,
+          s.workspace_root,
+          '',
+          d.content,
+        );
       }
       if (s.indexed) {
         const count = s.indexed.document_count ?? s.documents.length + 1;

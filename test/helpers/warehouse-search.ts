@@ -28,15 +28,24 @@ export async function queryOut(out: string, sql: string): Promise<unknown[][]> {
  * `_files.<gen>.jsonl`, manifests, state); Parquet pages are compressed, so rowsContaining reads them decompressed.
  */
 export function filesContaining(out: string, needle: string): string[] {
-  return listFiles(out).filter((f) => fs.readFileSync(f).includes(needle)).map((f) => path.relative(out, f));
+  return listFiles(out)
+    .filter((f) => fs.readFileSync(f).includes(needle))
+    .map((f) => path.relative(out, f));
 }
 
 /** `<table or Parquet>: <rows>` for every Parquet part and every table and view whose rows contain `needle` (decompressed). */
 export async function rowsContaining(out: string, needle: string): Promise<string[]> {
   const like = `'%${needle.replace(/'/g, "''")}%'`;
   const parquet = path.join(out, 'parquet', 'events', '*', '*', '*.parquet');
-  const relations = (await queryOut(out, "select table_name from information_schema.tables where table_schema = 'main' order by 1")).map(([n]) => String(n));
+  const relations = (
+    await queryOut(out, "select table_name from information_schema.tables where table_schema = 'main' order by 1")
+  ).map(([n]) => String(n));
   const sources = [`read_parquet('${parquet}')`, ...relations.map((n) => `"${n}"`)];
-  const counts = await queryOut(out, sources.map((s) => `select '${s.replace(/'/g, "''")}', count(*) from ${s} as t where cast(t as varchar) like ${like}`).join(' union all '));
+  const counts = await queryOut(
+    out,
+    sources
+      .map((s) => `select '${s.replace(/'/g, "''")}', count(*) from ${s} as t where cast(t as varchar) like ${like}`)
+      .join(' union all '),
+  );
   return counts.filter(([, n]) => Number(n) > 0).map(([s, n]) => `${s}: ${n}`);
 }

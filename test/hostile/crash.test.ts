@@ -31,8 +31,14 @@ async function answers(out: string): Promise<unknown[][][]> {
 /** Leftovers a finished load must not leave: the staging folder and temporary warehouse files. */
 function leftovers(out: string): string[] {
   const found: string[] = [];
-  if (existsSync(path.join(out, 'parquet', '.tmp'))) found.push(...readdirSync(path.join(out, 'parquet', '.tmp')).map((n) => `parquet/.tmp/${n}`));
-  if (existsSync(path.join(out, 'tmp'))) found.push(...readdirSync(path.join(out, 'tmp')).filter((n) => /^fleet\..*\.duckdb/.test(n)).map((n) => `tmp/${n}`));
+  if (existsSync(path.join(out, 'parquet', '.tmp')))
+    found.push(...readdirSync(path.join(out, 'parquet', '.tmp')).map((n) => `parquet/.tmp/${n}`));
+  if (existsSync(path.join(out, 'tmp')))
+    found.push(
+      ...readdirSync(path.join(out, 'tmp'))
+        .filter((n) => /^fleet\..*\.duckdb/.test(n))
+        .map((n) => `tmp/${n}`),
+    );
   return found;
 }
 
@@ -125,7 +131,10 @@ describe('an OUT that cannot be written', () => {
       if (refused !== null) ctx.skip(`a read-only bind mount of OUT was refused (${refused}); chmod does not stop root`);
       const run = await runCli(loadArgs(out, true), { timeoutMs: 300_000 });
       expect([1, 2], describeRun(run)).toContain(run.code);
-      const lines = run.stderr.trim().split('\n').filter((l) => l.startsWith('clinetrail:'));
+      const lines = run.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('clinetrail:'));
       expect(lines.length, describeRun(run)).toBe(1);
       expect(sha(db)).toBe(hash);
       expect(await answers(out)).toEqual(reference);
@@ -142,7 +151,13 @@ describe('an OUT that cannot be written', () => {
     for (const out of [file, path.join(file, 'sub'), path.join(work, 'dl', 'dangling', 'out')]) {
       const run = await runCli(['load', '--fleet', fleet, '--out', out], { timeoutMs: 120_000 });
       expect(run.code, describeRun(run)).toBe(2);
-      expect(run.stderr.trim().split('\n').filter((l) => l.startsWith('clinetrail:')).length, describeRun(run)).toBe(1);
+      expect(
+        run.stderr
+          .trim()
+          .split('\n')
+          .filter((l) => l.startsWith('clinetrail:')).length,
+        describeRun(run),
+      ).toBe(1);
     }
     expect(readFileSync(file, 'utf8')).toBe('x');
   });

@@ -24,14 +24,19 @@ describe('a settings file nested 100,000 levels deep', () => {
     cpSync(img, path.join(fleet, 'plain'), { recursive: true });
     cpSync(img, path.join(fleet, 'deep'), { recursive: true });
     const state = JSON.parse(readFileSync(path.join(img, STATE), 'utf8')) as Record<string, unknown>;
-    const deepText = JSON.stringify({ ...state, autoApprovalSettings: '@DEEP@' }).replace('"@DEEP@"', '{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH));
+    const deepText = JSON.stringify({ ...state, autoApprovalSettings: '@DEEP@' }).replace(
+      '"@DEEP@"',
+      `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`,
+    );
     writeFileSync(path.join(fleet, 'deep', STATE), deepText);
     const out = path.join(work, 'out');
     const run = await load(fleet, out, { timeoutMs: 300_000 });
     expect(run.code, describeRun(run)).toBe(0);
 
     // Every file of the fixture is listed, and the files other than globalState.json give the rows they give untouched.
-    const fixtureFiles = listFiles(img).map((f) => path.relative(img, f).split(path.sep).join('/')).filter((f) => !f.endsWith('README.md'));
+    const fixtureFiles = listFiles(img)
+      .map((f) => path.relative(img, f).split(path.sep).join('/'))
+      .filter((f) => !f.endsWith('README.md'));
     const listed = await query(out, `select source_file from files where host = 'deep' order by 1`);
     expect(listed.map((r) => r[0])).toEqual([...fixtureFiles].sort());
     const others = (host: string) =>
@@ -44,12 +49,20 @@ describe('a settings file nested 100,000 levels deep', () => {
     expect(await others('deep')).toEqual(plainOthers);
 
     // globalState.json: one parser row naming it, and its rows that do not come from autoApprovalSettings.
-    const file = await query(out, `select source_file, count_errors, first_error from files where host = 'deep' and source_file = ${lit(STATE)}`);
+    const file = await query(
+      out,
+      `select source_file, count_errors, first_error from files where host = 'deep' and source_file = ${lit(STATE)}`,
+    );
     expect(file).toHaveLength(1);
     expect(Number(file[0][1])).toBe(1);
-    expect(String(file[0][2])).toMatch(/^parser: home\/u\/\.cline\/data\/globalState\.json: autoApprovalSettings(\.a)*(\.\.\.)? nested deeper than 1000 levels, not read$/);
+    expect(String(file[0][2])).toMatch(
+      /^parser: home\/u\/\.cline\/data\/globalState\.json: autoApprovalSettings(\.a)*(\.\.\.)? nested deeper than 1000 levels, not read$/,
+    );
     const cloudSessions = Object.keys(state.cloudSessionStatuses as object).length;
-    const stateRows = await query(out, `select kind, count(*) from raw_events where host = 'deep' and source_file = ${lit(STATE)} group by all order by all`);
+    const stateRows = await query(
+      out,
+      `select kind, count(*) from raw_events where host = 'deep' and source_file = ${lit(STATE)} group by all order by all`,
+    );
     expect(stateRows.map((r) => [r[0], Number(r[1])])).toEqual([
       ['cloud_task_target', 1],
       ['origin', cloudSessions],
@@ -57,7 +70,10 @@ describe('a settings file nested 100,000 levels deep', () => {
       ['permission', 1], // mode
       ['sync', cloudSessions],
     ]);
-    const failed = await query(out, `select source_file, text from raw_events where host = 'deep' and (contains(text, 'reader failed') or contains(text, 'call stack'))`);
+    const failed = await query(
+      out,
+      `select source_file, text from raw_events where host = 'deep' and (contains(text, 'reader failed') or contains(text, 'call stack'))`,
+    );
     expect(failed).toEqual([]);
   });
 });

@@ -18,7 +18,7 @@ import { fixture, makeSource } from '../helpers/source.js';
 /** Deep enough to overflow any recursion of V8 (JSON.stringify, String(array), yield*) at about 5,000 levels. */
 const DEPTH = 20_000;
 const DEEP_ARRAY = '['.repeat(DEPTH) + ']'.repeat(DEPTH);
-const DEEP_OBJECT = '{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH);
+const DEEP_OBJECT = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`;
 const SENTINEL = '__clinetrail_deep_value__';
 
 type Key = string | number;
@@ -32,8 +32,11 @@ interface Place {
 /** Every key path of a JSON value, the root included. */
 function pathsOf(value: unknown, prefix: Key[] = []): Key[][] {
   const out: Key[][] = [prefix];
-  if (Array.isArray(value)) value.forEach((v, i) => out.push(...pathsOf(v, [...prefix, i])));
-  else if (typeof value === 'object' && value !== null) {
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => {
+      out.push(...pathsOf(v, [...prefix, i]));
+    });
+  } else if (typeof value === 'object' && value !== null) {
     for (const [k, v] of Object.entries(value)) out.push(...pathsOf(v, [...prefix, k]));
   }
   return out;
@@ -110,48 +113,53 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe(`a value nested ${DEPTH} levels deep in any place of any JSON fixture`, () => {
   const targets = TARGETS.filter((t) => t.store !== 'sessions-db' && t.store !== 'search-index');
-  it.each(targets.map((t) => [t.store, t] as const))('%s: never throws, never overflows, costs no other file', async (_name, t) => {
-    const imageRoot = path.join(work, t.store);
-    cpSync(fixture(t.img, 'img'), imageRoot, { recursive: true });
-    const { root, files } = targetFiles(t, imageRoot);
-    const source = makeSource({ store: t.store, imageRoot, root, files });
-    const rel = (f: string) => path.relative(imageRoot, f).split(path.sep).join('/');
-    const before = countsByFile(await readAll(source));
-    const failures: string[] = [];
-    let cases = 0;
-    for (const file of files.filter((f) => /\.jsonl?$/.test(f))) {
-      const original = readFileSync(file);
-      const jsonl = file.endsWith('.jsonl');
-      // fixture files and lines broken on purpose have no values to replace
-      const docs = (jsonl ? original.toString('utf8').split('\n') : [original.toString('utf8')]).map(parsedOrUndefined);
-      const places = docs.flatMap((doc, i) => (doc === undefined ? [] : placesOf(doc, jsonl ? i + 1 : null)));
-      for (const [n, place] of places.entries()) {
-        const deep = n % 2 === 0 ? DEEP_ARRAY : DEEP_OBJECT;
-        const index = place.line === null ? 0 : place.line - 1;
-        const text = deepText(docs[index], place, deep);
-        if (jsonl) {
-          const lines = original.toString('utf8').split('\n');
-          lines[index] = text;
-          writeFileSync(file, lines.join('\n'));
-        } else writeFileSync(file, text);
-        cases += 1;
-        const label = `${rel(file)} ${describePlace(place)} (${n % 2 === 0 ? 'array' : 'object'})`;
-        try {
-          const rows = await readAll(source);
-          const overflow = rows.find((r) => /call stack/i.test(r.text ?? ''));
-          if (overflow) failures.push(`${label}: a stack overflow reached a row: ${overflow.text?.slice(0, 200)}`);
-          const after = countsByFile(rows);
-          for (const [f, count] of before) {
-            if (f !== rel(file) && after.get(f) !== count) failures.push(`${label}: ${f} gave ${after.get(f) ?? 0} rows instead of ${count}`);
+  it.each(targets.map((t) => [t.store, t] as const))(
+    '%s: never throws, never overflows, costs no other file',
+    async (_name, t) => {
+      const imageRoot = path.join(work, t.store);
+      cpSync(fixture(t.img, 'img'), imageRoot, { recursive: true });
+      const { root, files } = targetFiles(t, imageRoot);
+      const source = makeSource({ store: t.store, imageRoot, root, files });
+      const rel = (f: string) => path.relative(imageRoot, f).split(path.sep).join('/');
+      const before = countsByFile(await readAll(source));
+      const failures: string[] = [];
+      let cases = 0;
+      for (const file of files.filter((f) => /\.jsonl?$/.test(f))) {
+        const original = readFileSync(file);
+        const jsonl = file.endsWith('.jsonl');
+        // fixture files and lines broken on purpose have no values to replace
+        const docs = (jsonl ? original.toString('utf8').split('\n') : [original.toString('utf8')]).map(parsedOrUndefined);
+        const places = docs.flatMap((doc, i) => (doc === undefined ? [] : placesOf(doc, jsonl ? i + 1 : null)));
+        for (const [n, place] of places.entries()) {
+          const deep = n % 2 === 0 ? DEEP_ARRAY : DEEP_OBJECT;
+          const index = place.line === null ? 0 : place.line - 1;
+          const text = deepText(docs[index], place, deep);
+          if (jsonl) {
+            const lines = original.toString('utf8').split('\n');
+            lines[index] = text;
+            writeFileSync(file, lines.join('\n'));
+          } else writeFileSync(file, text);
+          cases += 1;
+          const label = `${rel(file)} ${describePlace(place)} (${n % 2 === 0 ? 'array' : 'object'})`;
+          try {
+            const rows = await readAll(source);
+            const overflow = rows.find((r) => /call stack/i.test(r.text ?? ''));
+            if (overflow) failures.push(`${label}: a stack overflow reached a row: ${overflow.text?.slice(0, 200)}`);
+            const after = countsByFile(rows);
+            for (const [f, count] of before) {
+              if (f !== rel(file) && after.get(f) !== count)
+                failures.push(`${label}: ${f} gave ${after.get(f) ?? 0} rows instead of ${count}`);
+            }
+          } catch (err) {
+            failures.push(`${label}: THREW ${(err as Error).message.slice(0, 200)}`);
           }
-        } catch (err) {
-          failures.push(`${label}: THREW ${(err as Error).message.slice(0, 200)}`);
         }
+        writeFileSync(file, original);
       }
-      writeFileSync(file, original);
-    }
-    if (failures.length > 0) console.error(failures.join('\n'));
-    expect(cases).toBeGreaterThan(0);
-    expect(failures).toEqual([]);
-  }, 300_000);
+      if (failures.length > 0) console.error(failures.join('\n'));
+      expect(cases).toBeGreaterThan(0);
+      expect(failures).toEqual([]);
+    },
+    300_000,
+  );
 });

@@ -33,7 +33,10 @@ describe('disk full on OUT', () => {
     writeFileSync(path.join(out, 'filler'), Buffer.alloc(Math.max(0, free.bavail * free.bsize - 16 * 1024)));
     const second = await runCli(['load', '--fleet', fleet, '--out', out, '--full', '--quiet'], { timeoutMs: 300_000 });
     expect(second.code, describeRun(second)).toBe(1);
-    const lines = second.stderr.trim().split('\n').filter((l) => l.startsWith('clinetrail:'));
+    const lines = second.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('clinetrail:'));
     expect(lines, describeRun(second)).toHaveLength(1);
     expect(lines[0]).toMatch(/ENOSPC|no space/i);
     expect(second.stderr).not.toMatch(/\n\s+at /);

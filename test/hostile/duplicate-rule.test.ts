@@ -9,7 +9,17 @@ import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeRepeatedPromptsHost, type RepeatedPromptsHost } from '../../bench/repeated-prompts.js';
-import { assertBuilt, describeRun, expectControlAsAlone, lit, load, makeControlHost, query, workDir, type CliRun } from './harness.js';
+import {
+  assertBuilt,
+  describeRun,
+  expectControlAsAlone,
+  lit,
+  load,
+  makeControlHost,
+  query,
+  workDir,
+  type CliRun,
+} from './harness.js';
 
 const work = workDir('dup');
 const controlFleet = path.join(work, 'control-fleet');
@@ -23,7 +33,12 @@ beforeAll(async () => {
   assertBuilt();
   mkdirSync(fleet, { recursive: true });
   symlinkSync(makeControlHost(controlFleet), path.join(fleet, 'control'));
-  planted = writeRepeatedPromptsHost(path.join(fleet, HOST), { sessions: 10, promptsPerSession: 100, historyLines: 1000, distinct: false });
+  planted = writeRepeatedPromptsHost(path.join(fleet, HOST), {
+    sessions: 10,
+    promptsPerSession: 100,
+    historyLines: 1000,
+    distinct: false,
+  });
   // The default memory limit: the variable is the user's to set, not the test's.
   delete process.env.CLINETRAIL_DUCKDB_MEMORY;
   run = await load(fleet, out, { timeoutMs: 600_000 });
@@ -48,17 +63,32 @@ describe('10 sessions x 100 identical prompts + 1,000 identical history lines, b
   // and every transcript prompt stays.
   it('drops all 1,000 history lines, each for a different transcript prompt, and keeps every prompt', async () => {
     const h = lit(HOST);
-    expect(await query(out, `select rule, count(*)::INTEGER, count(distinct kept_source_file || ':' || kept_source_line)::INTEGER from duplicates where host = ${h} group by all`)).toEqual([
-      ['input_history', 1000, 1000],
-    ]);
+    expect(
+      await query(
+        out,
+        `select rule, count(*)::INTEGER, count(distinct kept_source_file || ':' || kept_source_line)::INTEGER from duplicates where host = ${h} group by all`,
+      ),
+    ).toEqual([['input_history', 1000, 1000]]);
     expect(await query(out, `select count(*)::INTEGER from events where host = ${h} and store = 'input-history'`)).toEqual([[0]]);
-    expect(await query(out, `select count(*)::INTEGER from raw_events where host = ${h} and store = 'input-history'`)).toEqual([[1000]]);
-    expect(await query(out, `select count(*)::INTEGER from events where host = ${h} and store = 'sdk-sessions' and turn_type = 'user'`)).toEqual([[1000]]);
+    expect(await query(out, `select count(*)::INTEGER from raw_events where host = ${h} and store = 'input-history'`)).toEqual([
+      [1000],
+    ]);
+    expect(
+      await query(
+        out,
+        `select count(*)::INTEGER from events where host = ${h} and store = 'sdk-sessions' and turn_type = 'user'`,
+      ),
+    ).toEqual([[1000]]);
     // The dated last line took the newest prompt, 1 s before it.
     expect(
-      await query(out, `select dropped_source_line::INTEGER, distance_ms::INTEGER, epoch_ms(kept_timestamp_utc)::DOUBLE from duplicates where host = ${h} and dropped_timestamp_utc is not null`),
+      await query(
+        out,
+        `select dropped_source_line::INTEGER, distance_ms::INTEGER, epoch_ms(kept_timestamp_utc)::DOUBLE from duplicates where host = ${h} and dropped_timestamp_utc is not null`,
+      ),
     ).toEqual([[1000, 1000, planted.newestPromptMs]]);
-    expect(await query(out, `select count_duplicates_dropped::INTEGER from load_runs`)).toEqual([[1000 + (await controlDrops())]]);
+    expect(await query(out, `select count_duplicates_dropped::INTEGER from load_runs`)).toEqual([
+      [1000 + (await controlDrops())],
+    ]);
   });
 });
 

@@ -59,7 +59,10 @@ describe('evidence untouched', () => {
     expect(inventory(fleet)).toEqual(before);
     // The newest row lives only in the -wal, and it was read.
     const last = DEMO_SESSIONS[DEMO_SESSIONS.length - 1].session_id;
-    const rows = await query(path.join(work, 'out'), `select count(*) from raw_events where host = 'wal-host' and store = 'sessions-db' and session_id = '${last}'`);
+    const rows = await query(
+      path.join(work, 'out'),
+      `select count(*) from raw_events where host = 'wal-host' and store = 'sessions-db' and session_id = '${last}'`,
+    );
     expect(Number(rows[0][0])).toBeGreaterThan(0);
   });
 

@@ -33,10 +33,12 @@ function prng(seed: number): () => number {
   };
 }
 
-const TOKENS = ['{', '}', '[', ']', '"', ',', ':', '\\', '\n', '\r\n', 'null', '-1e999', '\u0000', '\ud800'].map((t) => Buffer.from(t));
+const TOKENS = ['{', '}', '[', ']', '"', ',', ':', '\\', '\n', '\r\n', 'null', '-1e999', '\u0000', '\ud800'].map((t) =>
+  Buffer.from(t),
+);
 
 /** Applies 1-3 random mutations; returns the bytes and what was done. */
-export function mutate(input: Buffer, rand: () => number): { bytes: Buffer; steps: string[] } {
+function mutate(input: Buffer, rand: () => number): { bytes: Buffer; steps: string[] } {
   let b = Buffer.from(input);
   const steps: string[] = [];
   const at = (n: number) => Math.floor(rand() * Math.max(1, n));
@@ -112,10 +114,13 @@ function typeProblems(row: Row): string[] {
       continue;
     }
     const ok =
-      c.type === 'utf8' ? typeof v === 'string' :
-      c.type === 'bool' ? typeof v === 'boolean' :
-      c.type === 'float64' ? typeof v === 'number' && Number.isFinite(v) :
-      typeof v === 'number' && Number.isSafeInteger(v) && (c.type !== 'int32' || Math.abs(v) < 2 ** 31);
+      c.type === 'utf8'
+        ? typeof v === 'string'
+        : c.type === 'bool'
+          ? typeof v === 'boolean'
+          : c.type === 'float64'
+            ? typeof v === 'number' && Number.isFinite(v)
+            : typeof v === 'number' && Number.isSafeInteger(v) && (c.type !== 'int32' || Math.abs(v) < 2 ** 31);
     if (!ok) problems.push(`${c.name} has the wrong type: ${typeof v} ${String(v).slice(0, 40)}`);
   }
   return problems;
@@ -164,7 +169,8 @@ describe(`fuzz every reader (seed ${SEED}, ${CASES} cases each; replay with FUZZ
       }
       // bounded memory: a mutated fixture of a few KB never makes the process grow past the bound
       const rssMb = process.memoryUsage().rss / 1024 / 1024;
-      if (rssMb > MAX_RSS_MB) failures.push(`${label}: process RSS ${Math.round(rssMb)} MB after the case (bound ${MAX_RSS_MB} MB)`);
+      if (rssMb > MAX_RSS_MB)
+        failures.push(`${label}: process RSS ${Math.round(rssMb)} MB after the case (bound ${MAX_RSS_MB} MB)`);
       for (const row of rows) {
         const problems = typeProblems(row);
         if (problems.length > 0) {

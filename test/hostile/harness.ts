@@ -17,7 +17,9 @@ export const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
 /** Fails with a clear message when `dist/` was not built (run `make test`, or `npx tsc -p tsconfig.json`). */
 export function assertBuilt(): void {
   if (!existsSync(CLI)) {
-    throw new Error(`${CLI} is missing: the hostile suite runs the built CLI; run \`make test\` or \`npx tsc -p tsconfig.json\` first`);
+    throw new Error(
+      `${CLI} is missing: the hostile suite runs the built CLI; run \`make test\` or \`npx tsc -p tsconfig.json\` first`,
+    );
   }
 }
 
@@ -46,7 +48,11 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun
   assertBuilt();
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env, TZ: 'UTC' } });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env, TZ: 'UTC' },
+    });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -92,7 +98,17 @@ export function workDir(tag: string): string {
 }
 
 /** Fixture images merged into the control host (they use disjoint store paths). */
-const CONTROL_FIXTURES = ['vscode-tasks', 'cline-tasks', 'sdk-sessions', 'hooks-log', 'input-history', 'settings', 'sync-queue', 'sessions-db', 'search-index'];
+const CONTROL_FIXTURES = [
+  'vscode-tasks',
+  'cline-tasks',
+  'sdk-sessions',
+  'hooks-log',
+  'input-history',
+  'settings',
+  'sync-queue',
+  'sessions-db',
+  'search-index',
+];
 
 /** Copies every reader fixture into `<fleet>/<host>`: one host with all nine stores. */
 export function makeControlHost(fleet: string, host = 'control'): string {
@@ -176,8 +192,15 @@ export function lit(value: string): string {
 }
 
 /** The `files` row and the `parser:` rows of one evidence file (image-relative path). */
-export async function evidenceOf(out: string, host: string, file: string): Promise<{ files: unknown[][]; parserRows: unknown[][] }> {
-  const files = await query(out, `select count_rows, count_errors, first_error from files where host = ${lit(host)} and source_file = ${lit(file)}`);
+export async function evidenceOf(
+  out: string,
+  host: string,
+  file: string,
+): Promise<{ files: unknown[][]; parserRows: unknown[][] }> {
+  const files = await query(
+    out,
+    `select count_rows, count_errors, first_error from files where host = ${lit(host)} and source_file = ${lit(file)}`,
+  );
   const parserRows = await query(
     out,
     `select text from raw_events where host = ${lit(host)} and kind = 'parser' and (source_file = ${lit(file)} or contains(text, ${lit(file)}))`,
@@ -186,7 +209,10 @@ export async function evidenceOf(out: string, host: string, file: string): Promi
 }
 
 /** Asserts what the warehouse says about one planted case; returns a problem text or null. */
-export async function caseProblem(out: string, c: { host: string; file: string; what: string; expect: string }): Promise<string | null> {
+export async function caseProblem(
+  out: string,
+  c: { host: string; file: string; what: string; expect: string },
+): Promise<string | null> {
   const { files, parserRows } = await evidenceOf(out, c.host, c.file);
   const label = `${c.host}: ${c.what} (${JSON.stringify(c.file)}, expect ${c.expect})`;
   const seen = `files=${JSON.stringify(files)} parser rows=${JSON.stringify(parserRows.map((r) => String(r[0]).slice(0, 200)))}`;

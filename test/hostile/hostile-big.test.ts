@@ -9,7 +9,18 @@ import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, caseProblem, describeRun, expectControlAsAlone, lit, load, makeControlHost, query, workDir, type CliRun } from './harness.js';
+import {
+  assertBuilt,
+  caseProblem,
+  describeRun,
+  expectControlAsAlone,
+  lit,
+  load,
+  makeControlHost,
+  query,
+  workDir,
+  type CliRun,
+} from './harness.js';
 import { DATA, HOOKS_VALID, HostBuilder, UI_VALID, writeStreamed } from './hostile-images.js';
 
 const MB = 1024 * 1024;
@@ -27,7 +38,7 @@ function freeBytes(dir: string): number {
 
 const DEPTH = 100_000;
 const deepArray = '['.repeat(DEPTH) + ']'.repeat(DEPTH);
-const deepObject = '{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH);
+const deepObject = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`;
 const hookLines = HOOKS_VALID.toString('utf8').trim().split('\n');
 let lineBytes = 1024 * MB;
 let big: HostBuilder;
@@ -45,20 +56,56 @@ beforeAll(async () => {
   }
   big = new HostBuilder(fleet, 'h-big');
   const str200 = `${DATA}/tasks/1762000000400/ui_messages.json`;
-  await writeStreamed(big.abs(str200), '[{"ts":1762000000400,"type":"say","say":"text","text":"', Buffer.alloc(MB, 'A'), 200 * MB, '"},{"ts":1762000000401,"type":"say","say":"text","text":"after the big string"}]');
+  await writeStreamed(
+    big.abs(str200),
+    '[{"ts":1762000000400,"type":"say","say":"text","text":"',
+    Buffer.alloc(MB, 'A'),
+    200 * MB,
+    '"},{"ts":1762000000401,"type":"say","say":"text","text":"after the big string"}]',
+  );
   big.record(str200, '200 MB single string', 'clean');
   const hooks = `${DATA}/logs/hooks.jsonl`;
   const before = `${hookLines[0]}\n{"hookName":"agent_start","ts":"2026-10-03T09:00:00Z","pad":"`;
   await writeStreamed(big.abs(hooks), before, Buffer.alloc(MB, 'b'), lineBytes, `"}\n${hookLines[1]}\n`);
   big.record(hooks, `hooks.jsonl with a ${lineBytes / MB} MB line`, 'error');
   deep = new HostBuilder(fleet, 'h-deep');
-  deep.put(`${DATA}/tasks/1762000000500/ui_messages.json`, `[${deepArray},${UI_VALID.subarray(1, -1)}]`, 'ui_messages element nested 100,000 levels (array)', 'error');
-  deep.put(`${DATA}/tasks/1762000000501/ui_messages.json`, `[{"ts":1,"type":"say","say":"text","text":"deep field","images":${deepArray},"extra":${deepObject}}]`, 'message fields nested 100,000 levels', 'clean');
-  deep.put(`${DATA}/tasks/1762000000502/api_conversation_history.json`, `[{"role":"assistant","content":[{"type":"tool_use","name":"x","input":${deepArray}},{"type":"tool_result","content":${deepObject}}]}]`, 'tool input and result nested 100,000 levels', 'clean');
-  deep.put(`${DATA}/tasks/1762000000503/task_metadata.json`, `{"model_usage":${deepArray}}`, 'task_metadata nested 100,000 levels (whole-file JSON.parse)', 'error');
+  deep.put(
+    `${DATA}/tasks/1762000000500/ui_messages.json`,
+    `[${deepArray},${UI_VALID.subarray(1, -1)}]`,
+    'ui_messages element nested 100,000 levels (array)',
+    'error',
+  );
+  deep.put(
+    `${DATA}/tasks/1762000000501/ui_messages.json`,
+    `[{"ts":1,"type":"say","say":"text","text":"deep field","images":${deepArray},"extra":${deepObject}}]`,
+    'message fields nested 100,000 levels',
+    'clean',
+  );
+  deep.put(
+    `${DATA}/tasks/1762000000502/api_conversation_history.json`,
+    `[{"role":"assistant","content":[{"type":"tool_use","name":"x","input":${deepArray}},{"type":"tool_result","content":${deepObject}}]}]`,
+    'tool input and result nested 100,000 levels',
+    'clean',
+  );
+  deep.put(
+    `${DATA}/tasks/1762000000503/task_metadata.json`,
+    `{"model_usage":${deepArray}}`,
+    'task_metadata nested 100,000 levels (whole-file JSON.parse)',
+    'error',
+  );
   deep.put(`${DATA}/tasks/1762000000504/ui_messages.json`, UI_VALID, 'a valid task after the deep ones', 'clean');
-  deep.put(`${DATA}/logs/hooks.jsonl`, `${hookLines[0]}\n{"hookName":"tool_call","tool_call":{"name":"x","input":${deepArray}}}\n${deepArray}\n${hookLines[1]}\n`, 'hooks.jsonl lines nested 100,000 levels', 'error');
-  deep.put(`${DATA}/sessions/1762000000000_deep1/1762000000000_deep1.messages.json`, `{"messages":[{"role":"user","content":${deepArray}},{"role":"user","content":"after"}]}`, 'sdk transcript nested 100,000 levels', 'error');
+  deep.put(
+    `${DATA}/logs/hooks.jsonl`,
+    `${hookLines[0]}\n{"hookName":"tool_call","tool_call":{"name":"x","input":${deepArray}}}\n${deepArray}\n${hookLines[1]}\n`,
+    'hooks.jsonl lines nested 100,000 levels',
+    'error',
+  );
+  deep.put(
+    `${DATA}/sessions/1762000000000_deep1/1762000000000_deep1.messages.json`,
+    `{"messages":[{"role":"user","content":${deepArray}},{"role":"user","content":"after"}]}`,
+    'sdk transcript nested 100,000 levels',
+    'error',
+  );
   run = await load(fleet, out, { timeoutMs: 900_000 });
   for (const n of notes) console.log(`[hostile-big] ${n}`);
 }, 1_200_000);
@@ -82,24 +129,43 @@ describe('big hostile files, own load', () => {
   });
 
   it('the 200 MB string is one row, cut and marked, and the message after it is read', async () => {
-    const rows = await query(out, `select length(text), text like '%[cut: ${200 * MB} characters in all]' from raw_events where host = 'h-big' and store = 'cline-tasks' order by source_line`);
+    const rows = await query(
+      out,
+      `select length(text), text like '%[cut: ${200 * MB} characters in all]' from raw_events where host = 'h-big' and store = 'cline-tasks' order by source_line`,
+    );
     expect(rows.length).toBe(2);
     expect(rows[0][1]).toBe(true);
     expect(Number(rows[0][0])).toBeLessThan(10 * MB);
   });
 
   it('the long line costs one parser row; the lines around it are read', async () => {
-    const rows = await query(out, `select source_line, kind, left(text, 120) from raw_events where host = 'h-big' and store = 'hooks-log' order by source_line`);
-    expect(rows.map((r) => [Number(r[0]), r[1] === 'parser'])).toEqual([[1, false], [2, true], [3, false]]);
+    const rows = await query(
+      out,
+      `select source_line, kind, left(text, 120) from raw_events where host = 'h-big' and store = 'hooks-log' order by source_line`,
+    );
+    expect(rows.map((r) => [Number(r[0]), r[1] === 'parser'])).toEqual([
+      [1, false],
+      [2, true],
+      [3, false],
+    ]);
     expect(String(rows[1][2])).toContain('line longer than');
   });
 
   it('rows after the deep values are kept (one deep value costs one record, not the file or the source)', async () => {
-    const ui = await query(out, `select count(*) from raw_events where host = 'h-deep' and source_file = ${lit(`${DATA}/tasks/1762000000500/ui_messages.json`)} and kind <> 'parser'`);
+    const ui = await query(
+      out,
+      `select count(*) from raw_events where host = 'h-deep' and source_file = ${lit(`${DATA}/tasks/1762000000500/ui_messages.json`)} and kind <> 'parser'`,
+    );
     expect(Number(ui[0][0])).toBe(6);
-    const hooks = await query(out, `select source_line from raw_events where host = 'h-deep' and store = 'hooks-log' and kind <> 'parser' order by 1`);
+    const hooks = await query(
+      out,
+      `select source_line from raw_events where host = 'h-deep' and store = 'hooks-log' and kind <> 'parser' order by 1`,
+    );
     expect(hooks.map((r) => Number(r[0]))).toEqual(expect.arrayContaining([1, 4]));
-    const sdk = await query(out, `select text from raw_events where host = 'h-deep' and store = 'sdk-sessions' and kind <> 'parser'`);
+    const sdk = await query(
+      out,
+      `select text from raw_events where host = 'h-deep' and store = 'sdk-sessions' and kind <> 'parser'`,
+    );
     expect(sdk.map((r) => r[0])).toContain('after');
     const failed = await query(out, `select text from raw_events where host = 'h-deep' and contains(text, 'reader failed')`);
     expect(failed).toEqual([]);

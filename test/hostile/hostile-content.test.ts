@@ -6,8 +6,25 @@ import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SESSIONS } from '../helpers/sqlite-fixtures.js';
-import { assertBuilt, caseProblem, describeRun, expectControlAsAlone, load, makeControlHost, query, workDir, type CliRun } from './harness.js';
-import { buildEmptyAndSqlite, buildEncodings, buildSqliteSchemas, buildTruncated, buildTypes, type HostileCase } from './hostile-images.js';
+import {
+  assertBuilt,
+  caseProblem,
+  describeRun,
+  expectControlAsAlone,
+  load,
+  makeControlHost,
+  query,
+  workDir,
+  type CliRun,
+} from './harness.js';
+import {
+  buildEmptyAndSqlite,
+  buildEncodings,
+  buildSqliteSchemas,
+  buildTruncated,
+  buildTypes,
+  type HostileCase,
+} from './hostile-images.js';
 
 const work = workDir('content');
 const controlFleet = path.join(work, 'control-fleet');
@@ -16,7 +33,13 @@ const out = path.join(work, 'out');
 mkdirSync(fleet, { recursive: true });
 const controlRoot = makeControlHost(controlFleet);
 symlinkSync(controlRoot, path.join(fleet, 'control'));
-const builders = [buildTruncated(fleet), buildEncodings(fleet), buildTypes(fleet), buildEmptyAndSqlite(fleet), ...buildSqliteSchemas(fleet)];
+const builders = [
+  buildTruncated(fleet),
+  buildEncodings(fleet),
+  buildTypes(fleet),
+  buildEmptyAndSqlite(fleet),
+  ...buildSqliteSchemas(fleet),
+];
 const cases: HostileCase[] = builders.flatMap((b) => b.cases);
 
 let run: CliRun;
@@ -42,7 +65,10 @@ describe(`hostile content: ${cases.length} planted files in ${builders.length} h
 
   it('keeps the good records before a truncation point (nothing readable is dropped)', async () => {
     // Truncated after the third complete element: the first elements are still rows.
-    const rows = await query(out, `select count(*) from raw_events where host = 'h-trunc' and kind <> 'parser' and store = 'cline-tasks'`);
+    const rows = await query(
+      out,
+      `select count(*) from raw_events where host = 'h-trunc' and kind <> 'parser' and store = 'cline-tasks'`,
+    );
     expect(Number(rows[0][0])).toBeGreaterThan(0);
   });
 

@@ -9,7 +9,21 @@ import { appendFileSync, mkdirSync, rmSync, symlinkSync, truncateSync, unlinkSyn
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, baselineOf, caseProblem, controlSnapshot, describeRun, expectControlAsAlone, filesUnder, lit, load, makeControlHost, query, workDir, type CliRun } from './harness.js';
+import {
+  assertBuilt,
+  baselineOf,
+  caseProblem,
+  controlSnapshot,
+  describeRun,
+  expectControlAsAlone,
+  filesUnder,
+  lit,
+  load,
+  makeControlHost,
+  query,
+  workDir,
+  type CliRun,
+} from './harness.js';
 import { DATA, HostBuilder, UI_VALID, link, type HostileCase } from './hostile-images.js';
 
 const work = workDir('fs');
@@ -29,13 +43,37 @@ function buildLinks(): void {
   const b = new HostBuilder(fleet, 'h-links');
   b.anchor();
   link(b, `${DATA}/tasks/1762000000100/ui_messages.json`, 'ui_messages.json', 'self-referencing link (ELOOP)', 'problem');
-  link(b, `${DATA}/tasks/1762000000101/ui_messages.json`, '../1762000000102/ui_messages.json', 'two-link loop, side a', 'problem');
-  link(b, `${DATA}/tasks/1762000000102/ui_messages.json`, '../1762000000101/ui_messages.json', 'two-link loop, side b', 'problem');
+  link(
+    b,
+    `${DATA}/tasks/1762000000101/ui_messages.json`,
+    '../1762000000102/ui_messages.json',
+    'two-link loop, side a',
+    'problem',
+  );
+  link(
+    b,
+    `${DATA}/tasks/1762000000102/ui_messages.json`,
+    '../1762000000101/ui_messages.json',
+    'two-link loop, side b',
+    'problem',
+  );
   link(b, `${DATA}/tasks/1762000000103/ui_messages.json`, '/etc/hostname', 'file link escaping the image (absolute)', 'problem');
-  link(b, `${DATA}/tasks/1762000000104/ui_messages.json`, '../../../../../../../../../../etc/passwd', 'file link escaping the image (relative ..)', 'problem');
+  link(
+    b,
+    `${DATA}/tasks/1762000000104/ui_messages.json`,
+    '../../../../../../../../../../etc/passwd',
+    'file link escaping the image (relative ..)',
+    'problem',
+  );
   link(b, `${DATA}/tasks/1762000000105`, '/usr/share', 'task folder link escaping the image', 'problem');
   link(b, `${DATA}/tasks/1762000000106/ui_messages.json`, 'does-not-exist.json', 'dangling link', 'problem');
-  link(b, `${DATA}/tasks/1762000000107/ui_messages.json`, `/${path.relative('/', b.abs(`${DATA}/tasks/1762000000000/ui_messages.json`))}`, 'absolute link inside the image', 'clean');
+  link(
+    b,
+    `${DATA}/tasks/1762000000107/ui_messages.json`,
+    `/${path.relative('/', b.abs(`${DATA}/tasks/1762000000000/ui_messages.json`))}`,
+    'absolute link inside the image',
+    'clean',
+  );
   link(b, 'home/u/loop', '..', 'folder loop up to the image root');
   link(b, 'home/u/loop2', '../u', 'folder loop to itself');
   link(b, 'home/u/escape', '/', 'home-level link to / (outside any store)');
@@ -107,7 +145,12 @@ function buildNames(): void {
   b.put(`${deepStore}/.cline/data/tasks/1762000000302/ui_messages.json`, UI_VALID);
   cases.push(...b.cases);
   // the first folder not searched: 49 names below the image root (discover.ts MAX_DEPTH is 48)
-  outsideStores.push({ host: 'h-names', file: deepStore.split('/').slice(0, 49).join('/'), what: 'store root deeper than the search depth', expect: 'problem' });
+  outsideStores.push({
+    host: 'h-names',
+    file: deepStore.split('/').slice(0, 49).join('/'),
+    what: 'store root deeper than the search depth',
+    expect: 'problem',
+  });
 }
 
 buildLinks();
@@ -140,21 +183,30 @@ describe('hostile filesystem entries, one load', () => {
   });
 
   it('never reads a file through a link out of the image', async () => {
-    const rows = await query(out, `select count(*) from raw_events where host = 'h-links' and (contains(text, 'root:x:0:0') or kind <> 'parser' and source_file like '%1762000000103%')`);
+    const rows = await query(
+      out,
+      `select count(*) from raw_events where host = 'h-links' and (contains(text, 'root:x:0:0') or kind <> 'parser' and source_file like '%1762000000103%')`,
+    );
     expect(rows).toEqual([['0']]);
   });
 
   it('reads a task folder whose name holds a newline, with the name intact', async () => {
-    const rows = await query(out, `select distinct session_id from raw_events where host = 'h-names' and kind <> 'parser' order by 1`);
+    const rows = await query(
+      out,
+      `select distinct session_id from raw_events where host = 'h-names' and kind <> 'parser' order by 1`,
+    );
     expect(rows.map((r) => r[0])).toContain('1762\n0000300');
   });
 
   // Problems outside every store root (a link to / in a home, a store root deeper than MAX_DEPTH) go to
   // the host's `discovery` partition; a store whose only entry is a problem (a FIFO hooks.jsonl alone)
   // still gets its partition. Both were once only written to stderr.
-  it.each(outsideStores.map((c) => [`${c.host}: ${c.what}`, c] as const))('outside a store or alone in it, still a parser row: %s', async (_name, c) => {
-    expect(await caseProblem(out, c)).toBeNull();
-  });
+  it.each(outsideStores.map((c) => [`${c.host}: ${c.what}`, c] as const))(
+    'outside a store or alone in it, still a parser row: %s',
+    async (_name, c) => {
+      expect(await caseProblem(out, c)).toBeNull();
+    },
+  );
 
   it('and those entries are named on stderr too', () => {
     expect(run.stderr).toContain(path.join(fleet, 'h-links', 'home/u/escape'));
@@ -170,7 +222,9 @@ describe('files that change or vanish while the load reads them', () => {
     mkdirSync(vfleet, { recursive: true });
     symlinkSync(controlRoot, path.join(vfleet, 'control'));
     const v = new HostBuilder(vfleet, 'zz-vanish');
-    const big = Buffer.from(`[${Array.from({ length: 40_000 }, (_, i) => `{"ts":${1762000000000 + i},"type":"say","say":"text","text":"${'x'.repeat(200)}"}`).join(',')}]`);
+    const big = Buffer.from(
+      `[${Array.from({ length: 40_000 }, (_, i) => `{"ts":${1762000000000 + i},"type":"say","say":"text","text":"${'x'.repeat(200)}"}`).join(',')}]`,
+    );
     for (let i = 0; i < 60; i++) v.put(v.task(), UI_VALID);
     const growing = v.put(v.task(), big);
     const shrinking = v.put(v.task(), big);
@@ -190,7 +244,10 @@ describe('files that change or vanish while the load reads them', () => {
     expect(run2.code, describeRun(run2)).toBe(0);
     const baseline = await baselineOf(controlFleet);
     expect((await controlSnapshot(vout)).events).toEqual(baseline.events);
-    const files = await query(vout, `select source_file, count_rows, count_errors from files where host = 'zz-vanish' order by 1`);
+    const files = await query(
+      vout,
+      `select source_file, count_rows, count_errors from files where host = 'zz-vanish' order by 1`,
+    );
     const byFile = new Map(files.map((r) => [String(r[0]), r]));
     const silent = all.filter((rel) => {
       const r = byFile.get(rel);
@@ -200,7 +257,10 @@ describe('files that change or vanish while the load reads them', () => {
     for (const rel of all.slice(0, 30)) {
       const r = byFile.get(rel)!;
       if (Number(r[2]) > 0) {
-        const parser = await query(vout, `select text from raw_events where host = 'zz-vanish' and kind = 'parser' and source_file = ${lit(rel)}`);
+        const parser = await query(
+          vout,
+          `select text from raw_events where host = 'zz-vanish' and kind = 'parser' and source_file = ${lit(rel)}`,
+        );
         expect(parser.length).toBeGreaterThan(0);
       }
     }

@@ -38,7 +38,10 @@ export const HOOKS_VALID = readFileSync(fixture('hooks-log', 'img', DATA, 'logs'
 export class HostBuilder {
   readonly cases: HostileCase[] = [];
   private next = 1762000000000;
-  constructor(readonly fleet: string, readonly host: string) {
+  constructor(
+    readonly fleet: string,
+    readonly host: string,
+  ) {
     mkdirSync(path.join(fleet, host), { recursive: true });
   }
   abs(rel: string): string {
@@ -86,10 +89,21 @@ export function truncationOffsets(bytes: Buffer): Array<{ at: number; where: str
 /** Truncations of a valid ui_messages.json, one task per offset. */
 export function buildTruncated(fleet: string): HostBuilder {
   const b = new HostBuilder(fleet, 'h-trunc');
-  for (const { at, where } of truncationOffsets(UI_VALID)) b.put(b.task(), UI_VALID.subarray(0, at), `ui_messages truncated ${where} (${at} bytes)`, 'error');
-  b.put(b.task('api_conversation_history.json'), '[{"role":"user","content":[{"type":"text","text":"hal', 'api history truncated in a string', 'error');
+  for (const { at, where } of truncationOffsets(UI_VALID))
+    b.put(b.task(), UI_VALID.subarray(0, at), `ui_messages truncated ${where} (${at} bytes)`, 'error');
+  b.put(
+    b.task('api_conversation_history.json'),
+    '[{"role":"user","content":[{"type":"text","text":"hal',
+    'api history truncated in a string',
+    'error',
+  );
   b.put(`${DATA}/state/taskHistory.json`, '[{"id":"1762000000000","ts":17620', 'taskHistory truncated in a number', 'error');
-  b.put(`${DATA}/logs/hooks.jsonl`, HOOKS_VALID.subarray(0, Math.floor(HOOKS_VALID.length / 2)), 'hooks.jsonl truncated mid-line', 'error');
+  b.put(
+    `${DATA}/logs/hooks.jsonl`,
+    HOOKS_VALID.subarray(0, Math.floor(HOOKS_VALID.length / 2)),
+    'hooks.jsonl truncated mid-line',
+    'error',
+  );
   return b;
 }
 
@@ -98,17 +112,36 @@ const msg = (ts: number, extra: string) => `{"ts":${ts},"type":"say","say":"text
 /** Encodings: invalid UTF-8, lone surrogates, BOM, NUL bytes, CRLF. */
 export function buildEncodings(fleet: string): HostBuilder {
   const b = new HostBuilder(fleet, 'h-enc');
-  const invalid = Buffer.concat([Buffer.from(`[${msg(1762000000001, '"text":"bad ')}`), Buffer.from([0xc3, 0x28, 0xff, 0xfe, 0xed, 0xa0, 0x80]), Buffer.from('"}]')]);
+  const invalid = Buffer.concat([
+    Buffer.from(`[${msg(1762000000001, '"text":"bad ')}`),
+    Buffer.from([0xc3, 0x28, 0xff, 0xfe, 0xed, 0xa0, 0x80]),
+    Buffer.from('"}]'),
+  ]);
   b.put(b.task(), invalid, 'invalid UTF-8 bytes inside a string (row kept, repair reported)', 'error');
   b.put(b.task(), Buffer.concat([Buffer.from([0xff, 0xfe]), UI_VALID]), 'invalid UTF-8 bytes before the root', 'error');
   b.put(b.task(), `[${msg(1762000000002, '"text":"lone \\ud800 high and \\udc00 low"')}]`, 'lone surrogate escapes', 'clean');
   b.put(b.task(), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), UI_VALID]), 'UTF-8 BOM', 'clean');
   b.put(b.task(), Buffer.concat([Buffer.from('[\0'), UI_VALID.subarray(1)]), 'NUL byte between tokens', 'error');
-  b.put(b.task(), Buffer.concat([Buffer.from(`[${msg(1762000000003, '"text":"nul ')}`), Buffer.from([0]), Buffer.from('inside"}]')]), 'raw NUL byte inside a string', 'error');
+  b.put(
+    b.task(),
+    Buffer.concat([Buffer.from(`[${msg(1762000000003, '"text":"nul ')}`), Buffer.from([0]), Buffer.from('inside"}]')]),
+    'raw NUL byte inside a string',
+    'error',
+  );
   b.put(b.task(), Buffer.alloc(4096), 'a file of NUL bytes only', 'error');
-  b.put(b.task(), UI_VALID.toString('utf8').replace(/\},\{/g, '},\r\n{').replace(/^\[/, '[\r\n'), 'CRLF line ends between tokens', 'clean');
+  b.put(
+    b.task(),
+    UI_VALID.toString('utf8').replace(/\},\{/g, '},\r\n{').replace(/^\[/, '[\r\n'),
+    'CRLF line ends between tokens',
+    'clean',
+  );
   const hooksCrlf = HOOKS_VALID.toString('utf8').replace(/\n/g, '\r\n');
-  b.put(`${DATA}/logs/hooks.jsonl`, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(hooksCrlf), Buffer.from([0xff, 0x00, 0x0a])]), 'hooks.jsonl with BOM, CRLF and a garbage line', 'error');
+  b.put(
+    `${DATA}/logs/hooks.jsonl`,
+    Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(hooksCrlf), Buffer.from([0xff, 0x00, 0x0a])]),
+    'hooks.jsonl with BOM, CRLF and a garbage line',
+    'error',
+  );
   return b;
 }
 
@@ -119,21 +152,61 @@ export function buildTypes(fleet: string): HostBuilder {
   b.put(b.task(), '"just a string"', 'ui_messages root is a string', 'error');
   b.put(b.task(), 'null', 'ui_messages root is null', 'error');
   b.put(b.task(), '[null, "str", 42, [1,[2]], true]', 'messages of the wrong type', 'error');
-  b.put(b.task(), `[{"ts":"not a time","type":{"x":1},"say":["a"],"text":{"t":1},"images":"x","modelInfo":"m"}]`, 'fields of the wrong type', 'clean');
-  b.put(b.task(), `[{"ts":1e400,"type":"say","say":"api_req_started","text":"{\\"tokensIn\\":1e308,\\"tokensOut\\":-1e400,\\"cost\\":\\"NaN\\"}"}]`, 'huge numbers', 'clean');
-  b.put(b.task(), `[{"ts":123456789012345678901234567890,"type":"ask","ask":"no_such_ask_kind","text":"?"},{"ts":1762000000000,"type":"say","say":"no_such_say_kind"},{"ts":1,"type":"weird"}]`, 'unknown ask/say kinds', 'clean');
+  b.put(
+    b.task(),
+    `[{"ts":"not a time","type":{"x":1},"say":["a"],"text":{"t":1},"images":"x","modelInfo":"m"}]`,
+    'fields of the wrong type',
+    'clean',
+  );
+  b.put(
+    b.task(),
+    `[{"ts":1e400,"type":"say","say":"api_req_started","text":"{\\"tokensIn\\":1e308,\\"tokensOut\\":-1e400,\\"cost\\":\\"NaN\\"}"}]`,
+    'huge numbers',
+    'clean',
+  );
+  b.put(
+    b.task(),
+    `[{"ts":123456789012345678901234567890,"type":"ask","ask":"no_such_ask_kind","text":"?"},{"ts":1762000000000,"type":"say","say":"no_such_say_kind"},{"ts":1,"type":"weird"}]`,
+    'unknown ask/say kinds',
+    'clean',
+  );
   b.put(
     b.task('api_conversation_history.json'),
     '[{"role":"assistant","content":[{"type":"no_such_block"},{"type":"tool_use","input":[[[1]]]},{"type":"tool_result","content":{"a":1}},7,null]},{"role":7,"content":{"x":1}}]',
     'unknown block types, wrong content types',
     'error',
   );
-  b.put(`${DATA}/state/taskHistory.json`, '[{"id":{"x":1},"ts":"x","task":[1],"tokensIn":"lots"}, 5]', 'taskHistory items of the wrong types', 'error');
-  b.put(`${DATA}/tasks/1762000000001/task_metadata.json`, '{"model_usage":"x","environment_history":[1,null],"files_in_context":{}}', 'task_metadata fields of the wrong types', 'error');
-  b.put(`${DATA}/logs/hooks.jsonl`, '{"hookName":{"x":1}}\n[1,2]\nnull\n"s"\n{"hookName":"tool_call","tool_call":"x","ts":[1]}\n', 'hooks lines of the wrong types', 'error');
-  b.put(`${DATA}/cache/user_input_history.jsonl`, '{"prompt":{"x":1}}\n{"prompt":"ok","ts":"x"}\n', 'input history of the wrong types', 'error');
+  b.put(
+    `${DATA}/state/taskHistory.json`,
+    '[{"id":{"x":1},"ts":"x","task":[1],"tokensIn":"lots"}, 5]',
+    'taskHistory items of the wrong types',
+    'error',
+  );
+  b.put(
+    `${DATA}/tasks/1762000000001/task_metadata.json`,
+    '{"model_usage":"x","environment_history":[1,null],"files_in_context":{}}',
+    'task_metadata fields of the wrong types',
+    'error',
+  );
+  b.put(
+    `${DATA}/logs/hooks.jsonl`,
+    '{"hookName":{"x":1}}\n[1,2]\nnull\n"s"\n{"hookName":"tool_call","tool_call":"x","ts":[1]}\n',
+    'hooks lines of the wrong types',
+    'error',
+  );
+  b.put(
+    `${DATA}/cache/user_input_history.jsonl`,
+    '{"prompt":{"x":1}}\n{"prompt":"ok","ts":"x"}\n',
+    'input history of the wrong types',
+    'error',
+  );
   b.put(`${DATA}/sessions/1762000000000_abcde/1762000000000_abcde.json`, '[1,2,3]', 'sdk manifest is an array', 'error');
-  b.put(`${DATA}/sessions/1762000000000_abcde/1762000000000_abcde.messages.json`, '{"messages":"nope"}', 'sdk messages of the wrong type', 'error');
+  b.put(
+    `${DATA}/sessions/1762000000000_abcde/1762000000000_abcde.messages.json`,
+    '{"messages":"nope"}',
+    'sdk messages of the wrong type',
+    'error',
+  );
   b.put(`${DATA}/globalState.json`, '[]', 'globalState is an array', 'error');
   return b;
 }

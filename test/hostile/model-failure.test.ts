@@ -19,7 +19,10 @@ const loadArgs = ['load', '--fleet', fleet, '--out', out, '--log-format', 'json'
 /** What the warehouse answers, host by host: raw rows, the timeline, sessions, files and dropped rows. */
 async function answers(): Promise<unknown[][][]> {
   return [
-    await query(out, `select host, store, count(*)::INTEGER, sum(hash(e::varchar))::VARCHAR from raw_events e group by all order by all`),
+    await query(
+      out,
+      `select host, store, count(*)::INTEGER, sum(hash(e::varchar))::VARCHAR from raw_events e group by all order by all`,
+    ),
     await query(out, `select host, count(*)::INTEGER, sum(hash(e::varchar))::VARCHAR from events e group by all order by all`),
     await query(out, `select * from sessions order by all`),
     await query(out, `select host, store, source_file, sha256, count_rows, count_errors from files order by all`),

@@ -56,7 +56,10 @@ describe('own faults are failures, not evidence', () => {
     // The evidence grows: a sessions.db four times the size of the load's temporary folder.
     const db = path.join(fleet, 'h', ...DEMO_SESSIONS_DB.slice(2));
     writeSessionsDb(db, bigSessions());
-    const full = await runCli(['load', '--fleet', fleet, '--out', out, '--quiet'], { timeoutMs: 300_000, env: { TMPDIR: smallTmp } });
+    const full = await runCli(['load', '--fleet', fleet, '--out', out, '--quiet'], {
+      timeoutMs: 300_000,
+      env: { TMPDIR: smallTmp },
+    });
     expect(full.code, describeRun(full)).toBe(1);
     const lines = clinetrailLines(full.stderr);
     expect(lines, describeRun(full)).toHaveLength(1);
@@ -83,7 +86,10 @@ describe('own faults are failures, not evidence', () => {
     const dead = spawnSync(process.execPath, ['-e', '']).pid;
     const fakeCopy = (name: string): string => {
       mkdirSync(path.join(tmp, name));
-      writeFileSync(path.join(tmp, name, 'sessions.db'), Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(4080)]));
+      writeFileSync(
+        path.join(tmp, name, 'sessions.db'),
+        Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(4080)]),
+      );
       return name;
     };
     const deadCopy = fakeCopy(`clinetrail-sqlite-${dead}-Ab12Cd`);
@@ -104,6 +110,8 @@ describe('own faults are failures, not evidence', () => {
     expect(run.code, describeRun(run)).toBe(0);
     expect(existsSync(path.join(tmp, deadCopy))).toBe(false);
     expect(existsSync(path.join(tmp, oldCopy))).toBe(false);
-    expect(readdirSync(tmp).sort()).toEqual([liveCopy, recentCopy, 'clinetrail-sqlite-notes.txt', 'other-tool-123-abcdef'].sort());
+    expect(readdirSync(tmp).sort()).toEqual(
+      [liveCopy, recentCopy, 'clinetrail-sqlite-notes.txt', 'other-tool-123-abcdef'].sort(),
+    );
   });
 });

@@ -7,7 +7,17 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE } from '../helpers/fake-secrets.js';
@@ -43,7 +53,15 @@ async function bigHost(root: string, mb: number): Promise<string> {
   return file;
 }
 
-const argsFor = (fleetDir: string, out: string, ...more: string[]) => ['load', '--fleet', fleetDir, '--out', out, '--quiet', ...more];
+const argsFor = (fleetDir: string, out: string, ...more: string[]) => [
+  'load',
+  '--fleet',
+  fleetDir,
+  '--out',
+  out,
+  '--quiet',
+  ...more,
+];
 const loadArgs = (out: string, ...more: string[]) => argsFor(fleet, out, ...more);
 
 /** A load that must succeed; returns its run record. */
@@ -55,16 +73,27 @@ async function loadOk(out: string, fleetDir = fleet): Promise<Record<string, unk
 
 function newestRun(out: string): string {
   const dir = path.join(out, 'state', 'runs');
-  return path.join(dir, readdirSync(dir).filter((n) => n.endsWith('.json')).sort().at(-1)!);
+  return path.join(
+    dir,
+    readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort()
+      .at(-1)!,
+  );
 }
 
 /** Rows of every Parquet part under OUT whose row text holds `needle` (decompressed). */
 async function partRowsContaining(out: string, needle: string): Promise<number> {
-  const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+  const instance = await DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  });
   const conn = await instance.connect();
   try {
     const glob = path.join(out, 'parquet', 'events', '*', '*', '*.parquet');
-    const reader = await conn.runAndReadAll(`select count(*) from read_parquet('${glob}') as t where cast(t as varchar) like '%${needle}%'`);
+    const reader = await conn.runAndReadAll(
+      `select count(*) from read_parquet('${glob}') as t where cast(t as varchar) like '%${needle}%'`,
+    );
     return Number(reader.getRowsJson()[0][0]);
   } finally {
     conn.closeSync();
@@ -90,7 +119,10 @@ describe('a Parquet part changed behind the loader', () => {
     const dir = path.join(out, 'parquet', 'events', 'host=control', 'store=vscode-tasks');
     const part = path.join(dir, readdirSync(dir).find((n) => n.endsWith('.parquet'))!);
     // what `query "copy (select ... limit 1) to '<part>'"` did: the part rewritten with one row
-    const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+    const instance = await DuckDBInstance.create(':memory:', {
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+    });
     const conn = await instance.connect();
     await conn.run(`copy (select * from read_parquet('${part}') limit 1) to '${part}.new' (format parquet)`);
     conn.closeSync();
@@ -118,15 +150,18 @@ describe('a --keep-secrets load killed after some partitions, then a normal load
     const first = await loadOk(out, secFleet);
     const total = Number(first.partitions_written);
     let written = 0;
-    const killed = await runCli(argsFor(secFleet, out, '--keep-secrets', '--log-format', 'json').filter((a) => a !== '--quiet'), {
-      timeoutMs: 300_000,
-      onStderr: (text, child) => {
-        const lines = text.split('\n').filter((l) => l.includes('"event":"partition"') && l.includes('"unchanged":false'));
-        written = lines.length;
-        // killed once a partition holding a key has been written with it
-        if (lines.some((l) => l.includes('"host":"sec-') && l.includes('"store":"sdk-sessions"'))) child.kill('SIGKILL');
+    const killed = await runCli(
+      argsFor(secFleet, out, '--keep-secrets', '--log-format', 'json').filter((a) => a !== '--quiet'),
+      {
+        timeoutMs: 300_000,
+        onStderr: (text, child) => {
+          const lines = text.split('\n').filter((l) => l.includes('"event":"partition"') && l.includes('"unchanged":false'));
+          written = lines.length;
+          // killed once a partition holding a key has been written with it
+          if (lines.some((l) => l.includes('"host":"sec-') && l.includes('"store":"sdk-sessions"'))) child.kill('SIGKILL');
+        },
       },
-    });
+    );
     expect(killed.signal, describeRun(killed)).toBe('SIGKILL');
     expect(await partRowsContaining(out, FAKE.openai)).toBeGreaterThan(0);
     const run = await loadOk(out, secFleet);
@@ -145,7 +180,12 @@ describe('a --keep-secrets load killed after some partitions, then a normal load
 describe('a host withdrawn from the fleet', () => {
   const out = path.join(work, 'out-withdraw');
   const parked = path.join(work, 'parked');
-  const counts = ['select count(*) from raw_events', 'select count(*) from events', 'select count(*) from files', 'select count(*) from sessions'];
+  const counts = [
+    'select count(*) from raw_events',
+    'select count(*) from events',
+    'select count(*) from files',
+    'select count(*) from sessions',
+  ];
   let before: string[] = [];
 
   beforeAll(async () => {
@@ -216,14 +256,15 @@ describe('an evidence file rewritten while its partition is read', () => {
     expect(run.code, describeRun(run)).toBe(0);
     expect(rewritten).toBe(true);
     const rel = BIG_TASK.split(path.sep).join('/');
-    expect(await query(out, `select sha256, size_bytes, count_rows, count_errors from files where host = 'big' and source_file = '${rel}'`)).toEqual([
-      [sha(small), String(Buffer.byteLength(small)), '3', '0'],
-    ]);
-    expect(await query(out, `select text from raw_events where host = 'big' and source_file = '${rel}' order by source_line`)).toEqual([
-      ['rewritten 0'],
-      ['rewritten 1'],
-      ['rewritten 2'],
-    ]);
+    expect(
+      await query(
+        out,
+        `select sha256, size_bytes, count_rows, count_errors from files where host = 'big' and source_file = '${rel}'`,
+      ),
+    ).toEqual([[sha(small), String(Buffer.byteLength(small)), '3', '0']]);
+    expect(
+      await query(out, `select text from raw_events where host = 'big' and source_file = '${rel}' order by source_line`),
+    ).toEqual([['rewritten 0'], ['rewritten 1'], ['rewritten 2']]);
     const again = await runCli(args, { timeoutMs: 300_000 });
     expect(again.code, describeRun(again)).toBe(0);
     expect(JSON.parse(readFileSync(newestRun(out), 'utf8'))).toMatchObject({ partitions_written: 0 });
@@ -244,9 +285,10 @@ describe('the OUT lock', () => {
   };
 
   it('lets exactly one of two loads started together run, also after a holder was killed', async () => {
-    const wait = (until: () => boolean) => (async () => {
-      while (!until()) await new Promise((r) => setTimeout(r, 10));
-    })();
+    const wait = (until: () => boolean) =>
+      (async () => {
+        while (!until()) await new Promise((r) => setTimeout(r, 10));
+      })();
     const trial = async (n: number): Promise<string> => {
       const out = path.join(work, `out-lock-${n}`);
       const killedHolder = holder(out, 600_000);
@@ -258,7 +300,10 @@ describe('the OUT lock', () => {
       await wait(() => pair.every((p) => /GOT|REFUSED/.test(p.said())));
       for (const p of pair) p.child.kill('SIGKILL');
       await Promise.all(pair.map((p) => p.exited));
-      return pair.map((p) => p.said().split(' ')[0].trim()).sort().join('+');
+      return pair
+        .map((p) => p.said().split(' ')[0].trim())
+        .sort()
+        .join('+');
     };
     const outcomes: string[] = [];
     // four trials at a time, each on its own OUT
@@ -271,8 +316,13 @@ describe('the OUT lock', () => {
     mkdirSync(path.join(out, 'state'), { recursive: true });
     // the pid-file lock of earlier versions, and a note, both naming this (live) test process
     writeFileSync(path.join(out, 'state', 'load.lock'), `${process.pid}\n`);
-    writeFileSync(path.join(out, 'state', 'load-lock.json'), JSON.stringify({ host: 'elsewhere', pid: process.pid, locked_at: '2026-01-01T00:00:00Z' }));
-    const run = await runCli(['load', '--host', `control=${path.join(fleet, 'control')}`, '--out', out, '--quiet'], { timeoutMs: 120_000 });
+    writeFileSync(
+      path.join(out, 'state', 'load-lock.json'),
+      JSON.stringify({ host: 'elsewhere', pid: process.pid, locked_at: '2026-01-01T00:00:00Z' }),
+    );
+    const run = await runCli(['load', '--host', `control=${path.join(fleet, 'control')}`, '--out', out, '--quiet'], {
+      timeoutMs: 120_000,
+    });
     expect(run.code, describeRun(run)).toBe(0);
     expect(listFiles(path.join(out, 'state')).map((f) => path.basename(f))).not.toContain('load.lock');
   });

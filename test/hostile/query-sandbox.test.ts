@@ -49,7 +49,12 @@ beforeAll(async () => {
 
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-function query(sql: string, extra: string[] = [], env: Record<string, string> = {}, onSpawn?: (child: ChildProcess) => void): Promise<CliRun> {
+function query(
+  sql: string,
+  extra: string[] = [],
+  env: Record<string, string> = {},
+  onSpawn?: (child: ChildProcess) => void,
+): Promise<CliRun> {
   return runCli(['query', '--out', out, '--format', 'csv', ...extra, sql], { env, onSpawn, timeoutMs: 120_000 });
 }
 
@@ -77,7 +82,11 @@ const OUTSIDE = /Permission Error: .*--allow-read/;
 describe('writes behind explain or a second statement run nothing', () => {
   it('explain (analyze) copy writes no file, outside OUT or in a partition folder', async () => {
     const targets = [path.join(work, 'x.csv'), path.join(partDir, 'x.csv')];
-    for (const [prefix, target] of [['explain (analyze)', targets[0]], ['explain analyze', targets[1]], ['explain', targets[1]]] as const) {
+    for (const [prefix, target] of [
+      ['explain (analyze)', targets[0]],
+      ['explain analyze', targets[1]],
+      ['explain', targets[1]],
+    ] as const) {
       expectRefused(await ask(`${prefix} copy (select 42 as x) to ${lit(target)}`), READ_ONLY);
     }
     for (const target of targets) expect(fs.existsSync(target), target).toBe(false);
@@ -86,13 +95,19 @@ describe('writes behind explain or a second statement run nothing', () => {
   it('copy over a Parquet part of OUT behind explain (analyze): refused, the part keeps its bytes', async () => {
     const file = part();
     const bytes = fs.readFileSync(file);
-    expectRefused(await ask(`explain (analyze) copy (select * from raw_events limit 1) to ${lit(file)} (format parquet)`), READ_ONLY);
+    expectRefused(
+      await ask(`explain (analyze) copy (select * from raw_events limit 1) to ${lit(file)} (format parquet)`),
+      READ_ONLY,
+    );
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
   });
 
   it('a text of several statements runs none of them (no authorized_keys written)', async () => {
     const keys = path.join(work, 'authorized_keys');
-    expectRefused(await ask(`explain (analyze) select 1; copy (select 'ssh-ed25519 AAAA attacker') to ${lit(keys)} (header false)`), ONE_STATEMENT);
+    expectRefused(
+      await ask(`explain (analyze) select 1; copy (select 'ssh-ed25519 AAAA attacker') to ${lit(keys)} (header false)`),
+      ONE_STATEMENT,
+    );
     expect(fs.existsSync(keys)).toBe(false);
     expectRefused(await ask('select 1; select 2'), ONE_STATEMENT);
     // and through the real CLI
@@ -110,7 +125,7 @@ describe('writes behind explain or a second statement run nothing', () => {
 
 describe('a query reads only the warehouse, and the folders given with --allow-read', () => {
   it('read_text, read_blob, read_csv, read_json, glob, parquet_metadata of files outside OUT: refused, no content printed', async () => {
-    const escape = path.join(partDir, '..', '..', '..', '..', '..', 'outside', 'secret.txt');
+    const escapingPath = path.join(partDir, '..', '..', '..', '..', '..', 'outside', 'secret.txt');
     for (const sql of [
       `select content from read_text(${lit(path.join(outside, 'secret.txt'))})`,
       `select content from read_blob(${lit(path.join(outside, 'secret.txt'))})`,
@@ -118,9 +133,9 @@ describe('a query reads only the warehouse, and the folders given with --allow-r
       `select * from read_json(${lit(path.join(outside, 'data.json'))})`,
       `select * from glob(${lit(path.join(outside, '*'))})`,
       `select * from parquet_metadata(${lit(path.join(outside, 'data.csv'))})`,
-      `select content from read_text(${lit(escape)})`,
+      `select content from read_text(${lit(escapingPath)})`,
     ]) {
-      expect(fs.existsSync(escape)).toBe(true);
+      expect(fs.existsSync(escapingPath)).toBe(true);
       expectRefused(await ask(sql), OUTSIDE);
     }
     // and through the real CLI
@@ -161,13 +176,19 @@ const SPILL_ENV = { CLINETRAIL_DUCKDB_MEMORY: '24MB' };
 /** Temporary folders a query may have left in OUT: OUT/tmp/query-* and the old OUT/fleet.duckdb.tmp. */
 function tempFolders(): string[] {
   const tmp = path.join(out, 'tmp');
-  const found = fs.readdirSync(tmp).filter((n) => n.startsWith('query-')).map((n) => path.join(tmp, n));
+  const found = fs
+    .readdirSync(tmp)
+    .filter((n) => n.startsWith('query-'))
+    .map((n) => path.join(tmp, n));
   if (fs.existsSync(path.join(out, 'fleet.duckdb.tmp'))) found.push(path.join(out, 'fleet.duckdb.tmp'));
   return found;
 }
 
 /** Watches `folders()` while a child runs; calls `onSpill` once one of them holds a file. */
-function watchSpill(folders: () => string[], onSpill: (child: ChildProcess) => void = () => {}): { seen: string[]; onSpawn: (child: ChildProcess) => void } {
+function watchSpill(
+  folders: () => string[],
+  onSpill: (child: ChildProcess) => void = () => {},
+): { seen: string[]; onSpawn: (child: ChildProcess) => void } {
   const seen: string[] = [];
   const onSpawn = (child: ChildProcess): void => {
     const timer = setInterval(() => {
@@ -278,7 +299,8 @@ describe('side doors, in-process through the same queryWarehouse', () => {
   it('every statement that is not a query is refused, alone and behind explain (analyze); OUT unchanged', async () => {
     // refused as what they are, as several statements (copy from database), or, behind explain, as a
     // syntax error where explain cannot take them
-    const refusal = /^query: (the warehouse is read-only: only queries \(select, |one statement per query|Parser Error: syntax error)/;
+    const refusal =
+      /^query: (the warehouse is read-only: only queries \(select, |one statement per query|Parser Error: syntax error)/;
     for (const sql of refusedStatements.flatMap((s) => [s, `explain (analyze) ${s}`])) {
       await expect(queryWarehouse(out, sql), sql).rejects.toThrow(refusal);
     }
@@ -291,8 +313,14 @@ describe('side doors, in-process through the same queryWarehouse', () => {
     const copy = `copy (select 1) to ${lit(path.join(work, 'q.csv'))}`;
     const read = `select content from read_text(${lit(path.join(outside, 'secret.txt'))})`;
     for (const [sql, fn] of [
-      [`select * from enable_logging(level = 'trace', storage = 'file', storage_path = ${lit(logs)}) cross join (select count(*) from events)`, 'enable_logging'],
-      [`select * from enable_profiling(format = 'json', save_location = ${lit(path.join(partDir, 'profile.json'))}) cross join (select count(*) from events)`, 'enable_profiling'],
+      [
+        `select * from enable_logging(level = 'trace', storage = 'file', storage_path = ${lit(logs)}) cross join (select count(*) from events)`,
+        'enable_logging',
+      ],
+      [
+        `select * from enable_profiling(format = 'json', save_location = ${lit(path.join(partDir, 'profile.json'))}) cross join (select count(*) from events)`,
+        'enable_profiling',
+      ],
       ['select * from disable_logging()', 'disable_logging'],
       ['select * from truncate_duckdb_logs()', 'truncate_duckdb_logs'],
       ["select write_log('x')", 'write_log'],

@@ -24,14 +24,26 @@ const PEM_CUT = FAKE.privateKey.split('\n').slice(0, 4);
 
 /** Tool outputs as a command printed them: [what, the output text, the value that must not survive]. */
 const OUTPUTS: Array<[string, string, string]> = [
-  ['a password that starts with a placeholder word', `DB_PASSWORD=${FAKE_MISSED.passwordWord}\nPORT=5432`, FAKE_MISSED.passwordWord],
+  [
+    'a password that starts with a placeholder word',
+    `DB_PASSWORD=${FAKE_MISSED.passwordWord}\nPORT=5432`,
+    FAKE_MISSED.passwordWord,
+  ],
   ['another one, YAML', `password: ${FAKE_MISSED.testingWord}\nuser: bob`, FAKE_MISSED.testingWord],
   ['another one, on a command line', `api_key=${FAKE_MISSED.secretWord} ./run.sh`, FAKE_MISSED.secretWord],
   ['an AWS secret key starting with /', `aws_secret_access_key = ${FAKE_MISSED.awsSecretSlash}\n`, FAKE_MISSED.awsSecretSlash],
   // the part after the quote: the redaction before stopped at the backslash and kept it
-  ['a password with an escaped quote in a JSON config', `{"password": ${JSON.stringify(FAKE_MISSED.quotedPassword)}, "user": "bob"}`, FAKE_MISSED.quotedPassword.split('"')[1]],
+  [
+    'a password with an escaped quote in a JSON config',
+    `{"password": ${JSON.stringify(FAKE_MISSED.quotedPassword)}, "user": "bob"}`,
+    FAKE_MISSED.quotedPassword.split('"')[1],
+  ],
   ['a cut PEM with JSON-escaped CR LF', `{"output":"${PEM_CUT.join('\\r\\n')}\\r\\n[truncated]"}`, PEM_CUT[2]],
-  ['a double-encoded sk\\u002dant key', JSON.stringify({ k: FAKE.anthropic.replace('-', '\\u002d') }), FAKE.anthropic.slice(8, 40)],
+  [
+    'a double-encoded sk\\u002dant key',
+    JSON.stringify({ k: FAKE.anthropic.replace('-', '\\u002d') }),
+    FAKE.anthropic.slice(8, 40),
+  ],
 ];
 /** A key given as the model of the session (its derived `model:` rows are built in SQL). */
 const MODEL_KEY = FAKE.openrouter;
@@ -67,10 +79,13 @@ describe('secrets planted as issue 9 point 7 found them missed', () => {
     await expectControlAsAlone(out, controlFleet);
   });
 
-  it.each(OUTPUTS.map(([what, , value]) => [what, value] as const))('%s: not in any file, Parquet row, table or view', async (_what, value) => {
-    expect(filesContaining(out, value)).toEqual([]);
-    expect(await rowsContaining(out, value)).toEqual([]);
-  });
+  it.each(OUTPUTS.map(([what, , value]) => [what, value] as const))(
+    '%s: not in any file, Parquet row, table or view',
+    async (_what, value) => {
+      expect(filesContaining(out, value)).toEqual([]);
+      expect(await rowsContaining(out, value)).toEqual([]);
+    },
+  );
 
   it('a key given as the model: neither it nor its first 24 characters in any row, derived rows included', async () => {
     for (const needle of [MODEL_KEY, MODEL_KEY.slice(0, 24)]) {
@@ -78,7 +93,10 @@ describe('secrets planted as issue 9 point 7 found them missed', () => {
       expect(await rowsContaining(out, needle), needle).toEqual([]);
     }
     const marker = `[REDACTED:openrouter:${secretFingerprint(MODEL_KEY)}]`;
-    const derived = await queryOut(out, `select count(*) from int_derived_events where host = 'leaky' and text like '%${marker}%'`);
+    const derived = await queryOut(
+      out,
+      `select count(*) from int_derived_events where host = 'leaky' and text like '%${marker}%'`,
+    );
     expect(Number(derived[0][0])).toBeGreaterThan(0);
   });
 
@@ -87,7 +105,10 @@ describe('secrets planted as issue 9 point 7 found them missed', () => {
       expect(filesContaining(out, needle), needle).toEqual([]);
       expect(await rowsContaining(out, needle), needle).toEqual([]);
     }
-    const quoted = await queryOut(out, `select count(*) from raw_events where host = 'leaky' and kind = 'parser' and source_file like '%hooks.jsonl'`);
+    const quoted = await queryOut(
+      out,
+      `select count(*) from raw_events where host = 'leaky' and kind = 'parser' and source_file like '%hooks.jsonl'`,
+    );
     expect(quoted).toEqual([['1']]);
   });
 

@@ -4,7 +4,17 @@
  * partition written by other code is read again, so a warehouse never mixes rows of two code versions.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +37,14 @@ const ROW_SHAPING = [
 ];
 const NOT_ROW_SHAPING = ['cli/format', 'warehouse/query-sandbox'];
 /** One module per stage for the loads (each load costs a CLI start and a warehouse build). */
-const ONE_PER_STAGE = ['core/schema', 'evidence/file-chunks', 'discover/discover', 'readers/shapes/values', 'write/arrow-batch', 'load/partition'];
+const ONE_PER_STAGE = [
+  'core/schema',
+  'evidence/file-chunks',
+  'discover/discover',
+  'readers/shapes/values',
+  'write/arrow-batch',
+  'load/partition',
+];
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-code-version-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -92,14 +109,25 @@ describe('a load with one module of a stage changed reads every partition again'
   const out = path.join(work, 'out');
   const host = `lnx-u01=${path.join(REPO, 'fixtures', 'fleet', 'lnx-u01')}`;
   const load = () => {
-    const r = spawnSync(process.execPath, [path.join(root, 'dist', 'src', 'cli', 'main.js'), 'load', '--host', host, '--out', out, '--log-format', 'json'], {
-      encoding: 'utf8',
-      env: { ...process.env, TZ: 'UTC' },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(root, 'dist', 'src', 'cli', 'main.js'), 'load', '--host', host, '--out', out, '--log-format', 'json'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, TZ: 'UTC' },
+      },
+    );
     expect(r.status, r.stderr).toBe(0);
-    const events = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as { event: string; unchanged?: boolean; reason?: string });
+    const events = r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; unchanged?: boolean; reason?: string });
     const partitions = events.filter((e) => e.event === 'partition');
-    return { written: partitions.filter((e) => !e.unchanged), unchanged: partitions.filter((e) => e.unchanged), total: partitions.length };
+    return {
+      written: partitions.filter((e) => !e.unchanged),
+      unchanged: partitions.filter((e) => e.unchanged),
+      total: partitions.length,
+    };
   };
 
   beforeAll(() => {

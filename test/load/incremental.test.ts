@@ -3,7 +3,18 @@
  * works on its own copy of the fleet and of a loaded OUT, so the tests run in any order.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,7 +104,10 @@ describe('incremental loads', () => {
     const { fleet, out } = own('changed', true);
     const before = parts(out);
     const hooks = path.join(fleet, 'lnx-3', 'home', 'u', '.cline', 'data', 'logs', 'hooks.jsonl');
-    appendFileSync(hooks, '{"ts":"2026-10-03T10:00:00.000Z","hookName":"agent_start","sessionContext":{"rootSessionId":"s-new"}}\n');
+    appendFileSync(
+      hooks,
+      '{"ts":"2026-10-03T10:00:00.000Z","hookName":"agent_start","sessionContext":{"rootSessionId":"s-new"}}\n',
+    );
     const run = await runLoad({ fleet, out });
     expect(run).toMatchObject({ partitions_written: 1, partitions_unchanged: 2 });
     const after = parts(out);
@@ -106,7 +120,21 @@ describe('incremental loads', () => {
 
   it('treats a changed modification time as a change', async () => {
     const { fleet, out } = own('touched', true);
-    const file = path.join(fleet, 'WIN-1', 'C', 'Users', 'alice', 'AppData', 'Roaming', 'Code', 'User', 'globalStorage', 'saoudrizwan.claude-dev', 'state', 'taskHistory.json');
+    const file = path.join(
+      fleet,
+      'WIN-1',
+      'C',
+      'Users',
+      'alice',
+      'AppData',
+      'Roaming',
+      'Code',
+      'User',
+      'globalStorage',
+      'saoudrizwan.claude-dev',
+      'state',
+      'taskHistory.json',
+    );
     utimesSync(file, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
     const run = await runLoad({ fleet, out });
     expect(run).toMatchObject({ partitions_written: 1, partitions_unchanged: 2 });
@@ -130,9 +158,16 @@ describe('the OUT lock', () => {
     // the built module (make test builds dist/ first): a plain node process cannot import TypeScript
     const lockModule = JSON.stringify(path.join(REPO, 'dist', 'src', 'load', 'lock.js'));
     // a process that takes the lock with the same code and holds it until killed
-    const child = spawn(process.execPath, ['-e', `import(${lockModule}).then(({ acquireLock }) => acquireLock(${JSON.stringify(lockOut)})).then(() => { console.log('held'); setTimeout(() => {}, 60000); })`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        `import(${lockModule}).then(({ acquireLock }) => acquireLock(${JSON.stringify(lockOut)})).then(() => { console.log('held'); setTimeout(() => {}, 60000); })`,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     try {
       await new Promise<void>((resolve, reject) => {
         child.stdout!.on('data', (d: Buffer) => d.toString().includes('held') && resolve());

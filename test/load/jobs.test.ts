@@ -53,13 +53,17 @@ describe('writeJob', () => {
       out,
       host: `good-${i}`,
       store: 'hooks-log',
-      sources: [{ host: `good-${i}`, store: 'hooks-log', role: 'secondary', imageRoot: root, home: '', client: '-', root, files: [] }],
+      sources: [
+        { host: `good-${i}`, store: 'hooks-log', role: 'secondary', imageRoot: root, home: '', client: '-', root, files: [] },
+      ],
       problems: [],
     });
     const written: string[] = [];
     // every lane's first partition fails, so none of the good ones after them may start
     const jobs = [...Array.from({ length: JOB_CONCURRENCY }, (_, i) => failing(i)), good(0), good(1)];
-    await expect(writeJob(jobs, (r) => written.push(r.host))).rejects.toThrow(/partition bad-\d\/hooks-log: a discovery problem without a source/);
+    await expect(writeJob(jobs, (r) => written.push(r.host))).rejects.toThrow(
+      /partition bad-\d\/hooks-log: a discovery problem without a source/,
+    );
     expect(written).toEqual([]);
     expect(existsSync(path.join(out, 'parquet', 'events'))).toBe(false);
     await writeJob([good(0), good(1)], (r) => written.push(r.host));
@@ -86,7 +90,10 @@ describe('a load of many small hosts, written as grouped jobs', () => {
     for (const [h, s] of partitions.rows as string[][]) {
       const dir = partitionDir(out, h, s);
       expect(readdirSync(dir).filter((n) => n.endsWith('.parquet')).length).toBeGreaterThan(0);
-      const inventory = readFileSync(path.join(dir, readManifest(dir)!.inventory.name), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const inventory = readFileSync(path.join(dir, readManifest(dir)!.inventory.name), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(inventory.every((f: { host: string; store: string }) => f.host === h && f.store === s)).toBe(true);
     }
     const rowsOf = (o: string, h: string) =>

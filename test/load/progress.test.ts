@@ -4,10 +4,23 @@ import type { RunRecord } from '../../src/core/records.js';
 import { createProgress, summaryLine, type LoadEvent } from '../../src/load/progress.js';
 
 const RUN: RunRecord = {
-  run_id: 'r1', started_at: '2026-10-03T09:00:00.000Z', ended_at: '2026-10-03T09:01:00.000Z', hosts: 2,
-  partitions_written: 3, partitions_unchanged: 1, partitions_removed: 0, files_read: 7, files_unchanged: 2,
-  rows_written: 1500, parser_errors: 1, discovery_problems: 0, is_full_load: false,
-  clinetrail_version: '0.1.0+0123456789abcdef', secrets_redacted: true, secrets_found: 0, duplicates_dropped: 5,
+  run_id: 'r1',
+  started_at: '2026-10-03T09:00:00.000Z',
+  ended_at: '2026-10-03T09:01:00.000Z',
+  hosts: 2,
+  partitions_written: 3,
+  partitions_unchanged: 1,
+  partitions_removed: 0,
+  files_read: 7,
+  files_unchanged: 2,
+  rows_written: 1500,
+  parser_errors: 1,
+  discovery_problems: 0,
+  is_full_load: false,
+  clinetrail_version: '0.1.0+0123456789abcdef',
+  secrets_redacted: true,
+  secrets_found: 0,
+  duplicates_dropped: 5,
   finished_at: '2026-10-03T09:01:01.234Z',
 };
 
@@ -19,7 +32,14 @@ function harness(format: 'text' | 'json', isTTY: boolean, quiet = false) {
 }
 
 const partition = (host: string, rows: number, bytes: number): LoadEvent => ({
-  event: 'partition', host, store: 'vscode-tasks', unchanged: false, rows, files: 1, bytes, parser_errors: 0,
+  event: 'partition',
+  host,
+  store: 'vscode-tasks',
+  unchanged: false,
+  rows,
+  files: 1,
+  bytes,
+  parser_errors: 0,
 });
 
 describe('progress', () => {

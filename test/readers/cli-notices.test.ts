@@ -46,9 +46,15 @@ describe('discovery', () => {
     expect(storeOf('settings/cli-notices.json', 'vscode-globalstorage')).toBe(null);
     const found = await discoverImage({ host: 'h', root: fixture('cli-notices', 'img') });
     expect(found.problems).toEqual([]);
-    expect(found.sources.map((s) => [s.store, s.role, s.home, s.client, s.files.map((f) => path.relative(fixture('cli-notices', 'img'), f))])).toEqual([
-      ['cli-notices', 'primary', 'home/u', 'cline', [FILE]],
-    ]);
+    expect(
+      found.sources.map((s) => [
+        s.store,
+        s.role,
+        s.home,
+        s.client,
+        s.files.map((f) => path.relative(fixture('cli-notices', 'img'), f)),
+      ]),
+    ).toEqual([['cli-notices', 'primary', 'home/u', 'cline', [FILE]]]);
   });
 });
 
@@ -92,8 +98,22 @@ describe('load', () => {
     tmpDirs.push(work);
     const out = path.join(work, 'out');
     await runLoad({ hosts: [{ host: 'lnx-9', root: image(null) }], out, concurrency: 1 });
-    const events = await queryWarehouse(out, `select host, store, home, client, source_role, kind, epoch_ms(timestamp_utc)::DOUBLE, text from events`);
-    expect(events.rows).toEqual([['lnx-9', 'cli-notices', 'home/u', 'cline', 'primary', 'notice', MTIME, `cli notice: cline-cli-cline-pass-intro shown=true ${FROM}`]]);
+    const events = await queryWarehouse(
+      out,
+      `select host, store, home, client, source_role, kind, epoch_ms(timestamp_utc)::DOUBLE, text from events`,
+    );
+    expect(events.rows).toEqual([
+      [
+        'lnx-9',
+        'cli-notices',
+        'home/u',
+        'cline',
+        'primary',
+        'notice',
+        MTIME,
+        `cli notice: cline-cli-cline-pass-intro shown=true ${FROM}`,
+      ],
+    ]);
     const stores = await queryWarehouse(out, `select role, files from stores where store = 'cli-notices'`);
     expect(stores.rows).toEqual([['primary', [{ root_kind: 'cline-data', pattern: 'settings/cli-notices.json' }]]]);
   });

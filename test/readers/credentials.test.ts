@@ -39,8 +39,16 @@ describe('discovery maps credential files to the credentials store', () => {
     const found = await discoverImage({ host: 'h', root: IMG });
     expect(found.problems).toEqual([]);
     const creds = found.sources.filter((s) => s.store === 'credentials');
-    expect(creds.map((s) => [path.relative(IMG, s.root), s.home, s.client, s.role, s.files.map((f) => path.relative(IMG, f))])).toEqual([
-      ['home/u/.cline/data', 'home/u', 'cline', 'primary', [`${DATA}/connectors/settings.json`, `${DATA}/secrets.json`, `${DATA}/settings/providers.json`]],
+    expect(
+      creds.map((s) => [path.relative(IMG, s.root), s.home, s.client, s.role, s.files.map((f) => path.relative(IMG, f))]),
+    ).toEqual([
+      [
+        'home/u/.cline/data',
+        'home/u',
+        'cline',
+        'primary',
+        [`${DATA}/connectors/settings.json`, `${DATA}/secrets.json`, `${DATA}/settings/providers.json`],
+      ],
       [VSCODE, 'home/u', 'vscode', 'primary', [`${VSCODE}/cache/remote_config_org-1234.json`]],
       ['home/u/Documents/Cline', 'home/u', '-', 'primary', ['home/u/Documents/Cline/webhook_config.json']],
     ]);
@@ -50,23 +58,59 @@ describe('discovery maps credential files to the credentials store', () => {
 describe('readCredentials', async () => {
   const found = await discoverImage({ host: 'h', root: IMG });
   const rows: Row[] = [];
-  for (const source of found.sources.filter((s) => s.store === 'credentials')) rows.push(...(await collect(readCredentials, source)));
+  for (const source of found.sources.filter((s) => s.store === 'credentials'))
+    rows.push(...(await collect(readCredentials, source)));
 
   it('writes one credential_file system row per file, at the file mtime, with key names only', () => {
     expect(rows.map((r) => [r.source_file, r.turn_type, r.kind, r.timestamp_utc, r.is_error, r.session_id, r.text])).toEqual([
-      [`${DATA}/connectors/settings.json`, 'system', 'credential_file', mtimeMs(`${DATA}/connectors/settings.json`), null, null,
-        'credential file: .cline/data/connectors/settings.json keys=slack.botToken,slack.channel'],
-      [`${DATA}/secrets.json`, 'system', 'credential_file', mtimeMs(`${DATA}/secrets.json`), null, null,
-        'credential file: .cline/data/secrets.json keys=apiKey,openRouterApiKey,awsAccessKey,awsSecretKey,clineAccountId'],
-      [`${DATA}/settings/providers.json`, 'system', 'credential_file', mtimeMs(`${DATA}/settings/providers.json`), null, null,
+      [
+        `${DATA}/connectors/settings.json`,
+        'system',
+        'credential_file',
+        mtimeMs(`${DATA}/connectors/settings.json`),
+        null,
+        null,
+        'credential file: .cline/data/connectors/settings.json keys=slack.botToken,slack.channel',
+      ],
+      [
+        `${DATA}/secrets.json`,
+        'system',
+        'credential_file',
+        mtimeMs(`${DATA}/secrets.json`),
+        null,
+        null,
+        'credential file: .cline/data/secrets.json keys=apiKey,openRouterApiKey,awsAccessKey,awsSecretKey,clineAccountId',
+      ],
+      [
+        `${DATA}/settings/providers.json`,
+        'system',
+        'credential_file',
+        mtimeMs(`${DATA}/settings/providers.json`),
+        null,
+        null,
         'credential file: .cline/data/settings/providers.json keys=version,lastUsedProvider,' +
           'providers.anthropic.settings.provider,providers.anthropic.settings.apiKey,providers.anthropic.settings.model,' +
           'providers.openai-compatible.settings.baseUrl,providers.openai-compatible.settings.apiKey,providers.openai-compatible.settings.headers.X-Org,' +
-          'fallbacks[].provider,fallbacks[].apiKey,fallbacks[].region,disabled[]'],
-      [`${VSCODE}/cache/remote_config_org-1234.json`, 'system', 'credential_file', mtimeMs(`${VSCODE}/cache/remote_config_org-1234.json`), null, null,
-        'credential file: .config/Code/User/globalStorage/saoudrizwan.claude-dev/cache/remote_config_org-1234.json keys=organizationId,providerSettings.apiKey'],
-      ['home/u/Documents/Cline/webhook_config.json', 'system', 'credential_file', mtimeMs('home/u/Documents/Cline/webhook_config.json'), null, null,
-        'credential file: Documents/Cline/webhook_config.json keys=url,secret'],
+          'fallbacks[].provider,fallbacks[].apiKey,fallbacks[].region,disabled[]',
+      ],
+      [
+        `${VSCODE}/cache/remote_config_org-1234.json`,
+        'system',
+        'credential_file',
+        mtimeMs(`${VSCODE}/cache/remote_config_org-1234.json`),
+        null,
+        null,
+        'credential file: .config/Code/User/globalStorage/saoudrizwan.claude-dev/cache/remote_config_org-1234.json keys=organizationId,providerSettings.apiKey',
+      ],
+      [
+        'home/u/Documents/Cline/webhook_config.json',
+        'system',
+        'credential_file',
+        mtimeMs('home/u/Documents/Cline/webhook_config.json'),
+        null,
+        null,
+        'credential file: Documents/Cline/webhook_config.json keys=url,secret',
+      ],
     ]);
   });
 
@@ -86,7 +130,9 @@ describe('readCredentials', async () => {
     mkdirSync(root, { recursive: true });
     writeFileSync(path.join(root, 'secrets.json'), '{"apiKey": "FAKE-VALUE-broken-9999"');
     const bad = await collect(readCredentials, makeSource({ store: 'credentials', imageRoot: tmp, root }));
-    expect(bad.map((r) => [r.kind, r.is_error, r.text])).toEqual([['parser', true, 'parser: home/u/.cline/data/secrets.json: not valid JSON']]);
+    expect(bad.map((r) => [r.kind, r.is_error, r.text])).toEqual([
+      ['parser', true, 'parser: home/u/.cline/data/secrets.json: not valid JSON'],
+    ]);
     expect(JSON.stringify(bad)).not.toContain('FAKE-VALUE');
 
     expect(credentialText('f', { 'a,b': 1, 'x.y': { 'line\nbreak': 2 }, ok: [[1]], empty: {} })).toBe(

@@ -47,6 +47,8 @@ describe('fileFailedRow', () => {
     );
   });
   it('throws an own fault on instead of making it a row', () => {
-    expect(() => fileFailedRow(source, path.join(IMG, DATA, 'globalState.json'), new OwnFault('load: own temporary folder full', 'ENOSPC'))).toThrow(OwnFault);
+    expect(() =>
+      fileFailedRow(source, path.join(IMG, DATA, 'globalState.json'), new OwnFault('load: own temporary folder full', 'ENOSPC')),
+    ).toThrow(OwnFault);
   });
 });

@@ -79,7 +79,9 @@ describe('readHooksLog on fixtures/hooks-log', async () => {
     expect(rows[8].text).toBe(
       'hook audit: agent_error user=u agent=agent_1760000006000_sub01 parent_agent=agent_1760000000040_x8k2pq error=ProviderError: 429 rate limited',
     );
-    expect(rows[9].text).toBe('hook audit: agent_abort cline_version=4.1.25 user=u agent=agent_1760000000040_x8k2pq reason=user_cancelled');
+    expect(rows[9].text).toBe(
+      'hook audit: agent_abort cline_version=4.1.25 user=u agent=agent_1760000000040_x8k2pq reason=user_cancelled',
+    );
     expect(rows[10].text).toBe(
       'hook audit: session_shutdown reason=failed_external_process_exit pid=4100 source=stale_session_reconciler',
     );

@@ -101,7 +101,9 @@ describe('readInputHistory on an oversized file', () => {
     tmpDirs.push(img);
     const dir = path.join(img, 'home/u/.cline/data/cache');
     mkdirSync(dir, { recursive: true });
-    const lines = Array.from({ length: MAX_HISTORY_LINES + 5 }, (_, i) => JSON.stringify({ prompt: `p${i + 1}`, ts: 1760000005000 }));
+    const lines = Array.from({ length: MAX_HISTORY_LINES + 5 }, (_, i) =>
+      JSON.stringify({ prompt: `p${i + 1}`, ts: 1760000005000 }),
+    );
     writeFileSync(path.join(dir, 'user_input_history.jsonl'), `${lines.join('\n')}\n`);
     const rows = await collect(readInputHistory, sourceFor(img, 'home/u'));
     expect(rows.length).toBe(MAX_HISTORY_LINES + 1);

@@ -25,7 +25,11 @@ describe('readJsonFile', () => {
 
   it('reads invalid UTF-8 bytes as U+FFFD and says so', async () => {
     const file = put('bad.json', Buffer.concat([Buffer.from('{"mode":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('ct"}')]));
-    expect(await readJsonFile(file)).toEqual({ ok: true, value: { mode: 'a\ufffd\ufffdct' }, repair: 'invalid UTF-8 bytes read as U+FFFD' });
+    expect(await readJsonFile(file)).toEqual({
+      ok: true,
+      value: { mode: 'a\ufffd\ufffdct' },
+      repair: 'invalid UTF-8 bytes read as U+FFFD',
+    });
   });
 
   it('is not ok for an empty file or a file that is not JSON', async () => {
@@ -37,8 +41,14 @@ describe('readJsonFile', () => {
 describe('a settings file with invalid UTF-8', () => {
   it('keeps its rows and adds one parser row naming the file', async () => {
     const root = path.join(work, 'img', 'home', 'u', '.cline', 'data');
-    const file = put(path.join('img', 'home', 'u', '.cline', 'data', 'globalState.json'), Buffer.concat([Buffer.from('{"mode":"act","note":"'), Buffer.from([0xc3]), Buffer.from('"}')]));
-    const rows = await collect(readSettings, makeSource({ store: 'settings', imageRoot: path.join(work, 'img'), root, files: [file] }));
+    const file = put(
+      path.join('img', 'home', 'u', '.cline', 'data', 'globalState.json'),
+      Buffer.concat([Buffer.from('{"mode":"act","note":"'), Buffer.from([0xc3]), Buffer.from('"}')]),
+    );
+    const rows = await collect(
+      readSettings,
+      makeSource({ store: 'settings', imageRoot: path.join(work, 'img'), root, files: [file] }),
+    );
     expect(rows.map((r) => [r.kind, r.text])).toEqual([
       ['parser', 'parser: home/u/.cline/data/globalState.json: invalid UTF-8 bytes read as U+FFFD'],
       ['permission', 'permission setting: mode=act (from .cline/data/globalState.json, file mtime)'],

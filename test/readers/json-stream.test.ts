@@ -134,12 +134,19 @@ describe('streamJson', () => {
       const { fast, tokens } = await compare(f, ['$.messages.*'], '{');
       expect(fast.length).toBeGreaterThan(0);
       expect(fast).toEqual(tokens);
-      expect(fast.map((e) => (e.type === 'value' ? e.value : null))).toEqual((JSON.parse(readFileSync(f, 'utf8')) as { messages: unknown[] }).messages);
+      expect(fast.map((e) => (e.type === 'value' ? e.value : null))).toEqual(
+        (JSON.parse(readFileSync(f, 'utf8')) as { messages: unknown[] }).messages,
+      );
     }
   });
 
   it('yields what the token parser yields on a file over several chunks, BOM first', async () => {
-    const many = Array.from({ length: 3000 }, (_, i) => ({ ts: i, type: 'say', say: 'text', text: `${'ü\\"'.repeat(i % 200)} #${i}` }));
+    const many = Array.from({ length: 3000 }, (_, i) => ({
+      ts: i,
+      type: 'say',
+      say: 'text',
+      text: `${'ü\\"'.repeat(i % 200)} #${i}`,
+    }));
     const f = file(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(many))]));
     const { fast, tokens } = await compare(f, ['$.*'], '[');
     expect(fast).toEqual(tokens);
@@ -155,7 +162,12 @@ describe('streamJson', () => {
   });
 
   it('falls back for trailing data, a wrong root and an empty file, with the token parser errors', async () => {
-    for (const [doc, root] of [['[1,2] [3]', '['], ['{"a":1}', '['], ['', '['], ['[1,2]', '{']] as const) {
+    for (const [doc, root] of [
+      ['[1,2] [3]', '['],
+      ['{"a":1}', '['],
+      ['', '['],
+      ['[1,2]', '{'],
+    ] as const) {
       const f = file(doc);
       const paths = root === '[' ? ['$.*'] : ['$.messages.*'];
       const { fast, tokens } = await compare(f, paths, root);
@@ -169,7 +181,7 @@ describe('streamJson', () => {
     const f = file(`[{"n":1},{"text":"${big}"},{"n":3}]`);
     const got = await events(streamJson(f, ['$.*'], '['));
     expect(got.map((e) => (e.type === 'value' ? e.key : e.message))).toEqual([0, 1, 2]);
-    expect(((got[1] as { value: { text: string } }).value.text).length).toBe(big.length);
+    expect((got[1] as { value: { text: string } }).value.text.length).toBe(big.length);
   });
 
   it('reports a truncated array after its complete elements', async () => {

@@ -60,8 +60,12 @@ describe('parserRow', () => {
     const before = parseError(`["${FAKE.github}", x]`);
     expect(before).toContain(FAKE.github.slice(-7));
     const file = '/img/home/u/.cline/data/settings/global-settings.json';
-    expect(parserRow(source, file, null, after).text).toBe(`parser: home/u/.cline/data/settings/global-settings.json: Unexpected token 'g', ..." "model": "... is not valid JSON`);
-    expect(parserRow(source, file, null, before).text).toBe(`parser: home/u/.cline/data/settings/global-settings.json: Unexpected token 'x', ..."", x]" is not valid JSON`);
+    expect(parserRow(source, file, null, after).text).toBe(
+      `parser: home/u/.cline/data/settings/global-settings.json: Unexpected token 'g', ..." "model": "... is not valid JSON`,
+    );
+    expect(parserRow(source, file, null, before).text).toBe(
+      `parser: home/u/.cline/data/settings/global-settings.json: Unexpected token 'x', ..."", x]" is not valid JSON`,
+    );
   });
 
   it('keeps a V8 message that quotes the whole text, and messages without a quote, as they are', () => {

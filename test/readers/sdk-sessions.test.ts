@@ -85,7 +85,12 @@ describe('readSdkSessions on fixtures/sdk-sessions', async () => {
         ` (from ${ENTERPRISE}.json metadata enterprise.blobUpload, started_at)`,
     );
     expect([enterprise[2].turn_type, iso(enterprise[2].timestamp_utc)]).toEqual(['system', '2026-10-09T14:00:00.000Z']);
-    expect(enterprise.map((r) => r.sync_target)).toEqual([null, null, `s3 bucket acme-cline-prompts object sessions/usr_0f9e8d7c/${ENTERPRISE}/messages.json`, null]);
+    expect(enterprise.map((r) => r.sync_target)).toEqual([
+      null,
+      null,
+      `s3 bucket acme-cline-prompts object sessions/usr_0f9e8d7c/${ENTERPRISE}/messages.json`,
+      null,
+    ]);
     expect(enterprise.every((r) => r.imported_from === null)).toBe(true);
     expect(rows.some((r) => r.source_file.endsWith('.compaction.json'))).toBe(false);
     expect([iso(enterprise[3].timestamp_utc), enterprise[3].model, enterprise[3].project_path]).toEqual([
@@ -247,7 +252,9 @@ describe('readSdkSessions on other layouts', () => {
       ['parser', null, null],
       ['text', null, '2026-10-09T14:00:00.500Z'],
     ]);
-    expect(rows[0].text).toBe(`parser: Users/bob/.cline/data/sessions/${ENTERPRISE}/${ENTERPRISE}.json: manifest is not a JSON object`);
+    expect(rows[0].text).toBe(
+      `parser: Users/bob/.cline/data/sessions/${ENTERPRISE}/${ENTERPRISE}.json: manifest is not a JSON object`,
+    );
   });
 });
 
@@ -268,7 +275,10 @@ describe('readSdkSessions on the real SDK session (../shared/real-cline)', () =>
     mkdirSync(folder, { recursive: true });
     cpSync(path.join(SHARED, 'session_session.json'), path.join(folder, `${sid}.json`));
     cpSync(path.join(SHARED, 'session_session.messages.json'), path.join(folder, `${sid}.messages.json`));
-    const rows = await collect(readSdkSessions, makeSource({ store: 'sdk-sessions', imageRoot: img, root, files: listFiles(root) }));
+    const rows = await collect(
+      readSdkSessions,
+      makeSource({ store: 'sdk-sessions', imageRoot: img, root, files: listFiles(root) }),
+    );
 
     expect(rows.length).toBe(45);
     expect(rows.slice(0, 3).map((r) => [r.kind, iso(r.timestamp_utc)])).toEqual([
@@ -289,7 +299,11 @@ describe('readSdkSessions on the real SDK session (../shared/real-cline)', () =>
       'user',
       'mistralai/mixtral-8x22b-instruct',
     ]);
-    expect(messages[1].text?.startsWith('file /Users/example/dev/cline/apps/examples/desktop-app/webview/components/agent-sidebar.tsx:\n')).toBe(true);
+    expect(
+      messages[1].text?.startsWith(
+        'file /Users/example/dev/cline/apps/examples/desktop-app/webview/components/agent-sidebar.tsx:\n',
+      ),
+    ).toBe(true);
     const second = messages.find((r) => r.source_line === 2);
     expect([second?.model, second?.provider, second?.tokens_in, second?.tokens_out]).toEqual([
       'anthropic/claude-opus-4.8-fast',

@@ -196,24 +196,29 @@ describe('readSearchIndex on databases built at test time', () => {
   it.each([
     ['', false],
     [' (indexed_sessions declared WITHOUT ROWID, read by its key)', true],
-  ])('orders sessions by id and documents by ordinal; keeps sessions missing from indexed_sessions%s', async (_what, withoutRowid) => {
-    const img = image();
-    writeSearchIndexDb(path.join(img.dbDir, 'session-search.db'), sessions, { withoutRowid });
-    const before = snapshotFolder(img.imageRoot);
-    const rows = await collect(readSearchIndex, sourceFor(img));
-    expect(snapshotFolder(img.imageRoot)).toEqual(before);
-    expect(rows.map((r) => `${r.session_id} ${r.source_line} ${r.turn_type} ${iso(r.timestamp_utc)} ${r.project_path} | ${r.text}`)).toEqual([
-      '1760000100000_aaaaa null system null null | session search index: title=a title workspace_root=- prompt=- document_count=1 indexed_at=2026-10-03T10:05:00.000Z',
-      '1760000200000_bbbbb null system 2026-10-03T11:00:00.000Z /w/b | session search index: title=b title workspace_root=/w/b prompt=b prompt document_count=4 indexed_at=2026-10-03T11:05:00.000Z',
-      '1760000200000_bbbbb 1 user null /w/b | zero',
-      '1760000200000_bbbbb 3 system null /w/b | two',
-      '1760000200000_bbbbb 11 assistant null /w/b | ten',
-      '1760000300000_ccccc null system 2026-10-03T12:00:00.000Z /w/c | session search index: title=c title workspace_root=/w/c prompt=c prompt document_count=- indexed_at=-',
-      '1760000300000_ccccc 1 user null /w/c | c prompt',
-      '1760000400000_ddddd null system null /w/d | session search index: title=d title workspace_root=/w/d prompt=- document_count=2 indexed_at=2026-10-03T13:05:00.000Z',
-      '1760000400000_ddddd 1 user null /w/d | d first',
-    ]);
-  });
+  ])(
+    'orders sessions by id and documents by ordinal; keeps sessions missing from indexed_sessions%s',
+    async (_what, withoutRowid) => {
+      const img = image();
+      writeSearchIndexDb(path.join(img.dbDir, 'session-search.db'), sessions, { withoutRowid });
+      const before = snapshotFolder(img.imageRoot);
+      const rows = await collect(readSearchIndex, sourceFor(img));
+      expect(snapshotFolder(img.imageRoot)).toEqual(before);
+      expect(
+        rows.map((r) => `${r.session_id} ${r.source_line} ${r.turn_type} ${iso(r.timestamp_utc)} ${r.project_path} | ${r.text}`),
+      ).toEqual([
+        '1760000100000_aaaaa null system null null | session search index: title=a title workspace_root=- prompt=- document_count=1 indexed_at=2026-10-03T10:05:00.000Z',
+        '1760000200000_bbbbb null system 2026-10-03T11:00:00.000Z /w/b | session search index: title=b title workspace_root=/w/b prompt=b prompt document_count=4 indexed_at=2026-10-03T11:05:00.000Z',
+        '1760000200000_bbbbb 1 user null /w/b | zero',
+        '1760000200000_bbbbb 3 system null /w/b | two',
+        '1760000200000_bbbbb 11 assistant null /w/b | ten',
+        '1760000300000_ccccc null system 2026-10-03T12:00:00.000Z /w/c | session search index: title=c title workspace_root=/w/c prompt=c prompt document_count=- indexed_at=-',
+        '1760000300000_ccccc 1 user null /w/c | c prompt',
+        '1760000400000_ddddd null system null /w/d | session search index: title=d title workspace_root=/w/d prompt=- document_count=2 indexed_at=2026-10-03T13:05:00.000Z',
+        '1760000400000_ddddd 1 user null /w/d | d first',
+      ]);
+    },
+  );
 
   it('says so and reads indexed_sessions alone when the SQLite build lacks the FTS5 module', async () => {
     const img = image();

@@ -162,8 +162,8 @@ describe('readSessionsDb on databases built at test time', () => {
     const img = image();
     const file = path.join(img.dbDir, 'sessions.db');
     writeSessionsDb(file, [row(1), row(2), row(3, { metadata_json: { title: 'only in wal' } })], { wal: true });
-    expect(fs.statSync(file + '-wal').size).toBeGreaterThan(0);
-    expect(fs.existsSync(file + '-shm')).toBe(true);
+    expect(fs.statSync(`${file}-wal`).size).toBeGreaterThan(0);
+    expect(fs.existsSync(`${file}-shm`)).toBe(true);
 
     // The main file alone does not hold row 3: without the -wal, only two rows are visible.
     const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'clinetrail-test-'));
@@ -272,7 +272,9 @@ describe('readSessionsDb on databases built at test time', () => {
   it('reads a sessions table declared WITHOUT ROWID by its key: source_line is the position in session_id order', async () => {
     const img = image();
     // Inserted out of key order; a WITHOUT ROWID table keeps its rows in primary-key order and has no rowid.
-    writeSessionsDb(path.join(img.dbDir, 'sessions.db'), [row(3), row(1), row(2, { metadata_json: '{"title": "cut off' })], { withoutRowid: true });
+    writeSessionsDb(path.join(img.dbDir, 'sessions.db'), [row(3), row(1), row(2, { metadata_json: '{"title": "cut off' })], {
+      withoutRowid: true,
+    });
     const rows = await collect(readSessionsDb, sourceFor(img));
     expect(rows.map((r) => `${r.source_line}.${r.source_seq} ${r.kind} ${r.session_id}`)).toEqual([
       '1.0 session_start 1760000001000_s1',
@@ -283,8 +285,12 @@ describe('readSessionsDb on databases built at test time', () => {
       '3.0 session_start 1760000003000_s3',
       '3.1 model 1760000003000_s3',
     ]);
-    expect(rows[0].text).toBe('session start: source=cli status=running pid=101 cwd=/home/u/p1 workspace_root=/home/u/p1 title=task 1');
-    expect(rows[4].text).toMatch(/^parser: home\/u\/\.cline\/data\/db\/sessions\.db line 2: sessions\.metadata_json is not valid JSON/);
+    expect(rows[0].text).toBe(
+      'session start: source=cli status=running pid=101 cwd=/home/u/p1 workspace_root=/home/u/p1 title=task 1',
+    );
+    expect(rows[4].text).toMatch(
+      /^parser: home\/u\/\.cline\/data\/db\/sessions\.db line 2: sessions\.metadata_json is not valid JSON/,
+    );
   });
 
   it('turns a zero-length db into one parser row and creates nothing beside it', async () => {
@@ -343,7 +349,7 @@ describe('openPrivateCopy', () => {
     expect(path.basename(dir)).toMatch(/^clinetrail-sqlite-/);
     expect(dir.startsWith(os.tmpdir())).toBe(true);
     expect(copy.db.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(2);
-    expect(() => copy.db.exec("DELETE FROM sessions")).toThrow(/readonly|query_only|attempt to write/i);
+    expect(() => copy.db.exec('DELETE FROM sessions')).toThrow(/readonly|query_only|attempt to write/i);
     copy.close();
     expect(fs.existsSync(dir)).toBe(false);
     copy.close();

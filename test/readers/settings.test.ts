@@ -58,7 +58,12 @@ describe('readSettings on fixtures/settings ~/.cline/data (Linux)', async () => 
     );
     expect(permissions.map((r) => r.source_seq)).toEqual([...Array(12).keys()]);
     for (const r of permissions) {
-      expect([iso(r.timestamp_utc), r.session_id, r.project_path, r.source_line]).toEqual([mtime(`${DATA}/globalState.json`), null, null, null]);
+      expect([iso(r.timestamp_utc), r.session_id, r.project_path, r.source_line]).toEqual([
+        mtime(`${DATA}/globalState.json`),
+        null,
+        null,
+        null,
+      ]);
     }
   });
 
@@ -74,10 +79,38 @@ describe('readSettings on fixtures/settings ~/.cline/data (Linux)', async () => 
         null,
         'cloud task target: target=cloud repository_id=812345678 branch=main (from .cline/data/globalState.json, file mtime)',
       ],
-      ['origin', 1, 0, '2025-10-09T08:55:00.000Z', 'ses-01JCLOUDDONE', `session origin: remote cline-cloud session ses-01JCLOUDDONE status completed ${from}`],
-      ['sync', 1, 1, '2025-10-09T08:55:00.000Z', 'ses-01JCLOUDDONE', `session synced: cline-cloud holds session ses-01JCLOUDDONE, no local transcript ${from}`],
-      ['origin', 2, 0, '2025-10-09T08:56:40.000Z', 'ses-01JCLOUDFAIL', `session origin: remote cline-cloud session ses-01JCLOUDFAIL status failed ${from}`],
-      ['sync', 2, 1, '2025-10-09T08:56:40.000Z', 'ses-01JCLOUDFAIL', `session synced: cline-cloud holds session ses-01JCLOUDFAIL, no local transcript ${from}`],
+      [
+        'origin',
+        1,
+        0,
+        '2025-10-09T08:55:00.000Z',
+        'ses-01JCLOUDDONE',
+        `session origin: remote cline-cloud session ses-01JCLOUDDONE status completed ${from}`,
+      ],
+      [
+        'sync',
+        1,
+        1,
+        '2025-10-09T08:55:00.000Z',
+        'ses-01JCLOUDDONE',
+        `session synced: cline-cloud holds session ses-01JCLOUDDONE, no local transcript ${from}`,
+      ],
+      [
+        'origin',
+        2,
+        0,
+        '2025-10-09T08:56:40.000Z',
+        'ses-01JCLOUDFAIL',
+        `session origin: remote cline-cloud session ses-01JCLOUDFAIL status failed ${from}`,
+      ],
+      [
+        'sync',
+        2,
+        1,
+        '2025-10-09T08:56:40.000Z',
+        'ses-01JCLOUDFAIL',
+        `session synced: cline-cloud holds session ses-01JCLOUDFAIL, no local transcript ${from}`,
+      ],
     ]);
     // the facts as columns too: origin rows say remote, sync rows where to
     expect(state.map((r) => [r.kind, r.session_origin, r.sync_target])).toEqual([
@@ -127,7 +160,9 @@ describe('readSettings on fixtures/settings ~/.cline/data (Linux)', async () => 
   it('writes an origin and sync row per pending start and one parser row for the record without a sessionId', () => {
     const rel = `${DATA}/${PENDING}`;
     const from = `(from .cline/data/${PENDING}, file mtime)`;
-    expect(fromFile(rows, rel).map((r) => [r.kind, r.source_line, r.source_seq, iso(r.timestamp_utc), r.session_id, r.text])).toEqual([
+    expect(
+      fromFile(rows, rel).map((r) => [r.kind, r.source_line, r.source_seq, iso(r.timestamp_utc), r.session_id, r.text]),
+    ).toEqual([
       [
         'origin',
         1,
@@ -136,7 +171,14 @@ describe('readSettings on fixtures/settings ~/.cline/data (Linux)', async () => 
         'ses-01JCLOUDWAIT',
         `session origin: remote cline-cloud session ses-01JCLOUDWAIT sandbox start pending account=user:usr_0f9e8d7c endpoint=https://api.cline.bot ${from}`,
       ],
-      ['sync', 1, 1, mtime(rel), 'ses-01JCLOUDWAIT', `session synced: cline-cloud holds session ses-01JCLOUDWAIT, no local transcript ${from}`],
+      [
+        'sync',
+        1,
+        1,
+        mtime(rel),
+        'ses-01JCLOUDWAIT',
+        `session synced: cline-cloud holds session ses-01JCLOUDWAIT, no local transcript ${from}`,
+      ],
       ['parser', 2, 0, null, null, `parser: ${rel}: record 2 has no sessionId`],
     ]);
   });
@@ -183,7 +225,8 @@ describe('readSettings on a macOS Cursor globalStorage', () => {
       makeSource({ store: 'settings', imageRoot: IMG, home: 'Users/u', client: 'cursor', root: path.join(IMG, MAC_ROOT) }),
     );
     const rel = `${MAC_ROOT}/settings/cline_mcp_settings.json`;
-    const from = '(from Library/Application Support/Cursor/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json, file mtime)';
+    const from =
+      '(from Library/Application Support/Cursor/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json, file mtime)';
     expect(rows.map((r) => [r.source_file, r.kind, iso(r.timestamp_utc), r.text])).toEqual([
       [rel, 'permission', mtime(rel), `permission setting: mcpServers.filesystem.autoApprove=read_file ${from}`],
       [rel, 'permission', mtime(rel), `permission setting: mcpServers.filesystem.disabled=true ${from}`],
@@ -242,7 +285,10 @@ describe('readSettings on a globalState.json nested 100,000 levels deep', () => 
     // readFiles becomes an object nested 100,000 levels deep: {"a":{"a":...1...}}
     state.autoApprovalSettings.actions = { ...(state.autoApprovalSettings.actions as object), readFiles: '@DEEP@' };
     const depth = 100_000;
-    writeFileSync(path.join(img, rel), JSON.stringify(state).replace('"@DEEP@"', '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)));
+    writeFileSync(
+      path.join(img, rel),
+      JSON.stringify(state).replace('"@DEEP@"', `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
+    );
     const source = (root: string) => makeSource({ store: 'settings', imageRoot: root, root: path.join(root, DATA) });
     const plain = await collect(readSettings, source(IMG));
     const rows = await collect(readSettings, source(img));
@@ -253,9 +299,13 @@ describe('readSettings on a globalState.json nested 100,000 levels deep', () => 
     const deep = fromFile(rows, rel);
     const problems = deep.filter((r) => r.kind === 'parser');
     expect(problems.map((r) => r.text)).toEqual([
-      expect.stringMatching(/^parser: home\/u\/\.cline\/data\/globalState\.json: autoApprovalSettings\.actions\.readFiles(\.a)*(\.\.\.)? nested deeper than 1000 levels, not read$/),
+      expect.stringMatching(
+        /^parser: home\/u\/\.cline\/data\/globalState\.json: autoApprovalSettings\.actions\.readFiles(\.a)*(\.\.\.)? nested deeper than 1000 levels, not read$/,
+      ),
     ]);
     const texts = (list: Row[]) => list.filter((r) => r.kind !== 'parser').map((r) => r.text);
-    expect(texts(deep)).toEqual(texts(fromFile(plain, rel)).filter((t) => !t?.includes('autoApprovalSettings.actions.readFiles=')));
+    expect(texts(deep)).toEqual(
+      texts(fromFile(plain, rel)).filter((t) => !t?.includes('autoApprovalSettings.actions.readFiles=')),
+    );
   });
 });

@@ -28,7 +28,7 @@ afterAll(() => {
 const sessions = [1, 2, 3].map((n) => ({ session_id: `1760000000000_s${n}`, started_at: '2026-10-03T10:00:00.000Z' }));
 
 describe('copyEvidence', () => {
-  it('reports an error reading the evidence as the evidence\'s (an Error, not an OwnFault)', () => {
+  it("reports an error reading the evidence as the evidence's (an Error, not an OwnFault)", () => {
     // A folder opens for reading but every read fails (EISDIR): the read side of the loop fails.
     const fd = fs.openSync(work, 'r');
     try {
@@ -116,7 +116,7 @@ describe('openPrivateCopy', () => {
 });
 
 describe('sqliteOwnFault', () => {
-  it('takes space and I/O failures of the copy for own faults, and what the bytes say for the evidence\'s', () => {
+  it("takes space and I/O failures of the copy for own faults, and what the bytes say for the evidence's", () => {
     const fault = (code: string) => sqliteOwnFault(Object.assign(new Error('x'), { code }), '/tmp', '/image/sessions.db');
     for (const code of ['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_IOERR_WRITE', 'SQLITE_IOERR_SHMSIZE', 'SQLITE_CANTOPEN']) {
       expect(fault(code), code).toBeInstanceOf(OwnFault);

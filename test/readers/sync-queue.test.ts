@@ -31,7 +31,10 @@ function tmpStore(home: string, rootRel: string, content: string | null): { img:
 }
 
 describe('readSyncQueue on fixtures/sync-queue', async () => {
-  const rows = await collect(readSyncQueue, makeSource({ store: 'sync-queue', client: 'vscode', imageRoot: IMG, root: path.join(IMG, ROOT_REL) }));
+  const rows = await collect(
+    readSyncQueue,
+    makeSource({ store: 'sync-queue', client: 'vscode', imageRoot: IMG, root: path.join(IMG, ROOT_REL) }),
+  );
 
   it('yields one sync row per item in key order, at the item timestamp', () => {
     expect(rows.map((r) => [r.source_line, r.turn_type, r.kind, iso(r.timestamp_utc), r.session_id, r.is_error])).toEqual([
@@ -133,7 +136,9 @@ describe('readSyncQueue on bad files', () => {
   });
 
   it('writes one parser row for an item that is not an object and reads the next', async () => {
-    const rows = await bad('{"items":{"t1/a.json":"oops","t2/b.json":{"taskId":"t2","key":"b.json","status":"synced","retryCount":0,"timestamp":1760000000000}}}');
+    const rows = await bad(
+      '{"items":{"t1/a.json":"oops","t2/b.json":{"taskId":"t2","key":"b.json","status":"synced","retryCount":0,"timestamp":1760000000000}}}',
+    );
     expect(rows.map((r) => [r.kind, r.source_line, r.session_id, r.text])).toEqual([
       ['parser', 1, null, `${where}: item t1/a.json is not an object`],
       ['sync', 2, 't2', `session synced: enterprise prompt upload synced key b.json retries 0 ${FROM}`],

@@ -122,7 +122,13 @@ describe('readVscodeTasks', () => {
 
   it('takes tokens and cost from api_req_started and flags cancels and errors', async () => {
     const rows = ofFile(await readFixture(), UI0);
-    expect(rows[2]).toMatchObject({ text: '<task>fix tests</task>', tokens_in: 1200, tokens_out: 80, cost_usd: 0.0041, is_error: null });
+    expect(rows[2]).toMatchObject({
+      text: '<task>fix tests</task>',
+      tokens_in: 1200,
+      tokens_out: 80,
+      cost_usd: 0.0041,
+      is_error: null,
+    });
     expect(rows[12]).toMatchObject({ text: '[continue]', tokens_in: 10, tokens_out: 0, cost_usd: 0, is_error: true });
     expect(rows[13].is_error).toBe(true);
   });
@@ -152,15 +158,30 @@ describe('readVscodeTasks', () => {
   it('reads task_metadata facts', async () => {
     const rows = ofFile(await readFixture(), `${STORE}/tasks/1760000000000/task_metadata.json`);
     expect(rows.map((r) => [r.kind, r.source_line, iso(r), r.text])).toEqual([
-      ['model_usage', 1, '2025-10-09T08:53:20.390Z', 'model usage: model_id=claude-sonnet-4-5 model_provider_id=anthropic mode=act'],
-      ['model_usage', 2, '2025-10-09T08:53:28.500Z', 'model usage: model_id=claude-opus-4-1 model_provider_id=anthropic mode=plan'],
+      [
+        'model_usage',
+        1,
+        '2025-10-09T08:53:20.390Z',
+        'model usage: model_id=claude-sonnet-4-5 model_provider_id=anthropic mode=act',
+      ],
+      [
+        'model_usage',
+        2,
+        '2025-10-09T08:53:28.500Z',
+        'model usage: model_id=claude-opus-4-1 model_provider_id=anthropic mode=plan',
+      ],
       [
         'environment_history',
         1,
         '2025-10-09T08:53:20.380Z',
         'environment: os_name=win32 os_version=10.0.22631 os_arch=- host_name=Visual Studio Code host_version=1.104.0 cline_version=3.89.2',
       ],
-      ['files_in_context', 1, '2025-10-09T08:53:20.000Z', 'file in context: src/app.py record_state=active record_source=read_tool'],
+      [
+        'files_in_context',
+        1,
+        '2025-10-09T08:53:20.000Z',
+        'file in context: src/app.py record_state=active record_source=read_tool',
+      ],
     ]);
     expect(rows[1]).toMatchObject({ model: 'claude-opus-4-1', provider: 'anthropic', session_id: '1760000000000' });
     // each entry's mode as a column too; the other facts have none
@@ -182,7 +203,9 @@ describe('readVscodeTasks', () => {
 
   it('falls back to api_conversation_history.json, one row per block', async () => {
     const rows = ofFile(await readFixture(), API);
-    expect(rows.map((r) => [r.source_line, r.source_seq, iso(r), r.turn_type, r.kind, r.tool_name, r.tool_use_id, r.text, r.is_error])).toEqual([
+    expect(
+      rows.map((r) => [r.source_line, r.source_seq, iso(r), r.turn_type, r.kind, r.tool_name, r.tool_use_id, r.text, r.is_error]),
+    ).toEqual([
       [1, 0, '2025-10-09T08:56:40.400Z', 'user', 'text', null, null, '<task>\nrun the suite\n</task>', null],
       [1, 1, '2025-10-09T08:56:40.400Z', 'user', 'image', null, null, '[1 image(s)]', null],
       [2, 0, '2025-10-09T08:56:44.000Z', 'thinking', 'thinking', null, null, 'run pytest', null],
@@ -191,7 +214,13 @@ describe('readVscodeTasks', () => {
       [4, 0, null, 'tool_result', 'tool_result', null, 'toolu_01A', '3 passed', false],
       [5, 0, null, 'assistant', 'text', null, null, 'All green.', null],
     ]);
-    expect(rows[2]).toMatchObject({ model: 'claude-sonnet-4-5', provider: 'anthropic', tokens_in: 1200, tokens_out: 80, cost_usd: 0.0041 });
+    expect(rows[2]).toMatchObject({
+      model: 'claude-sonnet-4-5',
+      provider: 'anthropic',
+      tokens_in: 1200,
+      tokens_out: 80,
+      cost_usd: 0.0041,
+    });
     expect(rows[3]).toMatchObject({ tokens_in: null, tokens_out: null, cost_usd: null });
     expect(rows[4]).toMatchObject({ model: 'claude-sonnet-4-5', provider: null, project_path: 'C:\\Users\\alice\\proj' });
   });
@@ -203,7 +232,13 @@ describe('readVscodeTasks', () => {
       [1, 'say:task', 'refactor the parser'],
       [2, 'say:text', 'Reading the parser.'],
     ]);
-    expect(rows[2]).toMatchObject({ kind: 'parser', turn_type: 'system', is_error: true, session_id: '1760000300000', source_line: null });
+    expect(rows[2]).toMatchObject({
+      kind: 'parser',
+      turn_type: 'system',
+      is_error: true,
+      session_id: '1760000300000',
+      source_line: null,
+    });
     expect(rows[2].text).toMatch(new RegExp(`^parser: ${CUT}: .+ \\(2 records read\\)$`));
   });
 });

@@ -14,9 +14,22 @@ const open = useModelDbs();
 
 /** Manifest rows of SDK session `sid`: session start and `model: <model> provider=<provider>`. */
 function manifest(sid: string, model: string, provider: string): TestRow[] {
-  const common: TestRow = { store: 'sdk-sessions', session_id: sid, source_line: 1, timestamp_utc: at(0), turn_type: 'system', model, provider };
+  const common: TestRow = {
+    store: 'sdk-sessions',
+    session_id: sid,
+    source_line: 1,
+    timestamp_utc: at(0),
+    turn_type: 'system',
+    model,
+    provider,
+  };
   return [
-    { ...common, source_seq: 0, kind: 'session_start', text: 'session start: source=cli status=completed pid=1 cwd=/w workspace_root=/w title=-' },
+    {
+      ...common,
+      source_seq: 0,
+      kind: 'session_start',
+      text: 'session start: source=cli status=completed pid=1 cwd=/w workspace_root=/w title=-',
+    },
     { ...common, source_seq: 1, kind: 'model', text: `model: ${model} provider=${provider}` },
   ];
 }
@@ -24,8 +37,17 @@ function manifest(sid: string, model: string, provider: string): TestRow[] {
 /** A transcript row: messages-file line `line`, block `seq`, with the model in force as the reader stamps it. */
 function msg(sid: string, line: number, seq: number, model: string | null, extra: TestRow = {}): TestRow {
   return {
-    store: 'sdk-sessions', session_id: sid, source_line: line, source_seq: seq, timestamp_utc: at(line * 10),
-    turn_type: line % 2 === 1 ? 'user' : 'assistant', kind: 'text', text: `message ${line}.${seq}`, model, provider: model === null ? null : 'anthropic', ...extra,
+    store: 'sdk-sessions',
+    session_id: sid,
+    source_line: line,
+    source_seq: seq,
+    timestamp_utc: at(line * 10),
+    turn_type: line % 2 === 1 ? 'user' : 'assistant',
+    kind: 'text',
+    text: `message ${line}.${seq}`,
+    model,
+    provider: model === null ? null : 'anthropic',
+    ...extra,
   };
 }
 
@@ -39,15 +61,42 @@ describe('SDK model change rows', () => {
       ...manifest('s1', 'claude-sonnet-4', 'anthropic'),
       msg('s1', 1, 0, 'claude-sonnet-4'),
       msg('s1', 2, 0, 'claude-opus-4'),
-      msg('s1', 2, 1, 'claude-opus-4', { turn_type: 'tool_use', kind: 'tool_use', tool_use_id: 'toolu_1', tool_name: 'read_file' }),
+      msg('s1', 2, 1, 'claude-opus-4', {
+        turn_type: 'tool_use',
+        kind: 'tool_use',
+        tool_use_id: 'toolu_1',
+        tool_name: 'read_file',
+      }),
       msg('s1', 3, 0, 'claude-opus-4'),
       msg('s1', 4, 0, 'gpt-5', { provider: 'openai' }),
     ]);
     expect(await db.query(DERIVED)).toEqual([
-      { source_file: lead, line: 2, seq: -1, ms: at(20), session_id: 's1', turn_type: 'system', kind: 'model', model: 'claude-opus-4', text: 'model: claude-sonnet-4 -> claude-opus-4 provider=anthropic' },
-      { source_file: lead, line: 4, seq: -1, ms: at(40), session_id: 's1', turn_type: 'system', kind: 'model', model: 'gpt-5', text: 'model: claude-opus-4 -> gpt-5 provider=openai' },
+      {
+        source_file: lead,
+        line: 2,
+        seq: -1,
+        ms: at(20),
+        session_id: 's1',
+        turn_type: 'system',
+        kind: 'model',
+        model: 'claude-opus-4',
+        text: 'model: claude-sonnet-4 -> claude-opus-4 provider=anthropic',
+      },
+      {
+        source_file: lead,
+        line: 4,
+        seq: -1,
+        ms: at(40),
+        session_id: 's1',
+        turn_type: 'system',
+        kind: 'model',
+        model: 'gpt-5',
+        text: 'model: claude-opus-4 -> gpt-5 provider=openai',
+      },
     ]);
-    const timeline = await db.query(`select source_line::INTEGER as line, source_seq as seq, kind from events where source_file = '${lead}'`);
+    const timeline = await db.query(
+      `select source_line::INTEGER as line, source_seq as seq, kind from events where source_file = '${lead}'`,
+    );
     expect(timeline).toEqual([
       { line: 1, seq: 0, kind: 'text' },
       { line: 2, seq: -1, kind: 'model' },
@@ -58,13 +107,29 @@ describe('SDK model change rows', () => {
       { line: 4, seq: 0, kind: 'text' },
     ]);
     // The derived row carries none of the changing block's tool or usage columns.
-    const [derived] = await db.query(`select tool_name, tool_use_id, tokens_in, is_error, provider, store, source_role from int_derived_events where source_line = 2`);
-    expect(derived).toEqual({ tool_name: null, tool_use_id: null, tokens_in: null, is_error: null, provider: 'anthropic', store: 'sdk-sessions', source_role: 'primary' });
+    const [derived] = await db.query(
+      `select tool_name, tool_use_id, tokens_in, is_error, provider, store, source_role from int_derived_events where source_line = 2`,
+    );
+    expect(derived).toEqual({
+      tool_name: null,
+      tool_use_id: null,
+      tokens_in: null,
+      is_error: null,
+      provider: 'anthropic',
+      store: 'sdk-sessions',
+      source_role: 'primary',
+    });
   });
 
   it("give a row at the lead transcript's first message when it already differs from the manifest", async () => {
-    const db = await open([...manifest('s1', 'claude-sonnet-4', 'anthropic'), msg('s1', 1, 0, 'claude-haiku-4'), msg('s1', 2, 0, 'claude-haiku-4')]);
-    expect((await db.query(DERIVED)).map((r) => [r.line, r.seq, r.text])).toEqual([[1, -1, 'model: claude-sonnet-4 -> claude-haiku-4 provider=anthropic']]);
+    const db = await open([
+      ...manifest('s1', 'claude-sonnet-4', 'anthropic'),
+      msg('s1', 1, 0, 'claude-haiku-4'),
+      msg('s1', 2, 0, 'claude-haiku-4'),
+    ]);
+    expect((await db.query(DERIVED)).map((r) => [r.line, r.seq, r.text])).toEqual([
+      [1, -1, 'model: claude-sonnet-4 -> claude-haiku-4 provider=anthropic'],
+    ]);
   });
 
   it('start a subagent transcript from its own first model, not the manifest model', async () => {
@@ -90,7 +155,9 @@ describe('SDK model change rows', () => {
       msg('s2', 1, 0, 'claude-haiku-4'),
       msg('s2', 2, 0, 'claude-opus-4'),
     ]);
-    expect((await db.query(DERIVED)).map((r) => [r.session_id, r.line, r.text])).toEqual([['s2', 2, 'model: claude-haiku-4 -> claude-opus-4 provider=anthropic']]);
+    expect((await db.query(DERIVED)).map((r) => [r.session_id, r.line, r.text])).toEqual([
+      ['s2', 2, 'model: claude-haiku-4 -> claude-opus-4 provider=anthropic'],
+    ]);
   });
 
   it('compare rows of one file only: the same session on another host has its own manifest', async () => {
@@ -106,8 +173,16 @@ describe('SDK model change rows', () => {
 
 describe('legacy model_usage rows', () => {
   const usage = (line: number, model: string | null, provider: string | null, mode: string | null, s: number): TestRow => ({
-    store: 'vscode-tasks', client: 'vscode', session_id: '1760000000000', source_line: line, turn_type: 'system', kind: 'model_usage',
-    model, provider, timestamp_utc: at(s), permission_mode: mode,
+    store: 'vscode-tasks',
+    client: 'vscode',
+    session_id: '1760000000000',
+    source_line: line,
+    turn_type: 'system',
+    kind: 'model_usage',
+    model,
+    provider,
+    timestamp_utc: at(s),
+    permission_mode: mode,
     text: `model usage: model_id=${model ?? '-'} model_provider_id=${provider ?? '-'} mode=${mode ?? '-'}`,
   });
   const META = files.taskMetadata('1760000000000');
@@ -121,18 +196,80 @@ describe('legacy model_usage rows', () => {
       usage(5, 'claude-3-7-sonnet', 'anthropic', 'act', 240), // both
     ]);
     expect(await db.query(DERIVED)).toEqual([
-      { source_file: META, line: 1, seq: 0, ms: at(0), session_id: '1760000000000', turn_type: 'system', kind: 'model', model: 'claude-3-5-sonnet', text: 'model: claude-3-5-sonnet model_provider_id=anthropic mode=act' },
-      { source_file: META, line: 1, seq: 1, ms: at(0), session_id: '1760000000000', turn_type: 'system', kind: 'permission', model: 'claude-3-5-sonnet', text: 'permission mode: act' },
-      { source_file: META, line: 3, seq: 1, ms: at(120), session_id: '1760000000000', turn_type: 'system', kind: 'permission', model: 'claude-3-5-sonnet', text: 'permission mode: act -> plan' },
-      { source_file: META, line: 4, seq: 0, ms: at(180), session_id: '1760000000000', turn_type: 'system', kind: 'model', model: 'gpt-4o', text: 'model: claude-3-5-sonnet -> gpt-4o model_provider_id=openai mode=plan' },
-      { source_file: META, line: 5, seq: 0, ms: at(240), session_id: '1760000000000', turn_type: 'system', kind: 'model', model: 'claude-3-7-sonnet', text: 'model: gpt-4o -> claude-3-7-sonnet model_provider_id=anthropic mode=act' },
-      { source_file: META, line: 5, seq: 1, ms: at(240), session_id: '1760000000000', turn_type: 'system', kind: 'permission', model: 'claude-3-7-sonnet', text: 'permission mode: plan -> act' },
+      {
+        source_file: META,
+        line: 1,
+        seq: 0,
+        ms: at(0),
+        session_id: '1760000000000',
+        turn_type: 'system',
+        kind: 'model',
+        model: 'claude-3-5-sonnet',
+        text: 'model: claude-3-5-sonnet model_provider_id=anthropic mode=act',
+      },
+      {
+        source_file: META,
+        line: 1,
+        seq: 1,
+        ms: at(0),
+        session_id: '1760000000000',
+        turn_type: 'system',
+        kind: 'permission',
+        model: 'claude-3-5-sonnet',
+        text: 'permission mode: act',
+      },
+      {
+        source_file: META,
+        line: 3,
+        seq: 1,
+        ms: at(120),
+        session_id: '1760000000000',
+        turn_type: 'system',
+        kind: 'permission',
+        model: 'claude-3-5-sonnet',
+        text: 'permission mode: act -> plan',
+      },
+      {
+        source_file: META,
+        line: 4,
+        seq: 0,
+        ms: at(180),
+        session_id: '1760000000000',
+        turn_type: 'system',
+        kind: 'model',
+        model: 'gpt-4o',
+        text: 'model: claude-3-5-sonnet -> gpt-4o model_provider_id=openai mode=plan',
+      },
+      {
+        source_file: META,
+        line: 5,
+        seq: 0,
+        ms: at(240),
+        session_id: '1760000000000',
+        turn_type: 'system',
+        kind: 'model',
+        model: 'claude-3-7-sonnet',
+        text: 'model: gpt-4o -> claude-3-7-sonnet model_provider_id=anthropic mode=act',
+      },
+      {
+        source_file: META,
+        line: 5,
+        seq: 1,
+        ms: at(240),
+        session_id: '1760000000000',
+        turn_type: 'system',
+        kind: 'permission',
+        model: 'claude-3-7-sonnet',
+        text: 'permission mode: plan -> act',
+      },
     ]);
   });
 
   it('give no permission row for an entry without a mode, and write - for absent values in the model row', async () => {
     const db = await open([usage(1, 'claude-3-5-sonnet', null, null, 0)]);
-    expect((await db.query(DERIVED)).map((r) => [r.kind, r.text])).toEqual([['model', 'model: claude-3-5-sonnet model_provider_id=- mode=-']]);
+    expect((await db.query(DERIVED)).map((r) => [r.kind, r.text])).toEqual([
+      ['model', 'model: claude-3-5-sonnet model_provider_id=- mode=-'],
+    ]);
   });
 
   it('restart per task file', async () => {
@@ -157,7 +294,9 @@ describe('columns', () => {
     const db = await open([...manifest('s1', 'claude-sonnet-4', 'anthropic'), msg('s1', 1, 0, 'claude-opus-4')]);
     const names = ['row_id', ...COLUMNS.map((c) => c.name as string)].sort();
     const columnsOf = async (table: string): Promise<string[]> =>
-      (await db.query(`select column_name from information_schema.columns where table_name = '${table}' order by column_name`)).map((r) => r.column_name as string);
+      (
+        await db.query(`select column_name from information_schema.columns where table_name = '${table}' order by column_name`)
+      ).map((r) => r.column_name as string);
     expect(await columnsOf('raw_events')).toEqual(names);
     expect(await columnsOf('int_derived_events')).toEqual(names);
     expect(await columnsOf('events')).toEqual(names);

@@ -26,41 +26,140 @@ async function pairs(db: ModelDb): Promise<[string, string, number, string, numb
     `select rule, dropped_store, dropped_source_line::INTEGER as dl, kept_source_file, kept_source_line::INTEGER as kl
      from duplicates order by rule, dropped_store, dropped_source_line`,
   );
-  return rows.map((r) => [r.rule as string, r.dropped_store as string, r.dl as number, r.kept_source_file as string, r.kl as number]);
+  return rows.map((r) => [
+    r.rule as string,
+    r.dropped_store as string,
+    r.dl as number,
+    r.kept_source_file as string,
+    r.kl as number,
+  ]);
 }
 
 // Transcript rows (primary) of SDK session s1 and legacy task t1.
 const SDK = files.sdkMessages('s1');
 const prompt = (line: number, text: string, ts: number | string | null, extra: TestRow = {}): TestRow => ({
-  store: 'sdk-sessions', session_id: 's1', source_line: line, turn_type: 'user', kind: 'text', text, timestamp_utc: ts, ...extra,
+  store: 'sdk-sessions',
+  session_id: 's1',
+  source_line: line,
+  turn_type: 'user',
+  kind: 'text',
+  text,
+  timestamp_utc: ts,
+  ...extra,
 });
 // Secondary rows as the readers write them.
 const hookPrompt = (line: number, text: string, ts: number, extra: TestRow = {}): TestRow => ({
-  store: 'hooks-log', session_id: 's1', source_line: line, turn_type: 'user', kind: 'hook:prompt_submit', text, timestamp_utc: ts, ...extra,
+  store: 'hooks-log',
+  session_id: 's1',
+  source_line: line,
+  turn_type: 'user',
+  kind: 'hook:prompt_submit',
+  text,
+  timestamp_utc: ts,
+  ...extra,
 });
 const history = (line: number, text: string, ts: number | string | null, extra: TestRow = {}): TestRow => ({
-  store: 'input-history', session_id: null, source_line: line, turn_type: 'user', kind: 'input_history', text, timestamp_utc: ts, ...extra,
+  store: 'input-history',
+  session_id: null,
+  source_line: line,
+  turn_type: 'user',
+  kind: 'input_history',
+  text,
+  timestamp_utc: ts,
+  ...extra,
 });
 const searchDoc = (line: number, text: string, extra: TestRow = {}): TestRow => ({
-  store: 'search-index', session_id: 's1', source_line: line, turn_type: 'user', kind: 'search_document', text, timestamp_utc: null, ...extra,
+  store: 'search-index',
+  session_id: 's1',
+  source_line: line,
+  turn_type: 'user',
+  kind: 'search_document',
+  text,
+  timestamp_utc: null,
+  ...extra,
 });
 
 describe('hook_tool_call', () => {
   const toolRows: TestRow[] = [
-    { store: 'sdk-sessions', session_id: 's1', source_line: 2, source_seq: 1, turn_type: 'tool_use', kind: 'tool_use', tool_name: 'read_file', tool_use_id: 'toolu_1', text: '{"path":"a.ts"}', timestamp_utc: at(0) },
-    { store: 'sdk-sessions', session_id: 's1', source_line: 3, turn_type: 'tool_result', kind: 'tool_result', tool_use_id: 'toolu_1', text: 'contents of a.ts', timestamp_utc: at(5) },
-    { store: 'sdk-sessions', session_id: 's1', source_line: 4, turn_type: 'tool_use', kind: 'tool_use', tool_use_id: 'toolu_2', text: '{"path":"b.ts"}', timestamp_utc: at(10) },
+    {
+      store: 'sdk-sessions',
+      session_id: 's1',
+      source_line: 2,
+      source_seq: 1,
+      turn_type: 'tool_use',
+      kind: 'tool_use',
+      tool_name: 'read_file',
+      tool_use_id: 'toolu_1',
+      text: '{"path":"a.ts"}',
+      timestamp_utc: at(0),
+    },
+    {
+      store: 'sdk-sessions',
+      session_id: 's1',
+      source_line: 3,
+      turn_type: 'tool_result',
+      kind: 'tool_result',
+      tool_use_id: 'toolu_1',
+      text: 'contents of a.ts',
+      timestamp_utc: at(5),
+    },
+    {
+      store: 'sdk-sessions',
+      session_id: 's1',
+      source_line: 4,
+      turn_type: 'tool_use',
+      kind: 'tool_use',
+      tool_use_id: 'toolu_2',
+      text: '{"path":"b.ts"}',
+      timestamp_utc: at(10),
+    },
   ];
 
   it('pairs a hook tool_use and tool_result with the transcript rows of the same call id and turn type, whatever the text', async () => {
     const db = await open([
       ...toolRows,
-      { store: 'hooks-log', session_id: 's1', source_line: 1, turn_type: 'tool_use', kind: 'hook:tool_call', tool_use_id: 'toolu_1', text: 'input summarised differently', timestamp_utc: at(-2) },
-      { store: 'hooks-log', session_id: 's1', source_line: 2, turn_type: 'tool_result', kind: 'hook:tool_result', tool_use_id: 'toolu_1', text: 'contents of a.ts', timestamp_utc: at(4) },
+      {
+        store: 'hooks-log',
+        session_id: 's1',
+        source_line: 1,
+        turn_type: 'tool_use',
+        kind: 'hook:tool_call',
+        tool_use_id: 'toolu_1',
+        text: 'input summarised differently',
+        timestamp_utc: at(-2),
+      },
+      {
+        store: 'hooks-log',
+        session_id: 's1',
+        source_line: 2,
+        turn_type: 'tool_result',
+        kind: 'hook:tool_result',
+        tool_use_id: 'toolu_1',
+        text: 'contents of a.ts',
+        timestamp_utc: at(4),
+      },
       // Same call id but a tool_result hook row has no tool_result twin for toolu_2: stays.
-      { store: 'hooks-log', session_id: 's1', source_line: 3, turn_type: 'tool_result', kind: 'hook:tool_result', tool_use_id: 'toolu_2', text: 'contents of b.ts', timestamp_utc: at(11) },
+      {
+        store: 'hooks-log',
+        session_id: 's1',
+        source_line: 3,
+        turn_type: 'tool_result',
+        kind: 'hook:tool_result',
+        tool_use_id: 'toolu_2',
+        text: 'contents of b.ts',
+        timestamp_utc: at(11),
+      },
       // No call id: never paired on the id.
-      { store: 'hooks-log', session_id: 's1', source_line: 4, turn_type: 'tool_use', kind: 'hook:tool_call', tool_use_id: null, text: '{"path":"b.ts"}', timestamp_utc: at(10) },
+      {
+        store: 'hooks-log',
+        session_id: 's1',
+        source_line: 4,
+        turn_type: 'tool_use',
+        kind: 'hook:tool_call',
+        tool_use_id: null,
+        text: '{"path":"b.ts"}',
+        timestamp_utc: at(10),
+      },
     ]);
     expect(await pairs(db)).toEqual([
       ['hook_tool_call', 'hooks-log', 1, SDK, 2],
@@ -75,8 +174,26 @@ describe('hook_tool_call', () => {
   it('pairs at 59 minutes apart and not at 61', async () => {
     const db = await open([
       ...toolRows,
-      { store: 'hooks-log', session_id: 's1', source_line: 1, turn_type: 'tool_use', kind: 'hook:tool_call', tool_use_id: 'toolu_1', text: 'x', timestamp_utc: at(59 * 60) },
-      { store: 'hooks-log', session_id: 's1', source_line: 2, turn_type: 'tool_use', kind: 'hook:tool_call', tool_use_id: 'toolu_2', text: 'y', timestamp_utc: at(10 + 61 * 60) },
+      {
+        store: 'hooks-log',
+        session_id: 's1',
+        source_line: 1,
+        turn_type: 'tool_use',
+        kind: 'hook:tool_call',
+        tool_use_id: 'toolu_1',
+        text: 'x',
+        timestamp_utc: at(59 * 60),
+      },
+      {
+        store: 'hooks-log',
+        session_id: 's1',
+        source_line: 2,
+        turn_type: 'tool_use',
+        kind: 'hook:tool_call',
+        tool_use_id: 'toolu_2',
+        text: 'y',
+        timestamp_utc: at(10 + 61 * 60),
+      },
     ]);
     expect(await pairs(db)).toEqual([['hook_tool_call', 'hooks-log', 1, SDK, 2]]);
     expect(await keptSecondary(db)).toEqual([['hooks-log', 2, 'y']]);
@@ -87,13 +204,45 @@ describe('hook_text', () => {
   it('pairs a hook prompt and a hook reply with the transcript rows of the same turn type and text', async () => {
     const db = await open([
       prompt(1, 'fix the tests', at(0)),
-      { store: 'sdk-sessions', session_id: 's1', source_line: 2, turn_type: 'assistant', kind: 'text', text: 'All tests pass.', timestamp_utc: at(30) },
+      {
+        store: 'sdk-sessions',
+        session_id: 's1',
+        source_line: 2,
+        turn_type: 'assistant',
+        kind: 'text',
+        text: 'All tests pass.',
+        timestamp_utc: at(30),
+      },
       hookPrompt(1, 'fix the tests', at(-1)),
-      { store: 'hooks-log', session_id: 's1', source_line: 2, turn_type: 'assistant', kind: 'hook:agent_end', text: 'All tests pass.', timestamp_utc: at(31) },
+      {
+        store: 'hooks-log',
+        session_id: 's1',
+        source_line: 2,
+        turn_type: 'assistant',
+        kind: 'hook:agent_end',
+        text: 'All tests pass.',
+        timestamp_utc: at(31),
+      },
       // A reply text that is a transcript *user* text: turn types differ, stays.
-      { store: 'hooks-log', session_id: 's1', source_line: 3, turn_type: 'assistant', kind: 'hook:agent_end', text: 'fix the tests', timestamp_utc: at(32) },
+      {
+        store: 'hooks-log',
+        session_id: 's1',
+        source_line: 3,
+        turn_type: 'assistant',
+        kind: 'hook:agent_end',
+        text: 'fix the tests',
+        timestamp_utc: at(32),
+      },
       // A hook audit system row has no twin: stays.
-      { store: 'hooks-log', session_id: 's1', source_line: 4, turn_type: 'system', kind: 'hook:agent_start', text: 'hook audit: agent_start pid=42', timestamp_utc: at(-2) },
+      {
+        store: 'hooks-log',
+        session_id: 's1',
+        source_line: 4,
+        turn_type: 'system',
+        kind: 'hook:agent_start',
+        text: 'hook audit: agent_start pid=42',
+        timestamp_utc: at(-2),
+      },
     ]);
     expect(await pairs(db)).toEqual([
       ['hook_text', 'hooks-log', 1, SDK, 1],
@@ -142,7 +291,9 @@ describe('hook_text', () => {
   it('never pairs across hosts', async () => {
     const db = await open([prompt(1, 'fix the tests', at(0)), hookPrompt(1, 'fix the tests', at(0), { host: 'h2' })]);
     expect(await pairs(db)).toEqual([]);
-    expect(await db.query(`select host, store from events where source_role = 'secondary'`)).toEqual([{ host: 'h2', store: 'hooks-log' }]);
+    expect(await db.query(`select host, store from events where source_role = 'secondary'`)).toEqual([
+      { host: 'h2', store: 'hooks-log' },
+    ]);
   });
 
   // Every hook prompt below has a free transcript twin within the hour, so the rule drops all six. The gaps
@@ -191,7 +342,9 @@ describe('groups of identical texts', () => {
       hookPrompt(4, 'continue', at(8100)),
     ]);
     expect(
-      await db.query(`select dropped_source_line::INTEGER as h, kept_source_line::INTEGER as p, round_number, rule_pass, rule_round from duplicates order by h`),
+      await db.query(
+        `select dropped_source_line::INTEGER as h, kept_source_line::INTEGER as p, round_number, rule_pass, rule_round from duplicates order by h`,
+      ),
     ).toEqual([
       { h: 1, p: 1, round_number: 1, rule_pass: 'in_order', rule_round: 2 },
       { h: 3, p: 2, round_number: 1, rule_pass: 'nearest', rule_round: 1 },
@@ -264,20 +417,30 @@ describe('groups of identical texts', () => {
 
   it('pairs 3 undated history lines with the 3 newest of 5 identical prompts, in order', async () => {
     const db = await open([
-      inSession('s1', 1, 0), inSession('s1', 2, 60), inSession('s2', 1, 3600), inSession('s2', 2, 3660), inSession('s3', 1, 7200),
-      history(1, 'continue', null), history(2, 'continue', null), history(3, 'continue', null),
+      inSession('s1', 1, 0),
+      inSession('s1', 2, 60),
+      inSession('s2', 1, 3600),
+      inSession('s2', 2, 3660),
+      inSession('s3', 1, 7200),
+      history(1, 'continue', null),
+      history(2, 'continue', null),
+      history(3, 'continue', null),
     ]);
     expect(await pairs(db)).toEqual([
       ['input_history', 'input-history', 1, s2, 1],
       ['input_history', 'input-history', 2, s2, 2],
       ['input_history', 'input-history', 3, s3, 1],
     ]);
-    expect(await db.query(`select distinct rule_round, distance_ms::INTEGER as d from duplicates`)).toEqual([{ rule_round: 2, d: 0 }]);
+    expect(await db.query(`select distinct rule_round, distance_ms::INTEGER as d from duplicates`)).toEqual([
+      { rule_round: 2, d: 0 },
+    ]);
   });
 
   it('pairs the 3 newest of 5 undated history lines with 3 identical prompts; the 2 oldest lines (transcripts gone) stay', async () => {
     const db = await open([
-      inSession('s1', 1, 0), inSession('s2', 1, 60), inSession('s3', 1, 120),
+      inSession('s1', 1, 0),
+      inSession('s2', 1, 60),
+      inSession('s3', 1, 120),
       ...[1, 2, 3, 4, 5].map((n) => history(n, 'continue', null)),
     ]);
     expect(await pairs(db)).toEqual([
@@ -293,10 +456,20 @@ describe('groups of identical texts', () => {
 
   it('pairs the dated last history line within 2 s first, then the undated lines with the prompts left', async () => {
     const db = await open([
-      inSession('s1', 1, 0), inSession('s1', 2, 60), inSession('s2', 1, 120), inSession('s2', 2, 180),
-      history(1, 'continue', null), history(2, 'continue', null), history(3, 'continue', null), history(4, 'continue', at(180.5)),
+      inSession('s1', 1, 0),
+      inSession('s1', 2, 60),
+      inSession('s2', 1, 120),
+      inSession('s2', 2, 180),
+      history(1, 'continue', null),
+      history(2, 'continue', null),
+      history(3, 'continue', null),
+      history(4, 'continue', at(180.5)),
     ]);
-    expect(await db.query(`select dropped_source_line::INTEGER as line, rule_round, distance_ms::INTEGER as d, kept_session_id as s, kept_source_line::INTEGER as kl from duplicates order by line`)).toEqual([
+    expect(
+      await db.query(
+        `select dropped_source_line::INTEGER as line, rule_round, distance_ms::INTEGER as d, kept_session_id as s, kept_source_line::INTEGER as kl from duplicates order by line`,
+      ),
+    ).toEqual([
       { line: 1, rule_round: 2, d: 0, s: 's1', kl: 1 },
       { line: 2, rule_round: 2, d: 0, s: 's1', kl: 2 },
       { line: 3, rule_round: 2, d: 0, s: 's2', kl: 1 },
@@ -305,7 +478,13 @@ describe('groups of identical texts', () => {
   });
 
   it('pairs search-index copies with the transcript rows of their own line; a copy whose message is gone stays', async () => {
-    const db = await open([prompt(6, 'continue', at(0)), prompt(11, 'continue', at(60)), searchDoc(1, 'continue'), searchDoc(6, 'continue'), searchDoc(11, 'continue')]);
+    const db = await open([
+      prompt(6, 'continue', at(0)),
+      prompt(11, 'continue', at(60)),
+      searchDoc(1, 'continue'),
+      searchDoc(6, 'continue'),
+      searchDoc(11, 'continue'),
+    ]);
     expect(await pairs(db)).toEqual([
       ['search_index', 'search-index', 6, SDK, 6],
       ['search_index', 'search-index', 11, SDK, 11],
@@ -324,19 +503,28 @@ describe('groups of identical texts', () => {
       ...Array.from({ length: n }, (_, i) => prompt(i + 1, 'continue', at(i * 30), { home: 'home/v', session_id: 's9' })),
       ...Array.from({ length: n }, (_, i) => history(i + 1, 'continue', null, { home: 'home/v' })),
     ]);
-    const byRule = await db.query(`select rule, count(*)::INTEGER as n, count(distinct kept_source_file || kept_source_line)::INTEGER as kept from duplicates group by all order by rule`);
+    const byRule = await db.query(
+      `select rule, count(*)::INTEGER as n, count(distinct kept_source_file || kept_source_line)::INTEGER as kept from duplicates group by all order by rule`,
+    );
     // hook_text takes the 400 prompts of home/u; the home/u history lines and the search-index copies find none left.
     expect(byRule).toEqual([
       { rule: 'hook_text', n, kept: n },
       { rule: 'input_history', n, kept: n },
     ]);
-    expect(await db.query(`select count(*)::INTEGER as n from duplicates where rule = 'input_history' and home <> 'home/v'`)).toEqual([{ n: 0 }]);
+    expect(
+      await db.query(`select count(*)::INTEGER as n from duplicates where rule = 'input_history' and home <> 'home/v'`),
+    ).toEqual([{ n: 0 }]);
   });
 });
 
 describe('input_history', () => {
   it('pairs a dated history line within 2 seconds (1.5 s) and not at 3 s', async () => {
-    const db = await open([prompt(1, 'add a test', at(0)), prompt(2, 'run it', at(100)), history(19, 'add a test', at(1.5)), history(20, 'run it', at(103))]);
+    const db = await open([
+      prompt(1, 'add a test', at(0)),
+      prompt(2, 'run it', at(100)),
+      history(19, 'add a test', at(1.5)),
+      history(20, 'run it', at(103)),
+    ]);
     expect(await pairs(db)).toEqual([['input_history', 'input-history', 19, SDK, 1]]);
     expect(await keptSecondary(db)).toEqual([['input-history', 20, 'run it']]);
   });
@@ -345,11 +533,28 @@ describe('input_history', () => {
     const ui = files.uiMessages('1760000000000');
     const db = await open([
       prompt(1, 'add a test', at(0)),
-      { store: 'vscode-tasks', client: 'vscode', session_id: '1760000000000', source_line: 1, turn_type: 'user', kind: 'say:task', text: 'explain this repo', timestamp_utc: at(-86400 * 30) },
+      {
+        store: 'vscode-tasks',
+        client: 'vscode',
+        session_id: '1760000000000',
+        source_line: 1,
+        turn_type: 'user',
+        kind: 'say:task',
+        text: 'explain this repo',
+        timestamp_utc: at(-86400 * 30),
+      },
       history(1, 'explain this repo', null),
       history(2, 'add a test', null),
       // An undated line whose text is only an assistant reply: user rows only.
-      { store: 'sdk-sessions', session_id: 's1', source_line: 2, turn_type: 'assistant', kind: 'text', text: 'done', timestamp_utc: at(5) },
+      {
+        store: 'sdk-sessions',
+        session_id: 's1',
+        source_line: 2,
+        turn_type: 'assistant',
+        kind: 'text',
+        text: 'done',
+        timestamp_utc: at(5),
+      },
       history(3, 'done', null),
     ]);
     expect(await pairs(db)).toEqual([
@@ -374,8 +579,24 @@ describe('search_index', () => {
   it('pairs a document with the transcript row of the same session and text; other sessions and texts stay', async () => {
     const db = await open([
       prompt(1, 'add a test', at(0)),
-      { store: 'sdk-sessions', session_id: 's1', source_line: 2, turn_type: 'assistant', kind: 'text', text: 'Added.', timestamp_utc: at(9) },
-      { store: 'search-index', session_id: 's1', source_line: null, turn_type: 'system', kind: 'search_index_session', text: 'session search index: title=t workspace_root=/w prompt=add a test document_count=2 indexed_at=1', timestamp_utc: at(0) },
+      {
+        store: 'sdk-sessions',
+        session_id: 's1',
+        source_line: 2,
+        turn_type: 'assistant',
+        kind: 'text',
+        text: 'Added.',
+        timestamp_utc: at(9),
+      },
+      {
+        store: 'search-index',
+        session_id: 's1',
+        source_line: null,
+        turn_type: 'system',
+        kind: 'search_index_session',
+        text: 'session search index: title=t workspace_root=/w prompt=add a test document_count=2 indexed_at=1',
+        timestamp_utc: at(0),
+      },
       searchDoc(1, 'add a test'),
       searchDoc(2, 'Added.', { turn_type: 'assistant' }),
       searchDoc(1, 'add a test', { session_id: 's2' }),
@@ -385,7 +606,9 @@ describe('search_index', () => {
       ['search_index', 'search-index', 1, SDK, 1],
       ['search_index', 'search-index', 2, SDK, 2],
     ]);
-    const kept = await db.query(`select session_id, kind, source_line::INTEGER as line from events where store = 'search-index' order by session_id, source_line nulls first`);
+    const kept = await db.query(
+      `select session_id, kind, source_line::INTEGER as line from events where store = 'search-index' order by session_id, source_line nulls first`,
+    );
     expect(kept).toEqual([
       { session_id: 's1', kind: 'search_index_session', line: null },
       { session_id: 's1', kind: 'search_document', line: 3 },
@@ -394,13 +617,21 @@ describe('search_index', () => {
   });
 
   it('pairs two copies of a repeated prompt one-to-one', async () => {
-    const db = await open([prompt(1, 'continue', at(0)), prompt(5, 'continue', at(60)), searchDoc(1, 'continue'), searchDoc(5, 'continue')]);
+    const db = await open([
+      prompt(1, 'continue', at(0)),
+      prompt(5, 'continue', at(60)),
+      searchDoc(1, 'continue'),
+      searchDoc(5, 'continue'),
+    ]);
     expect(await pairs(db)).toEqual([
       ['search_index', 'search-index', 1, SDK, 1],
       ['search_index', 'search-index', 5, SDK, 5],
     ]);
     // Each document's line is its own message's line: both pair in pass 1 (nearest).
-    expect(await db.query(`select rule_round from duplicates order by dropped_source_line`)).toEqual([{ rule_round: 1 }, { rule_round: 1 }]);
+    expect(await db.query(`select rule_round from duplicates order by dropped_source_line`)).toEqual([
+      { rule_round: 1 },
+      { rule_round: 1 },
+    ]);
   });
 
   // The search index records no time: the record position (document ordinal + 1 = message line) is what
@@ -408,7 +639,10 @@ describe('search_index', () => {
   // documents 6 and 7 in events).
   it('drops every index copy of a prompt typed 7 times in one session', async () => {
     const lines = [1, 6, 11, 16, 21, 26, 31];
-    const db = await open([...lines.map((l) => prompt(l, 'continue', at(l * 10))), ...lines.map((l) => searchDoc(l, 'continue'))]);
+    const db = await open([
+      ...lines.map((l) => prompt(l, 'continue', at(l * 10))),
+      ...lines.map((l) => searchDoc(l, 'continue')),
+    ]);
     expect(await keptSecondary(db)).toEqual([]);
     expect((await db.query(`select count(*)::INTEGER as n from duplicates where rule = 'search_index'`))[0].n).toBe(7);
   });
@@ -422,7 +656,12 @@ describe('rule order', () => {
   });
 
   it('hook_text runs before input_history and search_index: only the hook copy is dropped', async () => {
-    const db = await open([prompt(1, 'add a test', at(0)), hookPrompt(1, 'add a test', at(0)), history(20, 'add a test', null), searchDoc(1, 'add a test')]);
+    const db = await open([
+      prompt(1, 'add a test', at(0)),
+      hookPrompt(1, 'add a test', at(0)),
+      history(20, 'add a test', null),
+      searchDoc(1, 'add a test'),
+    ]);
     expect(await pairs(db)).toEqual([['hook_text', 'hooks-log', 1, SDK, 1]]);
     expect(await keptSecondary(db)).toEqual([
       ['input-history', 20, 'add a test'],
@@ -431,7 +670,12 @@ describe('rule order', () => {
   });
 
   it('with two transcript copies of the prompt, each secondary copy absorbs its own', async () => {
-    const db = await open([prompt(1, 'add a test', at(0)), prompt(7, 'add a test', at(500)), history(20, 'add a test', at(500.5)), searchDoc(1, 'add a test')]);
+    const db = await open([
+      prompt(1, 'add a test', at(0)),
+      prompt(7, 'add a test', at(500)),
+      history(20, 'add a test', at(500.5)),
+      searchDoc(1, 'add a test'),
+    ]);
     expect(await pairs(db)).toEqual([
       ['input_history', 'input-history', 20, SDK, 7],
       ['search_index', 'search-index', 1, SDK, 1],
@@ -442,7 +686,10 @@ describe('rule order', () => {
 
 describe('duplicates table and events', () => {
   it('names the rule, the dropped row and the kept row', async () => {
-    const db = await open([prompt(3, 'add a test', '2025-10-09T08:00:00.250Z', { source_seq: 0 }), history(20, 'add a test', '2025-10-09T08:00:01.873Z')]);
+    const db = await open([
+      prompt(3, 'add a test', '2025-10-09T08:00:00.250Z', { source_seq: 0 }),
+      history(20, 'add a test', '2025-10-09T08:00:01.873Z'),
+    ]);
     const rows = await db.query(
       `select rule, rule_round, distance_ms::INTEGER as distance_ms, host, home, dropped_store, dropped_source_file,
               dropped_source_line::INTEGER as dropped_source_line, dropped_session_id, dropped_turn_type, dropped_kind,
@@ -453,12 +700,26 @@ describe('duplicates table and events', () => {
     );
     expect(rows).toEqual([
       {
-        rule: 'input_history', rule_round: 1, distance_ms: 1623, host: 'h1', home: 'home/u',
-        dropped_store: 'input-history', dropped_source_file: files.inputHistory(), dropped_source_line: 20,
-        dropped_session_id: null, dropped_turn_type: 'user', dropped_kind: 'input_history',
-        dropped_at: '2025-10-09T08:00:01.873', dropped_text: 'add a test',
-        kept_store: 'sdk-sessions', kept_source_file: SDK, kept_source_line: 3, kept_source_seq: 0, kept_session_id: 's1',
-        kept_kind: 'text', kept_at: '2025-10-09T08:00:00.250',
+        rule: 'input_history',
+        rule_round: 1,
+        distance_ms: 1623,
+        host: 'h1',
+        home: 'home/u',
+        dropped_store: 'input-history',
+        dropped_source_file: files.inputHistory(),
+        dropped_source_line: 20,
+        dropped_session_id: null,
+        dropped_turn_type: 'user',
+        dropped_kind: 'input_history',
+        dropped_at: '2025-10-09T08:00:01.873',
+        dropped_text: 'add a test',
+        kept_store: 'sdk-sessions',
+        kept_source_file: SDK,
+        kept_source_line: 3,
+        kept_source_seq: 0,
+        kept_session_id: 's1',
+        kept_kind: 'text',
+        kept_at: '2025-10-09T08:00:00.250',
       },
     ]);
   });
@@ -466,10 +727,40 @@ describe('duplicates table and events', () => {
   it('events = every primary row + every secondary row not dropped + derived rows', async () => {
     const db = await open([
       // Manifest (3 primary rows) and a lead transcript whose 2nd message changes the model (1 derived row).
-      { store: 'sdk-sessions', session_id: 's1', source_line: 1, source_seq: 0, turn_type: 'system', kind: 'session_start', text: 'session start: source=cli', timestamp_utc: at(-5) },
-      { store: 'sdk-sessions', session_id: 's1', source_line: 1, source_seq: 1, turn_type: 'system', kind: 'model', model: 'm-a', provider: 'p', text: 'model: m-a provider=p', timestamp_utc: at(-5) },
+      {
+        store: 'sdk-sessions',
+        session_id: 's1',
+        source_line: 1,
+        source_seq: 0,
+        turn_type: 'system',
+        kind: 'session_start',
+        text: 'session start: source=cli',
+        timestamp_utc: at(-5),
+      },
+      {
+        store: 'sdk-sessions',
+        session_id: 's1',
+        source_line: 1,
+        source_seq: 1,
+        turn_type: 'system',
+        kind: 'model',
+        model: 'm-a',
+        provider: 'p',
+        text: 'model: m-a provider=p',
+        timestamp_utc: at(-5),
+      },
       prompt(1, 'add a test', at(0), { model: 'm-a', provider: 'p' }),
-      { store: 'sdk-sessions', session_id: 's1', source_line: 2, turn_type: 'assistant', kind: 'text', model: 'm-b', provider: 'p', text: 'Added.', timestamp_utc: at(9) },
+      {
+        store: 'sdk-sessions',
+        session_id: 's1',
+        source_line: 2,
+        turn_type: 'assistant',
+        kind: 'text',
+        model: 'm-b',
+        provider: 'p',
+        text: 'Added.',
+        timestamp_utc: at(9),
+      },
       // Secondary: 2 dropped, 2 kept.
       history(20, 'add a test', null),
       searchDoc(2, 'Added.', { turn_type: 'assistant' }),
@@ -484,7 +775,9 @@ describe('duplicates table and events', () => {
               (select count(*) from int_derived_events)::INTEGER as derived`,
     );
     expect(counts).toEqual({ events: 7, prim: 4, sec: 4, dropped: 2, derived: 1 });
-    expect(counts.events).toBe((counts.prim as number) + (counts.sec as number) - (counts.dropped as number) + (counts.derived as number));
+    expect(counts.events).toBe(
+      (counts.prim as number) + (counts.sec as number) - (counts.dropped as number) + (counts.derived as number),
+    );
     expect(await keptSecondary(db)).toEqual([
       ['hooks-log', 1, 'something else'],
       ['search-index', 1, 'add a test'],
@@ -492,7 +785,10 @@ describe('duplicates table and events', () => {
   });
 
   it('never drops a primary row, even one that is an exact copy of another primary row', async () => {
-    const db = await open([prompt(1, 'same', at(0)), prompt(1, 'same', at(0), { store: 'cline-tasks', session_id: '1761000000000', kind: 'say:task' })]);
+    const db = await open([
+      prompt(1, 'same', at(0)),
+      prompt(1, 'same', at(0), { store: 'cline-tasks', session_id: '1761000000000', kind: 'say:task' }),
+    ]);
     expect((await db.query(`select count(*)::INTEGER as n from events`))[0].n).toBe(2);
     expect((await db.query(`select count(*)::INTEGER as n from duplicates`))[0].n).toBe(0);
   });

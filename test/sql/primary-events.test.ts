@@ -12,9 +12,22 @@ const open = useModelDbs();
 
 /** The session start / model rows a manifest or a sessions.db row yields (readers/shapes/session-start.ts). */
 function startRows(store: 'sdk-sessions' | 'sessions-db', sid: string, extra: TestRow = {}): TestRow[] {
-  const common: TestRow = { store, session_id: sid, timestamp_utc: T0, turn_type: 'system', model: 'claude-sonnet-4', provider: 'anthropic', ...extra };
+  const common: TestRow = {
+    store,
+    session_id: sid,
+    timestamp_utc: T0,
+    turn_type: 'system',
+    model: 'claude-sonnet-4',
+    provider: 'anthropic',
+    ...extra,
+  };
   return [
-    { ...common, source_seq: 0, kind: 'session_start', text: 'session start: source=cli status=completed pid=1 cwd=/w workspace_root=/w title=-' },
+    {
+      ...common,
+      source_seq: 0,
+      kind: 'session_start',
+      text: 'session start: source=cli status=completed pid=1 cwd=/w workspace_root=/w title=-',
+    },
     { ...common, source_seq: 1, kind: 'model', text: 'model: claude-sonnet-4 provider=anthropic' },
   ];
 }
@@ -48,25 +61,74 @@ describe('sessions.db rows', () => {
 describe('model_usage facts', () => {
   it('are not timeline rows: neither in int_primary_events nor, as such, in events', async () => {
     const db = await open([
-      { store: 'vscode-tasks', client: 'vscode', session_id: 't1', source_line: 1, turn_type: 'system', kind: 'model_usage', model: 'claude-3-5-sonnet', provider: 'anthropic', permission_mode: 'act', text: 'model usage: model_id=claude-3-5-sonnet model_provider_id=anthropic mode=act', timestamp_utc: T0 },
-      { store: 'vscode-tasks', client: 'vscode', session_id: 't1', source_line: 1, turn_type: 'system', kind: 'environment_history', source_file: files.taskMetadata('t1'), text: 'environment: os_name=linux', timestamp_utc: T0 },
+      {
+        store: 'vscode-tasks',
+        client: 'vscode',
+        session_id: 't1',
+        source_line: 1,
+        turn_type: 'system',
+        kind: 'model_usage',
+        model: 'claude-3-5-sonnet',
+        provider: 'anthropic',
+        permission_mode: 'act',
+        text: 'model usage: model_id=claude-3-5-sonnet model_provider_id=anthropic mode=act',
+        timestamp_utc: T0,
+      },
+      {
+        store: 'vscode-tasks',
+        client: 'vscode',
+        session_id: 't1',
+        source_line: 1,
+        turn_type: 'system',
+        kind: 'environment_history',
+        source_file: files.taskMetadata('t1'),
+        text: 'environment: os_name=linux',
+        timestamp_utc: T0,
+      },
     ]);
     expect((await db.query(`select count(*)::INTEGER as n from int_primary_events where kind = 'model_usage'`))[0].n).toBe(0);
-    expect((await db.query(`select kind from events order by kind`)).map((r) => r.kind)).toEqual(['environment_history', 'model', 'permission']);
+    expect((await db.query(`select kind from events order by kind`)).map((r) => r.kind)).toEqual([
+      'environment_history',
+      'model',
+      'permission',
+    ]);
   });
 });
 
 describe('sync-queue project_path', () => {
-  const SYNCED = 'session synced: enterprise prompt upload synced key api_conversation_history.json retries 0 (from saoudrizwan.claude-dev/cache/sync-queue.json, item timestamp)';
+  const SYNCED =
+    'session synced: enterprise prompt upload synced key api_conversation_history.json retries 0 (from saoudrizwan.claude-dev/cache/sync-queue.json, item timestamp)';
   const syncRow = (line: number, sid: string, extra: TestRow = {}): TestRow => ({
-    store: 'sync-queue', client: 'vscode', session_id: sid, source_line: line, turn_type: 'system', kind: 'sync', sync_target: 'enterprise upload queue: api_conversation_history.json', text: SYNCED, timestamp_utc: T0, ...extra,
+    store: 'sync-queue',
+    client: 'vscode',
+    session_id: sid,
+    source_line: line,
+    turn_type: 'system',
+    kind: 'sync',
+    sync_target: 'enterprise upload queue: api_conversation_history.json',
+    text: SYNCED,
+    timestamp_utc: T0,
+    ...extra,
   });
   const historyRow = (line: number, sid: string, cwd: string, extra: TestRow = {}): TestRow => ({
-    store: 'vscode-tasks', client: 'vscode', session_id: sid, source_line: line, turn_type: 'system', kind: 'task_history', project_path: cwd, text: 'task history: fix tests', timestamp_utc: T0, ...extra,
+    store: 'vscode-tasks',
+    client: 'vscode',
+    session_id: sid,
+    source_line: line,
+    turn_type: 'system',
+    kind: 'task_history',
+    project_path: cwd,
+    text: 'task history: fix tests',
+    timestamp_utc: T0,
+    ...extra,
   });
 
   it("comes from the task's taskHistory entry (cwdOnTaskInitialization); a task not in the history keeps none", async () => {
-    const db = await open([historyRow(1, '1760000000000', 'C:/work/app'), syncRow(1, '1760000000000'), syncRow(2, '1760000099999')]);
+    const db = await open([
+      historyRow(1, '1760000000000', 'C:/work/app'),
+      syncRow(1, '1760000000000'),
+      syncRow(2, '1760000099999'),
+    ]);
     const rows = await db.query(`select session_id, project_path from events where store = 'sync-queue' order by source_line`);
     expect(rows).toEqual([
       { session_id: '1760000000000', project_path: 'C:/work/app' },
@@ -77,7 +139,16 @@ describe('sync-queue project_path', () => {
   it('only sync-queue rows take it: another row of the task with no project_path keeps none', async () => {
     const db = await open([
       historyRow(1, '1760000000000', 'C:/work/app'),
-      { store: 'settings', client: 'vscode', session_id: '1760000000000', source_line: 1, turn_type: 'system', kind: 'sync', text: 'x', timestamp_utc: T0 },
+      {
+        store: 'settings',
+        client: 'vscode',
+        session_id: '1760000000000',
+        source_line: 1,
+        turn_type: 'system',
+        kind: 'sync',
+        text: 'x',
+        timestamp_utc: T0,
+      },
     ]);
     expect(await db.query(`select project_path from events where store = 'settings'`)).toEqual([{ project_path: null }]);
   });
@@ -106,7 +177,14 @@ describe('sync-queue project_path', () => {
 
 describe('search-index project_path', () => {
   const doc = (sid: string, extra: TestRow = {}): TestRow => ({
-    store: 'search-index', session_id: sid, source_line: 1, turn_type: 'user', kind: 'search_document', project_path: '/index/root', text: 'not in any transcript', ...extra,
+    store: 'search-index',
+    session_id: sid,
+    source_line: 1,
+    turn_type: 'user',
+    kind: 'search_document',
+    project_path: '/index/root',
+    text: 'not in any transcript',
+    ...extra,
   });
 
   it("is the manifest's project_path (cwd, else workspace_root) when the manifest is on the host, else the index's", async () => {
@@ -131,10 +209,18 @@ describe('search-index project_path', () => {
     ]);
   });
 
-  it("does not replace the project_path of the other secondary stores", async () => {
+  it('does not replace the project_path of the other secondary stores', async () => {
     const db = await open([
       ...startRows('sdk-sessions', 's1', { project_path: '/manifest/cwd' }),
-      { store: 'hooks-log', session_id: 's1', turn_type: 'system', kind: 'hook:agent_start', project_path: '/hook/root', text: 'hook audit: agent_start', timestamp_utc: T0 },
+      {
+        store: 'hooks-log',
+        session_id: 's1',
+        turn_type: 'system',
+        kind: 'hook:agent_start',
+        project_path: '/hook/root',
+        text: 'hook audit: agent_start',
+        timestamp_utc: T0,
+      },
     ]);
     expect(await db.query(`select project_path from events where store = 'hooks-log'`)).toEqual([{ project_path: '/hook/root' }]);
   });

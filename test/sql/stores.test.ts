@@ -10,7 +10,9 @@ const open = useModelDbs();
 describe('stores', () => {
   it('has one row per store with its role, and discovery among them', async () => {
     const db = await open([]);
-    const rows = await db.query(`select store, role from stores where store in ('vscode-tasks', 'hooks-log', 'search-index', 'discovery') order by store`);
+    const rows = await db.query(
+      `select store, role from stores where store in ('vscode-tasks', 'hooks-log', 'search-index', 'discovery') order by store`,
+    );
     expect(rows).toEqual([
       { store: 'discovery', role: 'primary' },
       { store: 'hooks-log', role: 'secondary' },
@@ -31,7 +33,9 @@ describe('stores', () => {
     ['hooks-log', files.hooksLog(), null],
   ])('%s: %s is a transcript: %s', async (store, file, expected) => {
     const db = await open([]);
-    const rows = await db.query(`select regexp_matches('${file}', transcript_regex) as is_transcript from stores where store = '${store}'`);
+    const rows = await db.query(
+      `select regexp_matches('${file}', transcript_regex) as is_transcript from stores where store = '${store}'`,
+    );
     expect(rows).toEqual([{ is_transcript: expected }]);
   });
 });

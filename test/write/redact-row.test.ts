@@ -11,7 +11,13 @@ import { FAKE } from '../helpers/fake-secrets.js';
 import { makeSource } from '../helpers/source.js';
 
 const m = (secret: string, kind: string) => `[REDACTED:${kind}:${secretFingerprint(secret)}]`;
-const source = makeSource({ store: 'hooks-log', imageRoot: '/img', root: `/img/home/${FAKE.slack}/.cline/data`, home: `home/${FAKE.slack}`, files: [] });
+const source = makeSource({
+  store: 'hooks-log',
+  imageRoot: '/img',
+  root: `/img/home/${FAKE.slack}/.cline/data`,
+  home: `home/${FAKE.slack}`,
+  files: [],
+});
 const file = `/img/home/${FAKE.slack}/.cline/data/logs/hooks.jsonl`;
 
 function row(line: number) {
@@ -81,7 +87,13 @@ describe('RowRedactor', () => {
   });
 
   it('leaves a row without secrets as it was and records nothing', () => {
-    const r = rowFor(source, file, { turn_type: 'user', kind: 'hook:prompt_submit', session_id: '1760000000000_k3x9q', model: 'claude-sonnet-4-5', text: 'fix tests' });
+    const r = rowFor(source, file, {
+      turn_type: 'user',
+      kind: 'hook:prompt_submit',
+      session_id: '1760000000000_k3x9q',
+      model: 'claude-sonnet-4-5',
+      text: 'fix tests',
+    });
     const before = { ...r };
     const lines: string[] = [];
     expect(new RowRedactor().redactRow(r, lines)).toBe(0);

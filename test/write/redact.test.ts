@@ -80,12 +80,32 @@ describe('redact: the misses of issue 9 point 7', () => {
   const m = (kind: string, secret: string) => `[REDACTED:${kind}:${secretFingerprint(secret)}]`;
   /** [name, text, kind, the secret as fingerprinted, the text the marker replaces (default: the secret)] */
   const cases: Array<[string, string, string, string, string?]> = [
-    ['DB_PASSWORD=<placeholder word + digits and a symbol>', `DB_PASSWORD=${FAKE_MISSED.passwordWord}\nPORT=5432`, 'assignment', FAKE_MISSED.passwordWord],
+    [
+      'DB_PASSWORD=<placeholder word + digits and a symbol>',
+      `DB_PASSWORD=${FAKE_MISSED.passwordWord}\nPORT=5432`,
+      'assignment',
+      FAKE_MISSED.passwordWord,
+    ],
     ['password: <Testing...#Q>', `password: ${FAKE_MISSED.testingWord}\nuser: bob`, 'assignment', FAKE_MISSED.testingWord],
     ['api_key=<Secret...$>', `api_key=${FAKE_MISSED.secretWord} ./run.sh`, 'assignment', FAKE_MISSED.secretWord],
-    ['"token": "<Password...!>" in JSON', `{"token": "${FAKE_MISSED.passwordWord}", "n": 1}`, 'assignment', FAKE_MISSED.passwordWord],
-    ['AWS secret key starting with /', `aws_secret_access_key = ${FAKE_MISSED.awsSecretSlash}\n`, 'aws_secret_key', FAKE_MISSED.awsSecretSlash],
-    ['AWS secret key starting with + (JSON)', `{"SecretAccessKey": "${FAKE_MISSED.awsSecretPlus}"}`, 'aws_secret_key', FAKE_MISSED.awsSecretPlus],
+    [
+      '"token": "<Password...!>" in JSON',
+      `{"token": "${FAKE_MISSED.passwordWord}", "n": 1}`,
+      'assignment',
+      FAKE_MISSED.passwordWord,
+    ],
+    [
+      'AWS secret key starting with /',
+      `aws_secret_access_key = ${FAKE_MISSED.awsSecretSlash}\n`,
+      'aws_secret_key',
+      FAKE_MISSED.awsSecretSlash,
+    ],
+    [
+      'AWS secret key starting with + (JSON)',
+      `{"SecretAccessKey": "${FAKE_MISSED.awsSecretPlus}"}`,
+      'aws_secret_key',
+      FAKE_MISSED.awsSecretPlus,
+    ],
     [
       'a password with an escaped quote in a JSON string',
       `{"password": ${JSON.stringify(FAKE_MISSED.quotedPassword)}, "user": "bob"}`,
@@ -106,8 +126,20 @@ describe('redact: the misses of issue 9 point 7', () => {
       'private_key',
       FAKE.privateKey.split('\n').slice(0, 4).join('\\r\\n'),
     ],
-    ['sk\\u002dant-... (a JSON escape hides the dash)', `{"k":"${FAKE.anthropic.replace('-', '\\u002d')}"}`, 'anthropic', FAKE.anthropic, FAKE.anthropic.replace('-', '\\u002d')],
-    ['\\u0073k-ant-... (the first letter escaped)', `key \\u0073${FAKE.anthropic.slice(1)} end`, 'anthropic', FAKE.anthropic, `\\u0073${FAKE.anthropic.slice(1)}`],
+    [
+      'sk\\u002dant-... (a JSON escape hides the dash)',
+      `{"k":"${FAKE.anthropic.replace('-', '\\u002d')}"}`,
+      'anthropic',
+      FAKE.anthropic,
+      FAKE.anthropic.replace('-', '\\u002d'),
+    ],
+    [
+      '\\u0073k-ant-... (the first letter escaped)',
+      `key \\u0073${FAKE.anthropic.slice(1)} end`,
+      'anthropic',
+      FAKE.anthropic,
+      `\\u0073${FAKE.anthropic.slice(1)}`,
+    ],
     ['an escaped space glued to a token (\\u0020sk-ant-...)', `echo \\u0020${FAKE.anthropic}`, 'anthropic', FAKE.anthropic],
     [
       'a double-encoded sk\\\\u002dant-...',
@@ -143,18 +175,39 @@ describe('redact: the misses of issue 9 point 7', () => {
 describe('redact: no false positives', () => {
   const negatives: Array<[string, string]> = [
     ['UUIDs', 'task 0b7c2a51-6a1e-4f36-9d1e-2c8b9f0e1a77 and session 7d3e9a10-2b4c-4f8e-9a61-0c5d2e8f4b13'],
-    ['git SHAs', 'commit 3f786850e387550fdab836ed7e6dc881de23001b (HEAD) and b1e2529 merged; sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
+    [
+      'git SHAs',
+      'commit 3f786850e387550fdab836ed7e6dc881de23001b (HEAD) and b1e2529 merged; sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    ],
     ['base64 image data', `data:image/png;base64,iVBORw0KGgo${chars(B64, 20_000, 'png')}==`],
-    ['prose about tokens', 'The token count was 4096 tokens; the tokenizer splits words. Pass the API key as a header. Your password must be 8 characters.'],
-    ['empty and placeholder values', `apiKey: ''\n"apiKey": ""\nOPENAI_API_KEY=your-api-key-here\nAPI_KEY=<your key>\ntoken: \${{ secrets.GITHUB_TOKEN }}\npassword=********\nsecret=xxxxxxxxxxxx`],
-    ['code', 'const key = getKey();\nconst apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;\nthis.token = await getToken(user);\npassword: Optional[str] = None\napiKey: string;\ntoken: TokenCredential\nif (token === storedToken) {}\nconst fn = (token) => token.trim()'],
-    ['counts and settings', '"max_tokens": 8192, "tokensIn": 123456789, "cacheWrites": 0, secret_santa=2024, tokenizer: cl100k_base'],
+    [
+      'prose about tokens',
+      'The token count was 4096 tokens; the tokenizer splits words. Pass the API key as a header. Your password must be 8 characters.',
+    ],
+    [
+      'empty and placeholder values',
+      `apiKey: ''\n"apiKey": ""\nOPENAI_API_KEY=your-api-key-here\nAPI_KEY=<your key>\ntoken: \${{ secrets.GITHUB_TOKEN }}\npassword=********\nsecret=xxxxxxxxxxxx`,
+    ],
+    [
+      'code',
+      'const key = getKey();\nconst apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;\nthis.token = await getToken(user);\npassword: Optional[str] = None\napiKey: string;\ntoken: TokenCredential\nif (token === storedToken) {}\nconst fn = (token) => token.trim()',
+    ],
+    [
+      'counts and settings',
+      '"max_tokens": 8192, "tokensIn": 123456789, "cacheWrites": 0, secret_santa=2024, tokenizer: cl100k_base',
+    ],
     ['paths and URLs', 'PWD=/home/u/proj\ntoken_url: https://oauth2.googleapis.com/token\npassword_file=/etc/app/password.txt'],
-    ['hyphenated names starting with sk-', 'npm i sk-some-long-hyphenated-package-name and task-8f14e45fceea167a5a36dedd4bea2543'],
+    [
+      'hyphenated names starting with sk-',
+      'npm i sk-some-long-hyphenated-package-name and task-8f14e45fceea167a5a36dedd4bea2543',
+    ],
     ['a Bearer word without a token', 'Use the Bearer scheme: Authorization: Bearer <token>, or Bearer ${TOKEN}.'],
     ['AWS documentation words', 'AKIAI is a prefix; ASIA-Pacific region; arn:aws:iam::123456789012:role/x'],
     ['JSON of Cline tool calls', '{"tool":"readFile","path":"src/auth/token.ts","content":"export function refreshToken() {}"}'],
-    ['a redacted text', '[REDACTED:openai:0123456789ab] and Bearer [REDACTED:jwt:0123456789ab]; [REDACTED:aws_secret_key:0123456789ab] [REDACTED:private_key:0123456789ab]'],
+    [
+      'a redacted text',
+      '[REDACTED:openai:0123456789ab] and Bearer [REDACTED:jwt:0123456789ab]; [REDACTED:aws_secret_key:0123456789ab] [REDACTED:private_key:0123456789ab]',
+    ],
     [
       'placeholders that start with a placeholder word',
       'OPENAI_API_KEY=your_api_key_123\nAPI_KEY=YOUR_API_KEY_1\npassword: changeme\nSECRET_KEY=your-secret-key-here\n' +
@@ -168,7 +221,10 @@ describe('redact: no false positives', () => {
         'if password == confirm_password:\npassword = input("Password: ")\ntoken = request.headers.get("X-Token")\napi_key=settings.OPENAI_API_KEY\n' +
         'password: ${{ secrets.DB_PASSWORD }}\nPASSWORD_RESET_TIMEOUT=3600',
     ],
-    ['AWS words without a key', 'aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}\naws_secret_access_key=/home/u/.aws/credentials\nSecretAccessKey: "<secret>"'],
+    [
+      'AWS words without a key',
+      'aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}\naws_secret_access_key=/home/u/.aws/credentials\nSecretAccessKey: "<secret>"',
+    ],
   ];
   for (const [name, text] of negatives) {
     it(name, () => {

@@ -12,7 +12,11 @@ import { secretFingerprint } from '../../src/write/redact.js';
 import { buildWarehouse } from '../../src/warehouse/build.js';
 import { fixture, listFiles, REPO } from '../helpers/source.js';
 import { FAKE } from '../helpers/fake-secrets.js';
-import { filesContaining as filesContainingIn, queryOut, rowsContaining as rowsContainingIn } from '../helpers/warehouse-search.js';
+import {
+  filesContaining as filesContainingIn,
+  queryOut,
+  rowsContaining as rowsContainingIn,
+} from '../helpers/warehouse-search.js';
 
 const SID = '1760000000000_k3x9q';
 const MESSAGES = `home/u/.cline/data/sessions/${SID}/${SID}.messages.json`;
@@ -41,7 +45,10 @@ beforeAll(() => {
   doc.messages[2].content[0].content = `3 passed\nOPENAI_API_KEY=${FAKE.openai}\nAWS_ACCESS_KEY_ID=${FAKE.awsId}`;
   doc.messages[5].content[0].text = `All 3 tests pass. I used ${FAKE.openai} and ${FAKE.github}.`;
   fs.writeFileSync(file, JSON.stringify(doc, null, 2));
-  fs.copyFileSync(fixture('credentials', 'img', 'home', 'u', '.cline', 'data', 'secrets.json'), path.join(host, 'home/u/.cline/data/secrets.json'));
+  fs.copyFileSync(
+    fixture('credentials', 'img', 'home', 'u', '.cline', 'data', 'secrets.json'),
+    path.join(host, 'home/u/.cline/data/secrets.json'),
+  );
 });
 
 afterAll(() => {
@@ -59,11 +66,18 @@ describe('a load redacts secrets by default', () => {
   }, 60_000);
 
   it('replaces each key by its marker in the texts', async () => {
-    const rows = await query(`select source_line, source_seq, kind, text from raw_events where source_file like '%${SID}.messages.json' and text like '%[REDACTED:%' order by all`);
+    const rows = await query(
+      `select source_line, source_seq, kind, text from raw_events where source_file like '%${SID}.messages.json' and text like '%[REDACTED:%' order by all`,
+    );
     const m = (secret: string, kind: string) => `[REDACTED:${kind}:${secretFingerprint(secret)}]`;
     expect(rows).toEqual([
       ['2', 1, 'tool_use', expect.stringContaining(`Authorization: Bearer ${m(FAKE.bearer, 'bearer')}" https://api.example.com`)],
-      ['3', 0, 'tool_result', `3 passed\nOPENAI_API_KEY=${m(FAKE.openai, 'openai')}\nAWS_ACCESS_KEY_ID=${m(FAKE.awsId, 'aws_access_key_id')}`],
+      [
+        '3',
+        0,
+        'tool_result',
+        `3 passed\nOPENAI_API_KEY=${m(FAKE.openai, 'openai')}\nAWS_ACCESS_KEY_ID=${m(FAKE.awsId, 'aws_access_key_id')}`,
+      ],
       ['6', 0, 'text', `All 3 tests pass. I used ${m(FAKE.openai, 'openai')} and ${m(FAKE.github, 'github')}.`],
     ]);
     expect(run.secrets_redacted).toBe(true);
@@ -71,7 +85,11 @@ describe('a load redacts secrets by default', () => {
   });
 
   it('lists every hit in the secrets table with its place and fingerprint', async () => {
-    expect(await query('select host, store, session_id, source_file, source_line, source_seq, row_kind, kind, fingerprint from secrets order by source_line, kind')).toEqual([
+    expect(
+      await query(
+        'select host, store, session_id, source_file, source_line, source_seq, row_kind, kind, fingerprint from secrets order by source_line, kind',
+      ),
+    ).toEqual([
       ['lnx-u01', 'sdk-sessions', SID, MESSAGES, '2', 1, 'tool_use', 'bearer', secretFingerprint(FAKE.bearer)],
       ['lnx-u01', 'sdk-sessions', SID, MESSAGES, '3', 0, 'tool_result', 'aws_access_key_id', secretFingerprint(FAKE.awsId)],
       ['lnx-u01', 'sdk-sessions', SID, MESSAGES, '3', 0, 'tool_result', 'openai', secretFingerprint(FAKE.openai)],
@@ -91,12 +109,15 @@ describe('a load redacts secrets by default', () => {
   });
 
   it('flags the credential file in files and lists its key names only', async () => {
-    expect(await query("select store, source_file, holds_credentials from files where holds_credentials order by all")).toEqual([
+    expect(await query('select store, source_file, holds_credentials from files where holds_credentials order by all')).toEqual([
       ['credentials', 'home/u/.cline/data/secrets.json', true],
       ['settings', 'home/u/.cline/data/settings/cline_mcp_settings.json', true],
     ]);
     expect(await query("select turn_type, text from events where kind = 'credential_file'")).toEqual([
-      ['system', 'credential file: .cline/data/secrets.json keys=apiKey,openRouterApiKey,awsAccessKey,awsSecretKey,clineAccountId'],
+      [
+        'system',
+        'credential file: .cline/data/secrets.json keys=apiKey,openRouterApiKey,awsAccessKey,awsSecretKey,clineAccountId',
+      ],
     ]);
     expect(filesContaining('FAKE-VALUE')).toEqual([]);
     expect(await rowsContaining('FAKE-VALUE')).toEqual([]);
@@ -158,6 +179,7 @@ describe('content columns, derived model rows and quotes of bad lines (issue 9 p
     const host = path.join(fleet2, 'lnx-u01');
     fs.cpSync(fixture('fleet', 'lnx-u01'), host, { recursive: true });
     const sessions = path.join(host, 'home/u/.cline/data/sessions');
+    // biome-ignore lint/suspicious/noExplicitAny: a fixture's JSON, edited by path
     const edit = (file: string, change: (doc: any) => void) => {
       const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
       change(doc);
@@ -174,13 +196,25 @@ describe('content columns, derived model rows and quotes of bad lines (issue 9 p
       Object.assign(doc.messages[2].content[0], { tool_use_id: FAKE.openaiLegacy, name: FAKE.google });
     });
     const hooksFile = path.join(host, HOOKS);
-    const lines = fs.readFileSync(hooksFile, 'utf8').split('\n').filter((l) => l !== '');
+    const lines = fs
+      .readFileSync(hooksFile, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     const second = JSON.parse(lines[1]);
     second.workspaceInfo.latestGitBranchName = `feature/${FAKE.slack}`;
     lines[1] = JSON.stringify(second);
     const session = { sessionContext: { rootSessionId: FAKE.googleOauth }, workspaceRoots: ['/home/u/ops'] };
-    lines.push(JSON.stringify({ ts: '2026-10-04T10:00:00.000Z', hookName: 'prompt_submit', ...session, userPromptSubmit: { prompt: 'deploy' } }));
-    lines.push(JSON.stringify({ ts: '2026-10-04T10:00:05.000Z', hookName: 'agent_end', ...session, turn: { outputText: 'deployed' } }));
+    lines.push(
+      JSON.stringify({
+        ts: '2026-10-04T10:00:00.000Z',
+        hookName: 'prompt_submit',
+        ...session,
+        userPromptSubmit: { prompt: 'deploy' },
+      }),
+    );
+    lines.push(
+      JSON.stringify({ ts: '2026-10-04T10:00:05.000Z', hookName: 'agent_end', ...session, turn: { outputText: 'deployed' } }),
+    );
     lines.push(badStart, badCross);
     fs.writeFileSync(hooksFile, `${lines.join('\n')}\n`);
     const bad = path.join(sessions, '1760000900000_bad01');
@@ -188,7 +222,10 @@ describe('content columns, derived model rows and quotes of bad lines (issue 9 p
     fs.writeFileSync(path.join(bad, '1760000900000_bad01.json'), `{"session_id": "1760000900000_bad01", "model": ${V8_KEY}}`);
     const named = path.join(sessions, PATH_KEY);
     fs.mkdirSync(named);
-    fs.writeFileSync(path.join(named, `${PATH_KEY}.json`), JSON.stringify({ session_id: PATH_KEY, started_at: '2026-10-05T08:00:00.000Z', cwd: '/home/u/p' }));
+    fs.writeFileSync(
+      path.join(named, `${PATH_KEY}.json`),
+      JSON.stringify({ session_id: PATH_KEY, started_at: '2026-10-05T08:00:00.000Z', cwd: '/home/u/p' }),
+    );
     await runLoad({ fleet: fleet2, out: out2 });
   }, 60_000);
 
@@ -206,18 +243,30 @@ describe('content columns, derived model rows and quotes of bad lines (issue 9 p
   });
 
   it('builds the derived model rows from redacted models', async () => {
-    const rows = await queryOut(out2, `select text from int_derived_events where kind = 'model' and source_file = '${MESSAGES}' order by source_line`);
+    const rows = await queryOut(
+      out2,
+      `select text from int_derived_events where kind = 'model' and source_file = '${MESSAGES}' order by source_line`,
+    );
     expect(rows.flat()).toContain(`model: claude-sonnet-4-5 -> ${m(FAKE.anthropic, 'anthropic')} provider=anthropic`);
   });
 
   it('still joins and groups the rows of a session whose id holds a key', async () => {
     const sid = m(FAKE.googleOauth, 'google');
-    expect(await queryOut(out2, `select count_rows, project_path from sessions where session_id = '${sid}'`)).toEqual([['2', '/home/u/ops']]);
-    expect(await queryOut(out2, `select count(*) from secrets where session_id = '${sid}' and column_name = 'session_id'`)).toEqual([['2']]);
+    expect(await queryOut(out2, `select count_rows, project_path from sessions where session_id = '${sid}'`)).toEqual([
+      ['2', '/home/u/ops'],
+    ]);
+    expect(
+      await queryOut(out2, `select count(*) from secrets where session_id = '${sid}' and column_name = 'session_id'`),
+    ).toEqual([['2']]);
   });
 
   it('quotes a bad line up to the last character before a token, never part of a key', async () => {
-    expect(await queryOut(out2, `select source_line, text from raw_events where kind = 'parser' and source_file = '${HOOKS}' order by all`)).toEqual([
+    expect(
+      await queryOut(
+        out2,
+        `select source_line, text from raw_events where kind = 'parser' and source_file = '${HOOKS}' order by all`,
+      ),
+    ).toEqual([
       ['8', `parser: ${HOOKS} line 8: not JSON: "..." (${badStart.length} characters)`],
       ['9', `parser: ${HOOKS} line 9: not JSON: "${'x'.repeat(40)} ..." (${badCross.length} characters)`],
     ]);
@@ -233,15 +282,28 @@ describe('content columns, derived model rows and quotes of bad lines (issue 9 p
 
   it('keeps a key in a folder name in source_file and files, as RELIABILITY.md says (paths are not redacted)', async () => {
     expect(await queryOut(out2, `select count(*) from files where source_file like '%${PATH_KEY}%'`)).toEqual([['1']]);
-    expect(await queryOut(out2, `select distinct session_id from raw_events where source_file like '%${PATH_KEY}%'`)).toEqual([[m(PATH_KEY, 'github')]]);
+    expect(await queryOut(out2, `select distinct session_id from raw_events where source_file like '%${PATH_KEY}%'`)).toEqual([
+      [m(PATH_KEY, 'github')],
+    ]);
     const reliability = fs.readFileSync(path.join(REPO, 'docs', 'RELIABILITY.md'), 'utf8');
     expect(reliability).toContain('`host`, `home`, `client` and `source_file` are kept as found');
   });
 
   it('reads a secrets file line written before column_name existed as a secret of text', async () => {
     const file = listFiles(out2).find((f) => /^_secrets\..+\.jsonl$/.test(path.basename(f)))!;
-    const old = { host: 'lnx-u01', store: 'hooks-log', home: 'home/u', client: 'cline', source_file: HOOKS, source_line: 1, source_seq: 0 };
-    fs.appendFileSync(file, `${JSON.stringify({ ...old, session_id: null, timestamp_ms: null, row_kind: 'hook:tool_call', kind: 'github', fingerprint: '0123456789ab' })}\n`);
+    const old = {
+      host: 'lnx-u01',
+      store: 'hooks-log',
+      home: 'home/u',
+      client: 'cline',
+      source_file: HOOKS,
+      source_line: 1,
+      source_seq: 0,
+    };
+    fs.appendFileSync(
+      file,
+      `${JSON.stringify({ ...old, session_id: null, timestamp_ms: null, row_kind: 'hook:tool_call', kind: 'github', fingerprint: '0123456789ab' })}\n`,
+    );
     await buildWarehouse(out2);
     expect(await queryOut(out2, "select column_name from secrets where fingerprint = '0123456789ab'")).toEqual([['text']]);
   });

@@ -117,7 +117,8 @@ export class ArraySplitter {
           this.rootSeen = true;
           this.expectKey = true;
         }
-        const opensTarget = this.key === null ? this.depth === 0 : this.depth === 1 && b === OPEN_ARRAY && this.lastKey === this.key;
+        const opensTarget =
+          this.key === null ? this.depth === 0 : this.depth === 1 && b === OPEN_ARRAY && this.lastKey === this.key;
         if (opensTarget) {
           if (this.target !== 'before') this.giveUp = `key "${this.key}" twice`;
           this.target = 'open';

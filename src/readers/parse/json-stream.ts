@@ -43,7 +43,8 @@ export async function* streamJson(file: string, paths: string[], expectRoot: '['
         if (splitter.giveUp !== null) break;
       }
       if (splitter.giveUp === null) {
-        for (const value of splitter.push(first ? stripBom(utf8.end()) : utf8.end())) yield { type: 'value', key: yielded++, value };
+        for (const value of splitter.push(first ? stripBom(utf8.end()) : utf8.end()))
+          yield { type: 'value', key: yielded++, value };
         end = splitter.end();
         for (const value of end.values) yield { type: 'value', key: yielded++, value };
       }
@@ -54,9 +55,16 @@ export async function* streamJson(file: string, paths: string[], expectRoot: '['
       await stream.return(undefined);
     }
     if (end !== null && splitter.giveUp === null) {
-      const repaired = utf8.repaired > 0 ? `${utf8.repaired} invalid UTF-8 byte sequence(s) read as U+FFFD, first at byte ${utf8.firstAt}` : null;
+      const repaired =
+        utf8.repaired > 0
+          ? `${utf8.repaired} invalid UTF-8 byte sequence(s) read as U+FFFD, first at byte ${utf8.firstAt}`
+          : null;
       if (end.truncated) {
-        yield { type: 'error', message: `file ends inside the JSON document (truncated)${repaired ? `; ${repaired}` : ''}`, valuesBefore: yielded };
+        yield {
+          type: 'error',
+          message: `file ends inside the JSON document (truncated)${repaired ? `; ${repaired}` : ''}`,
+          valuesBefore: yielded,
+        };
       } else if (repaired) yield { type: 'error', message: repaired, valuesBefore: yielded };
       return;
     }
@@ -83,11 +91,7 @@ function fastPathKey(paths: string[], expectRoot: '[' | '{'): string | null | un
  * Invalid UTF-8 bytes are read as U+FFFD (the parser would otherwise stop at the first one and lose every
  * later record) and reported by one `error` event after the last value.
  */
-export async function* streamJsonTokens(
-  file: string,
-  paths: string[],
-  expectRoot: '[' | '{',
-): AsyncGenerator<JsonEvent> {
+export async function* streamJsonTokens(file: string, paths: string[], expectRoot: '[' | '{'): AsyncGenerator<JsonEvent> {
   // A 64 KiB string buffer is 1.5x faster than the default on text dense with non-ASCII characters.
   const parser = new JSONParser({ paths, keepStack: false, stringBufferSize: 64 * 1024 });
   let pending: JsonEvent[] = [];
@@ -128,7 +132,11 @@ export async function* streamJsonTokens(
         started = true;
         const c = String.fromCharCode(chunk[first]);
         if (c !== expectRoot) {
-          yield { type: 'error', message: `expected a JSON ${expectRoot === '[' ? 'array' : 'object'}, found ${describeByte(chunk[first])}`, valuesBefore: 0 };
+          yield {
+            type: 'error',
+            message: `expected a JSON ${expectRoot === '[' ? 'array' : 'object'}, found ${describeByte(chunk[first])}`,
+            valuesBefore: 0,
+          };
           return;
         }
       }
@@ -153,7 +161,11 @@ export async function* streamJsonTokens(
   const tail = utf8.end();
   if (tail.length > 0) {
     if (!started) {
-      yield { type: 'error', message: `expected a JSON ${expectRoot === '[' ? 'array' : 'object'}, found invalid UTF-8`, valuesBefore: 0 };
+      yield {
+        type: 'error',
+        message: `expected a JSON ${expectRoot === '[' ? 'array' : 'object'}, found invalid UTF-8`,
+        valuesBefore: 0,
+      };
       return;
     }
     feed(tail);
@@ -173,7 +185,11 @@ export async function* streamJsonTokens(
   yield* pending;
   if (failure !== null) yield { type: 'error', message: failure, valuesBefore: count };
   else if (utf8.repaired > 0) {
-    yield { type: 'error', message: `${utf8.repaired} invalid UTF-8 byte sequence(s) read as U+FFFD, first at byte ${utf8.firstAt}`, valuesBefore: count };
+    yield {
+      type: 'error',
+      message: `${utf8.repaired} invalid UTF-8 byte sequence(s) read as U+FFFD, first at byte ${utf8.firstAt}`,
+      valuesBefore: count,
+    };
   }
 }
 

@@ -9,9 +9,7 @@ import { quoteText } from './quote.js';
 /** Longest line kept, in bytes; longer lines are skipped and reported. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
-export type LineEvent =
-  | { type: 'line'; lineNo: number; text: string }
-  | { type: 'error'; lineNo: number; message: string };
+export type LineEvent = { type: 'line'; lineNo: number; text: string } | { type: 'error'; lineNo: number; message: string };
 
 const decoder = new TextDecoder('utf-8');
 

@@ -5,7 +5,10 @@ import { summariseToolInput, toolResultText } from './tool-input.js';
 import { label, obj, str } from './values.js';
 
 /** What every block row of one message shares. */
-export type MessageFields = Pick<RowFields, 'session_id' | 'project_path' | 'source_line' | 'timestamp_utc' | 'model' | 'provider'>;
+export type MessageFields = Pick<
+  RowFields,
+  'session_id' | 'project_path' | 'source_line' | 'timestamp_utc' | 'model' | 'provider'
+>;
 
 /**
  * The fields of one block row: the message's, the usage (first block only) and the block's own, written

@@ -11,7 +11,7 @@ import { ERROR_KINDS, messageTurnType } from './cline-message-kinds.js';
 import { readJsonFile } from '../parse/json-file.js';
 import { streamJson } from '../parse/json-stream.js';
 import { cutText } from '../parse/quote.js';
-import { type Row, type RowFields, type Source } from '../../core/row.js';
+import type { Row, RowFields, Source } from '../../core/row.js';
 import { guardFile, parserRow, rowFor } from './rows.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { epochMs, int, num, obj, parseEmbeddedJson, show, str } from './values.js';

@@ -3,7 +3,7 @@
  * (subagent, teammate): one row per content block of `messages[]`, streamed (cline-formats.md §2.3-2.4;
  * spec 002 "SDK messages file", "Parser plan", "Model rows"). Used by readers/sdk-sessions.ts only.
  */
-import { type Row, type Source } from '../../core/row.js';
+import type { Row, Source } from '../../core/row.js';
 import { parserRow, rowFor } from './rows.js';
 import { streamJson } from '../parse/json-stream.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
@@ -23,7 +23,6 @@ export interface TranscriptContext {
   model: string | null;
   provider: string | null;
 }
-
 
 /**
  * Rows of one transcript file, in message and block order: source_line = message index + 1, source_seq =
@@ -93,5 +92,7 @@ async function noMessagesProblem(file: string): Promise<string | null> {
   if (!parsed.ok) return `no message read: ${parsed.message}`;
   const messages = obj(parsed.value)?.messages;
   if (Array.isArray(messages) || obj(messages) !== null) return null;
-  return messages === undefined ? 'no messages array, no message read' : `messages is not an array (${cutText(show(messages), 77)}), no message read`;
+  return messages === undefined
+    ? 'no messages array, no message read'
+    : `messages is not an array (${cutText(show(messages), 77)}), no message read`;
 }

@@ -52,7 +52,15 @@ export function sessionStartFields(record: SessionRecord, origin: SessionRecordO
       ` imported_provider=${show(imported.sourceProvider)} imported_model=${show(imported.sourceModel)}`;
   }
   const rows: RowFields[] = [
-    { ...common, turn_type: 'system', kind: 'session_start', text, model: record.model, provider: record.provider, imported_from: importedFrom },
+    {
+      ...common,
+      turn_type: 'system',
+      kind: 'session_start',
+      text,
+      model: record.model,
+      provider: record.provider,
+      imported_from: importedFrom,
+    },
     {
       ...common,
       turn_type: 'system',

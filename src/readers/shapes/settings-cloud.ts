@@ -16,7 +16,11 @@ function syncedText(sessionId: string, where: string): string {
 }
 
 /** One `cloud_task_target` row at the file's mtime, when globalState.json has a cloudTaskTarget. */
-export function* cloudTaskTargetItems(state: Record<string, unknown>, from: string, mtimeMs: number | null): Generator<CloudItem> {
+export function* cloudTaskTargetItems(
+  state: Record<string, unknown>,
+  from: string,
+  mtimeMs: number | null,
+): Generator<CloudItem> {
   if (state.cloudTaskTarget === undefined) return;
   const target = obj(state.cloudTaskTarget);
   if (!target) {
@@ -50,7 +54,12 @@ export function* cloudSessionStatusItems(state: Record<string, unknown>, from: s
       yield { problem: `cloudSessionStatuses ${sessionId} is not an object`, position };
       continue;
     }
-    const common = { source_line: position, timestamp_utc: epochMs(entry.observedAt), session_id: sessionId, turn_type: 'system' as const };
+    const common = {
+      source_line: position,
+      timestamp_utc: epochMs(entry.observedAt),
+      session_id: sessionId,
+      turn_type: 'system' as const,
+    };
     yield {
       fields: {
         ...common,

@@ -7,7 +7,7 @@
  */
 import { rethrowOwnFault } from '../../core/own-fault.js';
 import { dbFilesOf, openPrivateCopy, orphanProblem, orphanSideFiles, type PrivateCopy } from '../../evidence/sqlite-copy.js';
-import { type Row, type Source } from '../../core/row.js';
+import type { Row, Source } from '../../core/row.js';
 import { parserRow } from './rows.js';
 
 /** Rows of every database named `dbName` among the source's files, each read by `read` on its copy. */

@@ -31,9 +31,7 @@ export function bool(value: unknown): boolean | null {
 
 /** The value if it is a plain object (not an array, not null), else null. */
 export function obj(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
 /** Latest instant a row may carry: 9999-12-31T23:59:59.999Z. Earlier than 0001-01-01 is refused too. */
@@ -72,7 +70,8 @@ export function show(value: unknown): string {
     // JSON.stringify recurses: a value nested thousands of levels deep (a hostile 100,000-level nesting)
     // overflows the stack, a RangeError caught here, which is what bounds it. String() of a deep array
     // recurses as well, so it is not the fallback for those: show() must never throw.
-    if (err instanceof RangeError) return Array.isArray(value) ? '[array nested too deeply to show]' : '[value nested too deeply to show]';
+    if (err instanceof RangeError)
+      return Array.isArray(value) ? '[array nested too deeply to show]' : '[value nested too deeply to show]';
     return String(value);
   }
 }
