@@ -6,6 +6,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    env: { TZ: 'UTC' },
+    // CLINETRAIL_TEST_RETIRE_GRACE_MS: test-only, see src/load/retire.ts
+    env: { TZ: 'UTC', CLINETRAIL_TEST_RETIRE_GRACE_MS: '0' },
   },
 });
