@@ -137,12 +137,12 @@ describe('a Parquet part changed behind the loader', () => {
 });
 
 describe('a --keep-secrets load killed after some partitions, then a normal load', () => {
-  // the hosts of the fleet, linked, and a 30 MB host still being read when the kill comes
+  // the hosts of the fleet, linked, and a 12 MB host still being read when the kill comes (read first: jobs go biggest first)
   const secFleet = path.join(work, 'fleet-secrets');
   beforeAll(async () => {
     mkdirSync(secFleet, { recursive: true });
     for (const h of readdirSync(fleet)) symlinkSync(path.join(fleet, h), path.join(secFleet, h));
-    await bigHost(path.join(secFleet, 'big'), 30);
+    await bigHost(path.join(secFleet, 'big'), 12);
   }, 120_000);
 
   it('reads again exactly the partitions written with secrets, and no key stays in clear', async () => {
