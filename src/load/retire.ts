@@ -28,9 +28,11 @@ export async function withdrawPartition(dir: string): Promise<boolean> {
  * How long the files the previous warehouse read stay after the new one is in place: a query that
  * opened the previous fleet.duckdb just before the swap still finds them while it binds and scans.
  * TEST-ONLY, not a user option: `CLINETRAIL_TEST_RETIRE_GRACE_MS` shortens it, so the suites' hundreds
- * of reloads do not each wait a second (vitest.config.ts sets 0).
+ * of reloads do not each wait a second (vitest.config.ts sets 0). The test of queries during a load
+ * (test/hostile/partition-state.test.ts) runs with the default, and fails without it.
  */
-export const RETIRE_GRACE_MS = Number(process.env.CLINETRAIL_TEST_RETIRE_GRACE_MS ?? 1000);
+export const RETIRE_GRACE_DEFAULT_MS = 1000;
+export const RETIRE_GRACE_MS = Number(process.env.CLINETRAIL_TEST_RETIRE_GRACE_MS ?? RETIRE_GRACE_DEFAULT_MS);
 
 /**
  * Deletes every file and folder under OUT/parquet/events that no manifest names, after `graceMs` when
