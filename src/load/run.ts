@@ -288,15 +288,17 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     const modelsCurrent =
       existsSync(path.join(out, 'fleet.duckdb')) && !existsSync(staleMarker) && (await recordedModelsVersion(out)) === models;
     let grace = 0;
+    let duplicates: number;
     if (modelsCurrent) {
       emit({ event: 'models', rebuilt: false });
+      duplicates = Number((await queryWarehouse(out, 'select count(*) from duplicates')).rows[0]?.[0] ?? Number.NaN);
     } else {
       emit({ event: 'models', rebuilt: true });
       testStop('before-models');
-      await buildWarehouse(out).catch(async (err: unknown) => {
+      ({ duplicatesDropped: duplicates } = await buildWarehouse(out).catch(async (err: unknown) => {
         await fs.rm(runFile, { force: true });
         throw err;
-      });
+      }));
       testStop('models-built');
       await recordModelsVersion(out, models);
       await fs.rm(staleMarker, { force: true });
@@ -306,7 +308,6 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     testStop('before-retire');
     await removeUnreferenced(out, grace);
     // the record is completed by rename: a run killed before keeps its record with these two null
-    const duplicates = Number((await queryWarehouse(out, 'select count(*) from duplicates')).rows[0]?.[0] ?? Number.NaN);
     record.duplicates_dropped = Number.isFinite(duplicates) ? duplicates : null;
     record.finished_at = new Date().toISOString();
     await recordRun(out, record);
