@@ -13,7 +13,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 interface TableHash {
   rows: number;
   columns: string[];
-  hash: string;
+  hash: string | null;
 }
 
 const [out, beforeFile] = process.argv.slice(2);
@@ -44,7 +44,7 @@ for (const table of tables) {
   const [r] = await rowsOf(
     `select count(*)::bigint as n, md5(string_agg(h, ',' order by h)) as hash from (select md5(${row}) as h from "${table}")`,
   );
-  result[table] = { rows: Number(r.n), columns, hash: String(r.hash) };
+  result[table] = { rows: Number(r.n), columns, hash: r.hash === null ? null : String(r.hash) };
 }
 if (before === null) {
   process.stdout.write(`${JSON.stringify(result, null, 1)}\n`);
