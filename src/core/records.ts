@@ -1,12 +1,58 @@
 /**
- * The records a load writes beside the rows, one shape each: the inventory of evidence files of a
- * partition (`_files.<gen>.jsonl`), the secrets redacted from its rows (`_secrets.<gen>.jsonl`) and the
- * record of one run (`OUT/state/runs/*.json`). Each shape is a TypeScript type and a column table
- * (DuckDB type and meaning of every field) that the compiler checks against the type, so the warehouse's
- * `read_json` column lists, the raw views' comments and the tests' expectations are built from one place.
- * The rows themselves are core/schema.ts.
+ * The shapes of what a load writes, in one place: the rows (`COLUMNS`: the Arrow/Parquet schema of the
+ * Row type of core/row.ts) and the records beside them: the inventory of evidence files of a partition
+ * (`_files.<gen>.jsonl`), the secrets redacted from its rows (`_secrets.<gen>.jsonl`) and the record of
+ * one run (`OUT/state/runs/*.json`). Each record shape is a TypeScript type and a column table (DuckDB
+ * type and meaning of every field) that the compiler checks against the type. The Arrow schema
+ * (write/arrow-batch.ts), the warehouse's column lists and raw-view comments (warehouse/build.ts,
+ * warehouse/record-comments.ts) and the SQL tests' tables (test/helpers/models.ts) are built from here.
  */
 import type { Row, StoreId } from './row.js';
+
+/**
+ * The Arrow/Parquet schema of raw rows: one column per Row field, in DESIGN.md's order (plus
+ * `source_seq`, the position of a row among the rows of one record), then `file_row` (stamped by the
+ * partition writer) and the fact columns readers fill beside their texts. Names are a contract.
+ */
+export type ColumnType = 'utf8' | 'int64' | 'int32' | 'float64' | 'bool' | 'timestamp_ms';
+
+export interface Column {
+  name: keyof Row;
+  type: ColumnType;
+  /** DuckDB type the warehouse reads the column as. */
+  sql: string;
+}
+
+export const COLUMNS: readonly Column[] = [
+  { name: 'host', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'store', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'home', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'client', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'source_file', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'source_line', type: 'int64', sql: 'BIGINT' },
+  { name: 'source_seq', type: 'int32', sql: 'INTEGER' },
+  { name: 'source_role', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'timestamp_utc', type: 'timestamp_ms', sql: 'TIMESTAMPTZ' },
+  { name: 'session_id', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'project_path', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'git_branch', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'turn_type', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'kind', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'model', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'provider', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'tool_name', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'tool_use_id', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'text', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'tokens_in', type: 'int64', sql: 'BIGINT' },
+  { name: 'tokens_out', type: 'int64', sql: 'BIGINT' },
+  { name: 'cost_usd', type: 'float64', sql: 'DOUBLE' },
+  { name: 'is_error', type: 'bool', sql: 'BOOLEAN' },
+  { name: 'file_row', type: 'int64', sql: 'BIGINT' },
+  { name: 'permission_mode', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'sync_target', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'session_origin', type: 'utf8', sql: 'VARCHAR' },
+  { name: 'imported_from', type: 'utf8', sql: 'VARCHAR' },
+];
 
 /** A field of a written record: the DuckDB type the warehouse reads it as, and what it holds. */
 export interface RecordColumn {

@@ -17,7 +17,7 @@ import {
   type DataType,
 } from 'apache-arrow';
 import type { Row } from '../core/row.js';
-import { COLUMNS, type ColumnType } from '../core/schema.js';
+import { COLUMNS, type ColumnType } from '../core/records.js';
 
 function arrowType(type: ColumnType): DataType {
   switch (type) {

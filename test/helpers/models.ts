@@ -1,13 +1,12 @@
 /**
  * Test helper for the SQL models: an in-memory DuckDB with a TABLE of hand-made rows (exactly
- * core/schema.ts COLUMNS) as the Parquet parts, and empty tables as the inventories, runs and secrets
+ * core/records.ts COLUMNS) as the Parquet parts, and empty tables as the inventories, runs and secrets
  * files; every model runs on them, the raw layer (sql/00 to sql/03, so `row_id`) and the `stores` table
  * of the store specification (sql/04) included. Default source files and roles come from that specification.
  */
 import { afterEach } from 'vitest';
 import { DuckDBInstance, type Json } from '@duckdb/node-api';
-import { columnList, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE } from '../../src/core/records.js';
-import { COLUMNS } from '../../src/core/schema.js';
+import { COLUMNS, columnList, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE } from '../../src/core/records.js';
 import { runModels } from '../../src/warehouse/build.js';
 import type { Row } from '../../src/core/row.js';
 import type { RootKindId } from '../../src/core/root-kinds.js';

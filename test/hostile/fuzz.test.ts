@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { COLUMNS } from '../../src/core/schema.js';
+import { COLUMNS } from '../../src/core/records.js';
 import { READERS } from '../../src/readers/registry.js';
 import type { Row, StoreId } from '../../src/core/row.js';
 import { TARGETS, targetFiles } from '../helpers/reader-targets.js';
@@ -103,7 +103,7 @@ function linesParse(bytes: Buffer): boolean {
   });
 }
 
-/** Problems with a row's types, per core/schema.ts. */
+/** Problems with a row's types, per core/records.ts. */
 function typeProblems(row: Row): string[] {
   const problems: string[] = [];
   for (const c of COLUMNS) {

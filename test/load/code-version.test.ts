@@ -24,7 +24,7 @@ import { REPO } from '../helpers/source.js';
 
 /** One module of each stage that shapes rows, and modules that do not (the CLI's output, the warehouse). */
 const ROW_SHAPING = [
-  'core/schema',
+  'core/records',
   'core/row',
   'evidence/file-chunks',
   'discover/discover',
@@ -38,7 +38,7 @@ const ROW_SHAPING = [
 const NOT_ROW_SHAPING = ['cli/format', 'warehouse/query-sandbox'];
 /** One module per stage for the loads (each load costs a CLI start and a warehouse build). */
 const ONE_PER_STAGE = [
-  'core/schema',
+  'core/records',
   'evidence/file-chunks',
   'discover/discover',
   'readers/shapes/values',

@@ -4,7 +4,7 @@
  * "Permission rows"), and where they sort in events.
  */
 import { describe, expect, it } from 'vitest';
-import { COLUMNS } from '../../src/core/schema.js';
+import { COLUMNS } from '../../src/core/records.js';
 import { files, useModelDbs, type TestRow } from '../helpers/models.js';
 
 const T0 = Date.parse('2025-10-09T08:00:00.000Z');
