@@ -14,6 +14,9 @@ import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+/** How long a load waits for a lock that is being taken or held before it is refused. */
+const LOCK_WAIT_MS = 1000;
+
 /** Raised when another live load holds OUT. */
 export class LockHeldError extends Error {}
 
@@ -44,7 +47,11 @@ function ownerText(file: string): string {
 export async function acquireLock(outDir: string): Promise<() => Promise<void>> {
   const { lock, owner } = lockFiles(outDir);
   await fs.mkdir(path.dirname(lock), { recursive: true });
-  const db = new Database(lock, { timeout: 0 });
+  // Not 0: two loads starting together each take SQLite's SHARED lock on the way to EXCLUSIVE, and with
+  // no wait both were refused (seen once in 20 trials on a loaded machine). With a wait, SQLite refuses
+  // one at once (it sees the deadlock) and the other takes the lock when that one lets go; a load that
+  // finds the lock held is refused after this long.
+  const db = new Database(lock, { timeout: LOCK_WAIT_MS });
   try {
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('BEGIN EXCLUSIVE');
