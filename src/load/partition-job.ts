@@ -36,8 +36,8 @@ export const JOB_CONCURRENCY = 4;
  * already started have finished.
  */
 export async function writeJob(jobs: PartitionJob[], onResult: (result: PartitionResult) => void): Promise<void> {
-  // imported when first used: a load's main thread, which only hands jobs to workers, never loads the
-  // readers, Arrow and parquet-wasm (~15 MB of RSS)
+  // imported when first used: the main thread of a load big enough for workers, which only hands them
+  // jobs, never loads the readers, Arrow and parquet-wasm (~15 MB of RSS)
   const { writePartition } = await import('./partition.js');
   let next = 0;
   let failure: unknown = null;

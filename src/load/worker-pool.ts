@@ -32,7 +32,7 @@ export interface PartitionPool {
   close(): Promise<void>;
 }
 
-/** A pool of `size` workers, or the in-thread writer when no compiled worker file exists. */
+/** A pool of `size` workers, or the in-thread writer when size is 0 or no compiled worker file exists. */
 export function createPartitionPool(size: number): PartitionPool {
   if (!existsSync(WORKER_FILE) || size < 1) {
     return { write: writeJob, close: async () => {} };
