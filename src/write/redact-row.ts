@@ -38,21 +38,13 @@ export type RedactedColumn = (typeof REDACTED_COLUMNS)[number];
 
 /**
  * Columns whose values repeat from row to row (one session id, model or branch for thousands of rows),
- * so their redactions are worth remembering. `tool_use_id` is unique per call: remembering it only
- * filled the memory (peak RSS of the full bench load 386-402 MB against 352 MB without it).
+ * so their redactions are worth remembering: every redacted column but `text` and `tool_use_id`, which
+ * is unique per call: remembering it only filled the memory (peak RSS of the full bench load 386-402 MB
+ * against 352 MB without it).
  */
-const REPEATING_COLUMNS: ReadonlySet<RedactedColumn> = new Set([
-  'session_id',
-  'project_path',
-  'git_branch',
-  'model',
-  'provider',
-  'tool_name',
-  'kind',
-  'permission_mode',
-  'session_origin',
-  'imported_from',
-]);
+const REPEATING_COLUMNS: ReadonlySet<RedactedColumn> = new Set(
+  REDACTED_COLUMNS.filter((c) => c !== 'text' && c !== 'tool_use_id'),
+);
 
 /** Distinct repeating values whose redaction is remembered; past this the memory starts again. */
 const REMEMBERED_VALUES = 5_000;
