@@ -165,13 +165,9 @@ async function runCountingRows(conn: DuckDBConnection, text: string): Promise<nu
   return changed;
 }
 
-/**
- * Runs model files against `conn` in name order: all of them, or those whose number is at least
- * `fromNumber`. A file starting with REPEAT_LINE runs until a run changes no row.
- */
-export async function runModels(conn: DuckDBConnection, vars: Record<string, string>, fromNumber = 0): Promise<void> {
+/** Runs every model file against `conn` in name order. A file starting with REPEAT_LINE runs until a run changes no row. */
+export async function runModels(conn: DuckDBConnection, vars: Record<string, string>): Promise<void> {
   for (const file of await modelFiles()) {
-    if (Number.parseInt(file.slice(0, 2), 10) < fromNumber) continue;
     try {
       const repeats = (await fs.readFile(path.join(SQL_DIR, file), 'utf8')).startsWith(`${REPEAT_LINE}\n`);
       if (!repeats) {
