@@ -1,26 +1,36 @@
 /**
- * The catalog comments of the raw views over the records beside the rows (raw_files, raw_runs,
- * raw_secrets), made from the docs of their shapes (core/records.ts), so a field documented once is
- * explained by `describe` and `duckdb_columns()` too. Model files use them as placeholders:
- * `{{files_column_comments}}`, `{{runs_column_comments}}`, `{{secrets_column_comments}}`.
+ * The catalog comments of the columns the shapes of core/records.ts describe: the rows' columns in
+ * raw_events and events, and the raw views over the records beside the rows (raw_files, raw_runs,
+ * raw_secrets). A column documented once in its shape is explained by `describe` and `duckdb_columns()`
+ * wherever it appears. Model files use them as placeholders: `{{raw_events_column_comments}}`,
+ * `{{events_column_comments}}`, `{{files_column_comments}}`, `{{runs_column_comments}}`,
+ * `{{secrets_column_comments}}`.
  */
-import { FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE, type RecordColumn } from '../core/records.js';
+import { COLUMNS, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE, type RecordColumn } from '../core/records.js';
+import { sqlString } from './sql-literal.js';
 
-/** A SQL string literal. */
-export function sqlString(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
+/** row_id, the warehouse's own column of every row (sql/00_raw_events.sql row_id_of). */
+const ROW_ID_DOC =
+  "The row's identity, unique over raw_events and events, the same on every load of the same evidence by the same code: MD5 (128 bits) of (host, store, source_file, file_row); of ('derived', kind, the source row's row_id) for a derived `model:` or `permission mode:` row (sql/12). Every model joins on it.";
+
+/** `comment on column` statements for (column, doc) pairs of `view`. */
+function comments(view: string, docs: ReadonlyArray<readonly [string, string]>): string {
+  return docs.map(([name, doc]) => `comment on column ${view}.${name} is ${sqlString(doc)};`).join('\n');
 }
 
-function columnComments(view: string, shape: Readonly<Record<string, RecordColumn>>): string {
-  return Object.entries(shape)
-    .map(([name, column]) => `comment on column ${view}.${name} is ${sqlString(column.doc)};`)
-    .join('\n');
-}
+/** row_id and every row column (core/records.ts COLUMNS), in raw_events or events. */
+const rowDocs = (): Array<[string, string]> => [['row_id', ROW_ID_DOC], ...COLUMNS.map((c): [string, string] => [c.name, c.doc])];
+
+/** The fields of a record shape. */
+const shapeDocs = (shape: Readonly<Record<string, RecordColumn>>) =>
+  Object.entries(shape).map(([name, c]): [string, string] => [name, c.doc]);
 
 export function recordCommentPlaceholders(): Record<string, string> {
   return {
-    files_column_comments: columnComments('raw_files', FILE_SHAPE),
-    runs_column_comments: columnComments('raw_runs', RUN_SHAPE),
-    secrets_column_comments: columnComments('raw_secrets', SECRET_SHAPE),
+    raw_events_column_comments: comments('raw_events', rowDocs()),
+    events_column_comments: comments('events', rowDocs()),
+    files_column_comments: comments('raw_files', shapeDocs(FILE_SHAPE)),
+    runs_column_comments: comments('raw_runs', shapeDocs(RUN_SHAPE)),
+    secrets_column_comments: comments('raw_secrets', shapeDocs(SECRET_SHAPE)),
   };
 }

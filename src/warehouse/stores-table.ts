@@ -5,7 +5,7 @@
  */
 import { globSource } from '../core/glob.js';
 import { STORES, type StoreSpec } from '../core/stores.js';
-import { sqlString } from './record-comments.js';
+import { sqlString } from './sql-literal.js';
 
 /** Columns of `stores`, with their DuckDB types. */
 export const STORE_COLUMNS = [

@@ -13,6 +13,7 @@ import type { RootKindId } from '../../src/core/root-kinds.js';
 import { STORE_ROLES, STORE_SPECS, type StoreId } from '../../src/core/stores.js';
 import { storeOf } from '../../src/discover/discover.js';
 import { recordCommentPlaceholders } from '../../src/warehouse/record-comments.js';
+import { sqlString } from '../../src/warehouse/sql-literal.js';
 import { specPlaceholders } from '../../src/warehouse/stores-table.js';
 
 /** A hand-made raw row: any Row field, with timestamp_utc as epoch ms or an ISO string. */
@@ -123,7 +124,7 @@ function literal(value: unknown, sql: string): string {
   if (value === null || value === undefined) return `null::${sql}`;
   switch (sql) {
     case 'VARCHAR':
-      return `'${String(value).replace(/'/g, "''")}'`;
+      return sqlString(String(value));
     case 'BIGINT':
     case 'INTEGER':
     case 'DOUBLE':

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { expect } from 'vitest';
 import { queryWarehouse } from '../../src/warehouse/build.js';
 import { REPO, fixture } from '../helpers/source.js';
+import { sqlString } from '../../src/warehouse/sql-literal.js';
 
 export const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
 
@@ -186,10 +187,8 @@ export function snapshotTree(dir: string): Record<string, string> {
   return out;
 }
 
-/** SQL string literal. */
-export function lit(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
-}
+/** SQL string literal (the warehouse's own). */
+export const lit = sqlString;
 
 /** The `files` row and the `parser:` rows of one evidence file (image-relative path). */
 export async function evidenceOf(
