@@ -17,9 +17,8 @@ import * as path from 'node:path';
  */
 const IMPORT_RE = /^(?:import|export)\b(?:[^;'"]*?\bfrom)?\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
 
-/** The file a relative specifier names, as compiled (`.js`) or, under vitest, as written (`.ts`). */
-function resolveModule(from: string, spec: string): string | null {
-  const target = path.resolve(path.dirname(from), spec);
+/** The module file `target` names, as compiled (`.js`) or, under vitest, as written (`.ts`). */
+function moduleFile(target: string): string | null {
   if (existsSync(target)) return target;
   const ts = target.replace(/\.js$/, '.ts');
   return existsSync(ts) ? ts : null;
@@ -35,7 +34,7 @@ export async function moduleGraph(entries: string[]): Promise<string[]> {
     seen.add(file);
     const text = await fs.readFile(file, 'utf8');
     for (const m of text.matchAll(IMPORT_RE)) {
-      const target = resolveModule(file, m[1]);
+      const target = moduleFile(path.resolve(path.dirname(file), m[1]));
       if (target === null) throw new Error(`code version: ${file} imports ${m[1]}, which is not there`);
       if (!seen.has(target)) todo.push(target);
     }
@@ -55,7 +54,7 @@ async function hashFiles(base: string, files: string[]): Promise<string> {
 
 /** Version of the modules reachable from `entries` (paths relative to `base`). */
 export async function moduleGraphVersion(base: string, entries: string[]): Promise<string> {
-  const files = await moduleGraph(entries.map((e) => resolveModule(path.join(base, 'entry'), `./${e}`) ?? path.join(base, e)));
+  const files = await moduleGraph(entries.map((e) => moduleFile(path.join(base, e)) ?? path.join(base, e)));
   return hashFiles(base, files);
 }
 
