@@ -42,6 +42,26 @@ const MINUTE = 60_000;
 const promptText = (o: RepeatedPromptsOptions, i: number, k: number) =>
   o.distinct ? `continue with step ${i}.${k}` : 'continue';
 
+/** The manifest (`<sid>.json`) of a finished CLI session in `~/.cline/data`, as the SDK writes it. */
+export function sdkManifest(sid: string, startMs: number, prompt: string, pid: number): Record<string, unknown> {
+  return {
+    version: 1,
+    session_id: sid,
+    source: 'cli',
+    pid,
+    started_at: new Date(startMs).toISOString(),
+    status: 'completed',
+    interactive: true,
+    provider: 'anthropic',
+    model: 'claude-sonnet-4-5',
+    cwd: '/home/u/proj',
+    workspace_root: '/home/u/proj',
+    prompt,
+    metadata: { title: prompt },
+    messages_path: `/${DATA}/sessions/${sid}/${sid}.messages.json`,
+  };
+}
+
 /** Writes the host image under `root` (created); returns what it holds. */
 export function writeRepeatedPromptsHost(root: string, o: RepeatedPromptsOptions): RepeatedPromptsHost {
   let bytes = 0;
@@ -56,22 +76,7 @@ export function writeRepeatedPromptsHost(root: string, o: RepeatedPromptsOptions
     const start = T0 + i * 24 * 60 * MINUTE;
     const sid = `${start}_rep${String(i).padStart(2, '0')}`;
     const dir = `${DATA}/sessions/${sid}`;
-    const manifest = {
-      version: 1,
-      session_id: sid,
-      source: 'cli',
-      pid: 4000 + i,
-      started_at: new Date(start).toISOString(),
-      status: 'completed',
-      interactive: true,
-      provider: 'anthropic',
-      model: 'claude-sonnet-4-5',
-      cwd: '/home/u/proj',
-      workspace_root: '/home/u/proj',
-      prompt: promptText(o, i, 0),
-      metadata: { title: promptText(o, i, 0) },
-      messages_path: `/${dir}/${sid}.messages.json`,
-    };
+    const manifest = sdkManifest(sid, start, promptText(o, i, 0), 4000 + i);
     write(`${dir}/${sid}.json`, `${JSON.stringify(manifest, null, 2)}\n`);
     const messages: unknown[] = [];
     for (let k = 0; k < o.promptsPerSession; k++) {

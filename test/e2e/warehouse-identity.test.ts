@@ -9,6 +9,7 @@
 import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sdkManifest } from '../../bench/repeated-prompts.js';
 import { REPO } from '../helpers/source.js';
 import { assertBuilt, describeRun, lit, load, makeControlHost, query, workDir, type CliRun } from '../hostile/harness.js';
 
@@ -38,22 +39,7 @@ function writeChainHost(root: string): void {
   mkdirSync(dir, { recursive: true });
   mkdirSync(path.join(data, 'logs'), { recursive: true });
   const { prompts, hooks } = chainTimes();
-  const manifest = {
-    version: 1,
-    session_id: SID,
-    source: 'cli',
-    pid: 4100,
-    started_at: new Date(T0 - 1000).toISOString(),
-    status: 'completed',
-    interactive: true,
-    provider: 'anthropic',
-    model: 'claude-sonnet-4-5',
-    cwd: '/home/u/proj',
-    workspace_root: '/home/u/proj',
-    prompt: 'continue',
-    metadata: { title: 'continue' },
-    messages_path: `/home/u/.cline/data/sessions/${SID}/${SID}.messages.json`,
-  };
+  const manifest = sdkManifest(SID, T0 - 1000, 'continue', 4100);
   writeFileSync(path.join(dir, `${SID}.json`), JSON.stringify(manifest, null, 2));
   const messages = prompts.map((ts, i) => ({ id: `m${i + 1}`, role: 'user', content: 'continue', ts }));
   writeFileSync(path.join(dir, `${SID}.messages.json`), JSON.stringify({ version: 1, agent: 'lead', sessionId: SID, messages }));
