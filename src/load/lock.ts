@@ -63,10 +63,17 @@ export async function acquireLock(outDir: string): Promise<() => Promise<void>> 
     throw new Error(`load: cannot take the lock ${lock}: ${(err as Error).message}`);
   }
   const me: LockOwner = { host: os.hostname(), pid: process.pid, locked_at: new Date().toISOString() };
-  await fs.writeFile(`${owner}.tmp`, `${JSON.stringify(me)}\n`);
-  await fs.rename(`${owner}.tmp`, owner);
-  // the pid file of earlier versions, meaningless now
-  await fs.rm(path.join(outDir, 'state', 'load.lock'), { force: true });
+  try {
+    await fs.writeFile(`${owner}.tmp`, `${JSON.stringify(me)}\n`);
+    await fs.rename(`${owner}.tmp`, owner);
+    // the pid file of earlier versions, meaningless now
+    await fs.rm(path.join(outDir, 'state', 'load.lock'), { force: true });
+  } catch (err) {
+    // e.g. OUT on read-only media, where SQLite opened the lock read-only and still locked it: a process
+    // that goes on (tests, a server) must not keep OUT locked
+    db.close();
+    throw err;
+  }
   let released = false;
   return async () => {
     if (released) return;

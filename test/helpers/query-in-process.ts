@@ -1,12 +1,10 @@
 /**
- * `clinetrail query` without a process: the same queryWarehouse the CLI calls, and what the CLI makes of
- * its answer (cli/main.ts): the result in `format` (cli/format.ts) on stdout and exit 0, or one
- * `clinetrail: <first line of the message>` line on stderr and exit 1 (a failed query is never a usage
- * error). A CLI start costs Node, yargs and DuckDB's module (~0.5-1 s on these machines); each suite
- * still runs a few statements through the real CLI to hold this mapping to it.
+ * `clinetrail query` without a process: the CLI's own command line (cli/commands.ts runCommandLine) run
+ * in this process, its stdout and stderr captured. A CLI start costs Node, yargs and DuckDB's module
+ * (~0.5-1 s on these machines); each suite still runs a few statements through the real CLI process.
  */
-import { formatResult, type OutputFormat } from '../../src/cli/format.js';
-import { queryWarehouse, type QueryOptions } from '../../src/warehouse/build.js';
+import { runCommandLine } from '../../src/cli/commands.js';
+import type { OutputFormat } from '../../src/cli/format.js';
 
 export interface QueryOutcome {
   code: number;
@@ -18,11 +16,15 @@ export async function queryInProcess(
   out: string,
   sql: string,
   format: OutputFormat = 'table',
-  options: QueryOptions = {},
+  options: { allowRead?: readonly string[] } = {},
 ): Promise<QueryOutcome> {
-  try {
-    return { code: 0, stdout: formatResult(await queryWarehouse(out, sql, options), format), stderr: '' };
-  } catch (err) {
-    return { code: 1, stdout: '', stderr: `clinetrail: ${(err as Error).message.split('\n')[0]}\n` };
-  }
+  let stdout = '';
+  let stderr = '';
+  const allow = (options.allowRead ?? []).flatMap((dir) => ['--allow-read', dir]);
+  const code = await runCommandLine(['query', '--out', out, '--format', format, ...allow, sql], {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    stderrIsTTY: false,
+  });
+  return { code, stdout, stderr };
 }

@@ -326,8 +326,10 @@ describe('the OUT lock', () => {
       path.join(out, 'state', 'load-lock.json'),
       JSON.stringify({ host: 'elsewhere', pid: process.pid, locked_at: '2026-01-01T00:00:00Z' }),
     );
+    // a process of its own: the note names this test process, which must be another process than the load
     const run = await runCli(['load', '--host', `control=${path.join(fleet, 'control')}`, '--out', out, '--quiet'], {
       timeoutMs: 120_000,
+      child: true,
     });
     expect(run.code, describeRun(run)).toBe(0);
     expect(listFiles(path.join(out, 'state')).map((f) => path.basename(f))).not.toContain('load.lock');

@@ -1,0 +1,178 @@
+/**
+ * The clinetrail command line as a function: the arguments and two output sinks in, the exit code out.
+ * cli/main.ts runs it on the process's argv and streams; tests run the same function in-process.
+ * Progress goes to stderr, results to stdout. Exit codes: 0 done; 1 the load or query failed
+ * (I/O error, SQL error); 2 bad arguments or paths; 3 another load holds OUT.
+ */
+import yargs from 'yargs';
+import { statSync } from 'node:fs';
+import * as path from 'node:path';
+import type { HostImage } from '../discover/discover.js';
+import { formatResult, type OutputFormat } from './format.js';
+import { createProgress, summaryLine, type LogFormat } from '../load/progress.js';
+import { runLoad, UsageError } from '../load/run.js';
+import { LockHeldError } from '../load/lock.js';
+import { queryWarehouse } from '../warehouse/build.js';
+import { TEMP_MAX_DEFAULT, TEMP_MAX_ENV } from '../warehouse/query-sandbox.js';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, locked: 3 } as const;
+
+function parseHost(spec: string): HostImage {
+  const eq = spec.indexOf('=');
+  if (eq <= 0 || eq === spec.length - 1) throw new UsageError(`load: --host wants NAME=PATH, got '${spec}'`);
+  return { host: spec.slice(0, eq), root: path.resolve(spec.slice(eq + 1)) };
+}
+
+/** The `--allow-read` folders, each of which must be an existing folder. */
+function allowReadDirs(dirs: readonly string[]): string[] {
+  return dirs.map((dir) => {
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(`query: --allow-read ${dir} is not a folder`);
+    return path.resolve(dir);
+  });
+}
+
+/** Where a command's output goes: results to `stdout`, progress and errors to `stderr`. */
+export interface CommandIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Whether stderr is a terminal (a live progress line) or a pipe or file (a line every 10 s). */
+  stderrIsTTY: boolean;
+}
+
+/** Arguments yargs refused: the message and a pointer to --help, exit 2. */
+class ArgumentError extends UsageError {}
+
+/** One `clinetrail: ` line (two for refused arguments) on stderr; returns the exit code of the error. */
+function report(err: unknown, io: CommandIO): number {
+  if (err instanceof ArgumentError) {
+    io.stderr(`clinetrail: ${err.message}\nRun clinetrail --help for usage.\n`);
+    return EXIT.usage;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  io.stderr(`clinetrail: ${message.split('\n')[0]}\n`);
+  return err instanceof UsageError ? EXIT.usage : err instanceof LockHeldError ? EXIT.locked : EXIT.failed;
+}
+
+/** Runs one command line (`argv` without node and the script); resolves to its exit code, never rejects. */
+export async function runCommandLine(argv: readonly string[], io: CommandIO): Promise<number> {
+  try {
+    await yargs([...argv])
+      .scriptName('clinetrail')
+      .usage(
+        '$0 <command> [options]\n\nLoads the records Cline (the AI coding agent) leaves in home directories, from a fleet of\ncollected host images, into Parquet and a DuckDB warehouse for SQL hunting.',
+      )
+      .command(
+        'load',
+        'Load host images into OUT (Parquet partitions + fleet.duckdb)',
+        (y) =>
+          y
+            .option('fleet', {
+              type: 'string',
+              describe: 'Folder whose child folders are host images, each named by its folder name',
+            })
+            .option('host', { type: 'string', array: true, describe: 'A host image named explicitly, NAME=PATH (repeatable)' })
+            .option('out', { type: 'string', demandOption: true, describe: 'Output folder: parquet/, fleet.duckdb, state/' })
+            .option('concurrency', {
+              type: 'number',
+              default: 2,
+              describe: 'Partitions (host, store) written at once, each in a worker thread',
+            })
+            .option('full', {
+              type: 'boolean',
+              default: false,
+              describe: 'Read every partition again, even where no file changed',
+            })
+            .option('keep-secrets', {
+              type: 'boolean',
+              default: false,
+              describe:
+                'Store texts with their API keys and tokens as found (default: each is replaced by [REDACTED:<kind>:<fingerprint>] and listed in the secrets table)',
+            })
+            .option('quiet', {
+              type: 'boolean',
+              default: false,
+              describe: 'No progress on stderr (the summary line still goes to stdout)',
+            })
+            .option('log-format', {
+              choices: ['text', 'json'] as const,
+              default: 'text',
+              describe:
+                'Progress on stderr: text (a live line on a terminal, a line every 10 s otherwise) or json (one object per event)',
+            })
+            .example('$0 load --fleet /cases/acme/collections --out /cases/acme/warehouse', 'load every host image of a fleet')
+            .example('$0 load --host WS-042=/mnt/ws042 --out ./wh', 'load one image under an explicit host name'),
+        async (args) => {
+          const hosts = (args.host ?? []).map(parseHost);
+          const onEvent = createProgress({
+            format: args.logFormat as LogFormat,
+            quiet: args.quiet,
+            isTTY: io.stderrIsTTY,
+            write: io.stderr,
+          });
+          const t0 = Date.now();
+          const out = path.resolve(args.out);
+          const run = await runLoad({
+            fleet: args.fleet ? path.resolve(args.fleet) : undefined,
+            hosts,
+            out,
+            concurrency: args.concurrency,
+            full: args.full,
+            keepSecrets: args.keepSecrets,
+            onEvent,
+          });
+          onEvent({ event: 'done', run, duplicates_dropped: run.duplicates_dropped });
+          io.stdout(summaryLine(run, out, Date.now() - t0));
+        },
+      )
+      .command(
+        'query <sql>',
+        'Run one query on OUT/fleet.duckdb, in a read-only sandbox, and print the result',
+        (y) =>
+          y
+            .positional('sql', { type: 'string', demandOption: true, describe: 'The SQL text: one query' })
+            .option('out', { type: 'string', demandOption: true, describe: 'Output folder of a load' })
+            .option('format', {
+              choices: ['table', 'csv', 'json'] as const,
+              default: 'table' as OutputFormat,
+              describe: 'Output format',
+            })
+            .option('allow-read', {
+              type: 'string',
+              array: true,
+              nargs: 1,
+              describe:
+                'A folder the query may read too, e.g. of an IOC list to join (repeatable). DuckDB then lets the query reach that whole folder; the statement check still refuses every write',
+            })
+            .example(
+              '$0 query --out wh "select host, count(*) from events where kind = \'say:command\' group by all"',
+              'commands Cline ran, per host',
+            )
+            .example(
+              '$0 query --out wh --allow-read /cases/iocs "select e.* from events e join read_csv(\'/cases/iocs/iocs.csv\') i on contains(e.text, i.indicator)"',
+              'rows that hold an indicator of an IOC list',
+            )
+            .epilogue(
+              `Sandbox: the query reads only the warehouse's files and the --allow-read folders, writes no file, loads no extension, and is one statement: select, from, with, values, table, describe, show, summarize, or explain of those. It spills into a folder of its own under OUT/tmp (or TMPDIR if OUT is read-only), removed when it ends, of at most ${TEMP_MAX_ENV} (default ${TEMP_MAX_DEFAULT}).`,
+            ),
+        async (args) => {
+          const result = await queryWarehouse(path.resolve(args.out), args.sql, {
+            allowRead: allowReadDirs(args.allowRead ?? []),
+          });
+          io.stdout(formatResult(result, args.format as OutputFormat));
+        },
+      )
+      .demandCommand(1, 'Give a command: load or query (see --help)')
+      .strict()
+      .epilogue('Exit codes: 0 done; 1 load or query failed; 2 bad arguments or paths; 3 another load holds OUT.')
+      .fail((msg, err) => {
+        throw err ?? new ArgumentError(msg);
+      })
+      .exitProcess(false)
+      .help()
+      .parseAsync();
+  } catch (err) {
+    return report(err, io);
+  }
+  return EXIT.ok;
+}
