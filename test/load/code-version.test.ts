@@ -3,7 +3,6 @@
  * every module that shapes rows, in every stage and whatever folder it sits in, and nothing else: a
  * partition written by other code is read again, so a warehouse never mixes rows of two code versions.
  */
-import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   cpSync,
@@ -17,6 +16,7 @@ import {
 } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moduleGraphVersion } from '../../src/core/code-version.js';
 import { ROW_SHAPING_ENTRIES } from '../../src/load/state.js';
@@ -108,17 +108,20 @@ describe('a load with one module of a stage changed reads every partition again'
   const root = path.join(work, 'copy');
   const out = path.join(work, 'out');
   const host = `lnx-u01=${path.join(REPO, 'fixtures', 'fleet', 'lnx-u01')}`;
-  const load = () => {
-    const r = spawnSync(
-      process.execPath,
-      [path.join(root, 'dist', 'src', 'cli', 'main.js'), 'load', '--host', host, '--out', out, '--log-format', 'json'],
-      {
-        encoding: 'utf8',
-        env: { ...process.env, TZ: 'UTC' },
-      },
-    );
-    expect(r.status, r.stderr).toBe(0);
-    const events = r.stderr
+  // The copy's own command line, run in this process: the version is hashed from the module files on
+  // disk at each load (as a new process after an upgrade would), not from the modules loaded here.
+  const load = async () => {
+    const { runCommandLine } = (await import(
+      pathToFileURL(path.join(root, 'dist', 'src', 'cli', 'commands.js')).href
+    )) as typeof import('../../src/cli/commands.js');
+    let stderr = '';
+    const code = await runCommandLine(['load', '--host', host, '--out', out, '--log-format', 'json'], {
+      stdout: () => {},
+      stderr: (text) => (stderr += text),
+      stderrIsTTY: false,
+    });
+    expect(code, stderr).toBe(0);
+    const events = stderr
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { event: string; unchanged?: boolean; reason?: string });
@@ -130,28 +133,28 @@ describe('a load with one module of a stage changed reads every partition again'
     };
   };
 
-  beforeAll(() => {
+  beforeAll(async () => {
     if (!existsSync(path.join(REPO, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is not built: run make test');
     cpSync(path.join(REPO, 'dist', 'src'), path.join(root, 'dist', 'src'), { recursive: true });
     cpSync(path.join(REPO, 'sql'), path.join(root, 'sql'), { recursive: true });
     cpSync(path.join(REPO, 'package.json'), path.join(root, 'package.json'));
     symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'), 'dir');
-    const first = load();
+    const first = await load();
     expect(first.total).toBeGreaterThan(3);
     expect(first.unchanged).toEqual([]);
   });
 
-  it.each(ONE_PER_STAGE)('%s changed: every partition read again, each for "code changed"', (module) => {
+  it.each(ONE_PER_STAGE)('%s changed: every partition read again, each for "code changed"', async (module) => {
     appendFileSync(path.join(root, 'dist', 'src', `${module}.js`), '\n// edited\n');
-    const run = load();
+    const run = await load();
     expect(run.unchanged).toEqual([]);
     expect(run.written.length).toBe(run.total);
     expect(new Set(run.written.map((e) => e.reason))).toEqual(new Set(['code changed']));
   });
 
-  it.each(['cli/format'])('%s changed: no partition read again', (module) => {
+  it.each(['cli/format'])('%s changed: no partition read again', async (module) => {
     appendFileSync(path.join(root, 'dist', 'src', `${module}.js`), '\n// edited\n');
-    const run = load();
+    const run = await load();
     expect(run.written).toEqual([]);
     expect(run.unchanged.length).toBe(run.total);
   });
