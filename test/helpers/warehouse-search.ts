@@ -1,5 +1,5 @@
 /**
- * Searches of a load's OUT folder for a string, for the secrets tests: the plain-text files (raw bytes)
+ * Searches of a load's OUT folder for strings, for the secrets tests: the plain-text files (raw bytes)
  * and, decompressed, every Parquet row and every table and view of fleet.duckdb.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -23,14 +23,38 @@ export async function queryOut(out: string, sql: string): Promise<unknown[][]> {
   }
 }
 
+/** A SQL string literal. */
+const lit = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
 /**
- * Files under OUT whose raw bytes contain `needle`. This sees the plain-text files (`_secrets.<gen>.jsonl`,
- * `_files.<gen>.jsonl`, manifests, state); Parquet pages are compressed, so rowsContaining reads them decompressed.
+ * `<needle>: <place>` for every needle found anywhere under OUT: in a file's raw bytes (the plain-text
+ * files: `_secrets.<gen>.jsonl`, `_files.<gen>.jsonl`, manifests, state), or in the rows of a Parquet part
+ * or of a table or view, decompressed (Parquet pages are compressed, so their bytes hide nothing). Empty: none is
+ * anywhere. Each file is read once and fleet.duckdb opened once, whatever the number of needles.
  */
-export function filesContaining(out: string, needle: string): string[] {
-  return listFiles(out)
-    .filter((f) => fs.readFileSync(f).includes(needle))
-    .map((f) => path.relative(out, f));
+export async function whereFound(out: string, needles: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const file of listFiles(out)) {
+    const bytes = fs.readFileSync(file);
+    for (const needle of needles) if (bytes.includes(needle)) found.push(`${needle}: ${path.relative(out, file)}`);
+  }
+  const parquet = path.join(out, 'parquet', 'events', '*', '*', '*.parquet');
+  const relations = (
+    await queryOut(out, "select table_name from information_schema.tables where table_schema = 'main' order by 1")
+  ).map(([n]) => String(n));
+  const sources = [`read_parquet('${parquet}')`, ...relations.map((n) => `"${n}"`)];
+  const values = needles.map((n) => `(${lit(n)})`).join(', ');
+  const rows = await queryOut(
+    out,
+    `with needles(needle) as (values ${values}) ${sources
+      .map(
+        (s) =>
+          `select needle, ${lit(s)}, count(*) from (select cast(t as varchar) as row_text from ${s} as t) join needles on contains(row_text, needle) group by all`,
+      )
+      .join(' union all ')} order by all`,
+  );
+  for (const [needle, place, n] of rows) found.push(`${needle}: ${place}: ${n}`);
+  return found;
 }
 
 /** `<table or Parquet>: <rows>` for every Parquet part and every table and view whose rows contain `needle` (decompressed). */
