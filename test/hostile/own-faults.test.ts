@@ -23,9 +23,9 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Sessions of the big sessions.db: about 8 MB, four times the small temporary folder. */
-const SESSIONS = 12_000;
-const TMPFS_SIZE = '2m';
+/** Sessions of the big sessions.db: about 4 MB, four times the small temporary folder. */
+const SESSIONS = 6_000;
+const TMPFS_SIZE = '1m';
 
 function bigSessions(): SessionsDbRow[] {
   return Array.from({ length: SESSIONS }, (_, i) => ({

@@ -111,9 +111,16 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('a Parquet part changed behind the loader', () => {
+  // the control host alone: nine partitions, one of which is changed
+  const controlFleet = path.join(work, 'fleet-control');
+  beforeAll(() => {
+    mkdirSync(controlFleet);
+    symlinkSync(path.join(fleet, 'control'), path.join(controlFleet, 'control'));
+  });
+
   it('is found by the next load, which reads its partition again', async () => {
     const out = path.join(work, 'out-tamper');
-    await loadOk(out);
+    await loadOk(out, controlFleet);
     const where = `host = 'control' and store = 'vscode-tasks'`;
     const [[rows]] = await query(out, `select count(*) from raw_events where ${where}`);
     expect(Number(rows)).toBeGreaterThan(1);
@@ -130,7 +137,7 @@ describe('a Parquet part changed behind the loader', () => {
     instance.closeSync();
     renameSync(`${part}.new`, part);
     expect(await query(out, `select count(*) from raw_events where ${where}`)).toEqual([['1']]);
-    const run = await loadOk(out);
+    const run = await loadOk(out, controlFleet);
     expect(run).toMatchObject({ partitions_written: 1 });
     expect(await query(out, `select count(*) from raw_events where ${where}`)).toEqual([[rows]]);
     expect(await query(out, `select sum(count_rows) from files where ${where}`)).toEqual([[rows]]);
@@ -312,8 +319,9 @@ describe('the OUT lock', () => {
         .join('+');
     };
     const outcomes: string[] = [];
-    // four trials at a time, each on its own OUT
-    for (let batch = 0; batch < 20; batch += 4) outcomes.push(...(await Promise.all([0, 1, 2, 3].map((i) => trial(batch + i)))));
+    // ten trials at a time, each on its own OUT: a refused holder waits out SQLite's busy timeout (1 s)
+    const batch = Array.from({ length: 10 }, (_, i) => i);
+    for (let first = 0; first < 20; first += 10) outcomes.push(...(await Promise.all(batch.map((i) => trial(first + i)))));
     expect(outcomes).toEqual(Array(20).fill('GOT+REFUSED'));
   });
 

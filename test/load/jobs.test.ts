@@ -98,15 +98,17 @@ describe('a load of many small hosts, written as grouped jobs', () => {
     }
     const rowsOf = (o: string, h: string) =>
       queryWarehouse(o, `select * exclude (host, row_id) from raw_events where host = '${h}' order by all`).then((r) => r.rows);
-    for (const i of [0, 1, 2, 39]) {
+    // one host of each kind; the others hold the rows of the host copied from the same image (below)
+    for (const i of [0, 1, 2]) {
       const alone = path.join(work, `out-${host(i)}`);
       await runLoad({ hosts: [{ host: host(i), root: path.join(fleet, host(i)) }], out: alone });
       const expected = await rowsOf(alone, host(i));
       expect(expected.length).toBeGreaterThan(0);
       expect(await rowsOf(out, host(i))).toEqual(expected);
     }
-    // hosts copied from the same image hold the same rows, so no row went to another host's partition
-    expect(await rowsOf(out, host(3))).toEqual(await rowsOf(out, host(0)));
+    // hosts copied from the same image hold the same rows, so no row went to another host's partition,
+    // the last host's (in the last job) included
+    for (const i of [3, 39]) expect(await rowsOf(out, host(i))).toEqual(await rowsOf(out, host(i % 3)));
     const perHost = await queryWarehouse(out, 'select count(distinct host) from raw_events');
     expect(perHost.rows).toEqual([[String(HOSTS)]]);
   });
