@@ -149,11 +149,17 @@ const FILE_COLUMNS = ddl(FILE_SHAPE);
 const RUN_COLUMNS = ddl(RUN_SHAPE);
 const SECRET_COLUMNS = ddl(SECRET_SHAPE);
 
-/** Loads `rows` as the raw rows of a fresh in-memory DuckDB and runs every model on them. */
+/**
+ * Loads `rows` as the raw rows of a fresh in-memory DuckDB and runs every model on them, in one
+ * transaction as the warehouse build does (warehouse/build.ts).
+ */
 export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } = {}): Promise<ModelDb> {
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
+    // rows of a few hosts: a second thread only competes with the other test worker (the loads of the
+    // hostile and e2e suites build with the warehouse's own two)
+    threads: '1',
   });
   const conn = await instance.connect();
   const close = (): void => {
@@ -174,6 +180,7 @@ export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } 
     await conn.run(`create table file_inventories (${FILE_COLUMNS})`);
     await conn.run(`create table run_records (${RUN_COLUMNS})`);
     await conn.run(`create table secret_files (${SECRET_COLUMNS})`);
+    await conn.run('begin transaction');
     await runModels(conn, {
       ...specPlaceholders(),
       ...recordCommentPlaceholders(),
@@ -182,6 +189,7 @@ export async function runModelsOn(rows: TestRow[], opts: { defaults?: TestRow } 
       runs_source: 'run_records',
       secrets_source: 'secret_files',
     });
+    await conn.run('commit');
   } catch (err) {
     close();
     throw err;
