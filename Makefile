@@ -9,7 +9,7 @@ Q ?= select host, store, count(*) as rows from raw_events group by all order by 
 FORMAT ?= table
 CLI := node dist/src/cli/main.js
 
-.PHONY: load query test build install bench clean imports lint format
+.PHONY: load query test build install bench clean imports lint format real-corpus
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -49,6 +49,12 @@ test: build imports lint
 
 bench: build
 	node dist/bench/run.js $(if $(SMALL),--small,)
+
+# The real-producer corpus (issue 11, corpus/README.md): installs the latest release of each major of the npm
+# package `cline`, drives it against a scripted local model server and rewrites fixtures/real-producer/.
+# Needs the npm registry and a few minutes; not part of `make test`. MAJORS="3" drives one generation only.
+real-corpus: build
+	node dist/corpus/drive.js $(MAJORS)
 
 clean:
 	rm -rf dist warehouse
