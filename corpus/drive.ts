@@ -47,6 +47,8 @@ interface SessionFacts {
   commands: { command: string; expectedExitCode: number }[];
   filesRead: string[];
   filesWritten: { path: string; content: string }[];
+  /** Checked by the driver in the workspace after the runs: is each planned file there with the planned content? */
+  filesWrittenFound: { path: string; found: boolean }[];
   resumed: boolean;
   deleted: boolean;
   /** The session or task id as the CLI reported it (only used to resume or delete). */
@@ -369,6 +371,7 @@ function newFacts(
     commands: plan.commands,
     filesRead: plan.filesRead,
     filesWritten: plan.filesWritten,
+    filesWrittenFound: [],
     resumed: false,
     deleted: false,
     observedSessionId: null,
@@ -658,6 +661,12 @@ function attachMockLog(ctx: Ctx): void {
       cachedTokens: mine.reduce((a, e) => a + e.usage.cachedTokens, 0),
       requests: mine.length,
     };
+    f.filesWrittenFound = f.filesWritten.map((w) => {
+      const p = join(ctx.ws, w.path);
+      return { path: w.path, found: existsSync(p) && readFileSync(p, 'utf8') === w.content };
+    });
+    const asked = [...new Set(mine.map((e) => e.model))].filter((m) => m !== f.model);
+    if (asked.length > 0) f.notes.push(`the CLI asked the mock for model(s) ${asked.join(', ')}, not ${f.model}`);
   }
 }
 
