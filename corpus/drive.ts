@@ -48,7 +48,7 @@ interface SessionFacts {
   filesRead: string[];
   filesWritten: { path: string; content: string }[];
   /** Checked by the driver in the workspace after the runs: is each planned file there with the planned content? */
-  filesWrittenFound: { path: string; found: boolean }[];
+  filesWrittenFound: { path: string; found: boolean; sameContent: boolean; bytes: number | null }[];
   resumed: boolean;
   deleted: boolean;
   /** The session or task id as the CLI reported it (only used to resume or delete). */
@@ -663,7 +663,9 @@ function attachMockLog(ctx: Ctx): void {
     };
     f.filesWrittenFound = f.filesWritten.map((w) => {
       const p = join(ctx.ws, w.path);
-      return { path: w.path, found: existsSync(p) && readFileSync(p, 'utf8') === w.content };
+      if (!existsSync(p)) return { path: w.path, found: false, sameContent: false, bytes: null };
+      const text = readFileSync(p, 'utf8');
+      return { path: w.path, found: true, sameContent: text === w.content, bytes: Buffer.byteLength(text) };
     });
     const asked = [...new Set(mine.map((e) => e.model))].filter((m) => m !== f.model);
     if (asked.length > 0) f.notes.push(`the CLI asked the mock for model(s) ${asked.join(', ')}, not ${f.model}`);
