@@ -406,6 +406,23 @@ function resumeFlags(gen: Generation, id: string): string[] | null {
   }
 }
 
+/**
+ * A follow-up prompt on session `id` in act mode: typed into the 3.x TUI, or a one-shot run with the
+ * generation's resume flags. False when the generation cannot resume one-shot (nothing is run).
+ */
+async function followUp(ctx: Ctx, f: SessionFacts, gen: Generation, id: string | null, prompt: string): Promise<boolean> {
+  if (id && gen === 'sdk') {
+    await tuiFollowUp(ctx, f, id, prompt);
+    return true;
+  }
+  const resume = id ? resumeFlags(gen, id) : null;
+  if (!resume) return false;
+  f.resumed = true;
+  f.prompts.push({ text: prompt, mode: 'act', typedAt: now(), via: `argv ${resume[0]}` });
+  f.runs.push(await cli(ctx, [...runFlags(gen, 'act'), ...resume, prompt]));
+  return true;
+}
+
 async function oneSession(
   ctx: Ctx,
   f: SessionFacts,
@@ -462,13 +479,7 @@ async function driveGeneration(ctx: Ctx): Promise<void> {
       'mock-coder-1',
     );
     const id = await oneSession(ctx, f, planPrompt, 'plan');
-    const resume = id ? resumeFlags(gen, id) : null;
-    if (id && gen === 'sdk') await tuiFollowUp(ctx, f, id, actPrompt);
-    else if (resume) {
-      f.resumed = true;
-      f.prompts.push({ text: actPrompt, mode: 'act', typedAt: now(), via: `argv ${resume[0]}` });
-      f.runs.push(await cli(ctx, [...runFlags(gen, 'act'), ...resume, actPrompt]));
-    } else {
+    if (!(await followUp(ctx, f, gen, id, actPrompt))) {
       f.notes.push('not resumed in act mode: this generation has no one-shot resume flag (see corpus/README.md)');
       f.filesWritten = [];
     }
@@ -490,14 +501,7 @@ async function driveGeneration(ctx: Ctx): Promise<void> {
     );
     const first = 'Say which branch this repository is on. (corpus case resumed)';
     const id = await oneSession(ctx, f, first, 'act');
-    const resume = id ? resumeFlags(gen, id) : null;
-    const follow = 'Now show the last commit. (corpus case resumed)';
-    if (id && gen === 'sdk') await tuiFollowUp(ctx, f, id, follow);
-    else if (resume) {
-      f.resumed = true;
-      f.prompts.push({ text: follow, mode: 'act', typedAt: now(), via: `argv ${resume[0]}` });
-      f.runs.push(await cli(ctx, [...runFlags(gen, 'act'), ...resume, follow]));
-    } else {
+    if (!(await followUp(ctx, f, gen, id, 'Now show the last commit. (corpus case resumed)'))) {
       f.notes.push('not resumed: this generation has no one-shot resume flag (see corpus/README.md)');
       f.commands = [];
     }
