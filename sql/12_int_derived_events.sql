@@ -10,6 +10,10 @@
 --     entry's mode in permission_mode): the first entry gives `model: <model_id> model_provider_id=<p> mode=<m>` and
 --     `permission mode: <mode>`; a later entry with another model_id gives `model: <old> -> <new> ...`,
 --     one with another mode gives `permission mode: <old> -> <new>`.
+--   * SDK prompts (3.x CLI): each prompt of a lead transcript carries the mode it was typed in (the
+--     `<user_input mode=...>` wrapper, readers/shapes/sdk-messages.ts, in permission_mode): the session's
+--     first prompt gives `permission mode: <mode>`, a prompt in another mode than the one before it
+--     `permission mode: <old> -> <new>`; the row sorts just before the prompt (source_seq - 1).
 -- A derived row's row_id is the MD5 of ('derived', its kind, the row_id of the row it derives from), so it
 -- is unique and stable as raw_events' row_id is (sql/00); its other columns are those of that row.
 create or replace table int_derived_events as
@@ -100,8 +104,36 @@ legacy_permission_rows as (
       and (entry_number = 1 or (previous_mode is not null and permission_mode <> previous_mode))
 ),
 
+sdk_prompt_modes as (
+    select
+        *,
+        lag(permission_mode) over w as previous_mode,
+        row_number() over w as prompt_number
+    from raw_events
+    where store = 'sdk-sessions'
+      and source_file like '%/' || session_id || '.messages.json'
+      and turn_type = 'user' and kind = 'text' and permission_mode is not null
+    window w as (partition by host, session_id order by source_line, source_seq)
+),
+
+sdk_permission_rows as (
+    select
+        * exclude (previous_mode, prompt_number)
+        replace (
+            md5_number('derived' || chr(0) || 'permission' || chr(0) || row_id::VARCHAR) as row_id,
+            'system' as turn_type,
+            'permission' as kind,
+            'permission mode: ' || case when prompt_number = 1 then permission_mode else previous_mode || ' -> ' || permission_mode end as text,
+            source_seq - 1 as source_seq
+        )
+    from sdk_prompt_modes
+    where prompt_number = 1 or permission_mode <> previous_mode
+),
+
 final as (
     select * from sdk_model_rows
+    union all by name
+    select * from sdk_permission_rows
     union all by name
     select * from legacy_model_rows
     union all by name

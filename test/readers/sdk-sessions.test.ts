@@ -315,3 +315,38 @@ describe('readSdkSessions on the real SDK session (../shared/real-cline)', () =>
     expect(messages.filter((r) => r.tokens_in !== null).length).toBe(16);
   });
 });
+
+/**
+ * The home the released 3.x CLI wrote when corpus/drive.ts drove it (fixtures/real-producer, `make
+ * real-corpus`); what was typed in each session is the driver's record, facts.json.
+ */
+describe('readSdkSessions on the home of the real 3.x CLI (fixtures/real-producer)', async () => {
+  const corpus = fixture('real-producer', 'cline-3.0.65');
+  const home = path.join(corpus, 'home');
+  interface Facts {
+    sessions: Array<{
+      id: string;
+      observedSessionId: string | null;
+      deleted: boolean;
+      prompts: Array<{ text: string; mode: string }>;
+    }>;
+  }
+  const facts = JSON.parse(readFileSync(path.join(corpus, 'facts.json'), 'utf8')) as Facts;
+  const rows = await collect(
+    readSdkSessions,
+    makeSource({ store: 'sdk-sessions', imageRoot: home, root: path.join(home, '.cline/data') }),
+  );
+  const kept = facts.sessions.filter((s) => s.observedSessionId !== null && !s.deleted);
+
+  it('gives each session the prompts as typed, with the mode each was typed in, and no wrapper', () => {
+    expect(kept.length).toBeGreaterThan(5);
+    for (const s of kept) {
+      const prompts = of(rows, s.observedSessionId!).filter((r) => r.turn_type === 'user' && r.kind === 'text');
+      expect(
+        prompts.map((r) => [r.text, r.permission_mode]),
+        s.id,
+      ).toEqual(s.prompts.map((p) => [p.text, p.mode]));
+    }
+    expect(rows.filter((r) => (r.text ?? '').includes('<user_input'))).toEqual([]);
+  });
+});

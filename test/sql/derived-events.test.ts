@@ -287,6 +287,56 @@ describe('legacy model_usage rows', () => {
   });
 });
 
+describe('SDK permission mode rows (the 3.x prompt wrapper)', () => {
+  /** A prompt of session `sid` in its lead transcript, typed in `mode` (null: no wrapper). */
+  const prompt = (sid: string, line: number, mode: string | null): TestRow =>
+    msg(sid, line, 0, 'claude-sonnet-4', { turn_type: 'user', permission_mode: mode, text: `prompt ${line}` });
+
+  it("give the first prompt's mode and each change, just before the prompt; none for a prompt without a mode", async () => {
+    const lead = files.sdkMessages('s1');
+    const db = await open([
+      ...manifest('s1', 'claude-sonnet-4', 'anthropic'),
+      prompt('s1', 1, 'plan'),
+      msg('s1', 2, 0, 'claude-sonnet-4'),
+      prompt('s1', 3, 'plan'),
+      prompt('s1', 5, 'act'),
+      prompt('s1', 7, null),
+      prompt('s1', 9, 'act'),
+    ]);
+    expect(await db.query(DERIVED)).toEqual(
+      [
+        [1, at(10), 'permission mode: plan'],
+        [5, at(50), 'permission mode: plan -> act'],
+      ].map(([line, ms, text]) => ({
+        source_file: lead,
+        line,
+        seq: -1,
+        ms,
+        session_id: 's1',
+        turn_type: 'system',
+        kind: 'permission',
+        model: 'claude-sonnet-4',
+        text,
+      })),
+    );
+    const timeline = await db.query(
+      `select source_line::INTEGER as line, source_seq as seq, kind from events where source_file = '${lead}' and source_line in (5, 6)`,
+    );
+    expect(timeline).toEqual([
+      { line: 5, seq: -1, kind: 'permission' },
+      { line: 5, seq: 0, kind: 'text' },
+    ]);
+  });
+
+  it('restart per session', async () => {
+    const db = await open([prompt('s1', 1, 'act'), prompt('s2', 1, 'act')]);
+    expect((await db.query(DERIVED)).map((r) => [r.session_id, r.text])).toEqual([
+      ['s1', 'permission mode: act'],
+      ['s2', 'permission mode: act'],
+    ]);
+  });
+});
+
 describe('columns', () => {
   // Regression: at 8523229 sdk_model_rows kept sdk_changes' old_model column, so int_derived_events and,
   // through `union all by name`, events had an extra old_model column (fixed in 1016728).

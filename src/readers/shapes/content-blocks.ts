@@ -37,6 +37,7 @@ export function blockRowFields(
     tool_name: block.tool_name ?? null,
     tool_use_id: block.tool_use_id ?? null,
     is_error: block.is_error ?? null,
+    permission_mode: block.permission_mode ?? null,
   };
 }
 
