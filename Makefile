@@ -3,6 +3,7 @@
 #   make load FLEET=DIR OUT=DIR       load any fleet
 #   make query Q="select ..."         query the warehouse
 #   make test                         install, build (tsc type-checks as it emits), run every test suite
+#   make real-corpus [MAJORS=3]       drive the released Cline CLIs into fixtures/real-producer (needs npm)
 FLEET ?= fixtures/fleet
 OUT ?= warehouse
 Q ?= select host, store, count(*) as rows from raw_events group by all order by all
