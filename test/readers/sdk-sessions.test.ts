@@ -329,6 +329,7 @@ describe('readSdkSessions on the home of the real 3.x CLI (fixtures/real-produce
       observedSessionId: string | null;
       deleted: boolean;
       prompts: Array<{ text: string; mode: string }>;
+      commands: Array<{ command: string; expectedExitCode: number }>;
     }>;
   }
   const facts = JSON.parse(readFileSync(path.join(corpus, 'facts.json'), 'utf8')) as Facts;
@@ -348,5 +349,14 @@ describe('readSdkSessions on the home of the real 3.x CLI (fixtures/real-produce
       ).toEqual(s.prompts.map((p) => [p.text, p.mode]));
     }
     expect(rows.filter((r) => (r.text ?? '').includes('<user_input'))).toEqual([]);
+  });
+
+  it('flags the result of each command the driver expected to fail as an error, and no other', () => {
+    const expected = kept.flatMap((s) => s.commands.map((c) => [s.observedSessionId, c.expectedExitCode !== 0]));
+    expect(expected.some(([, failed]) => failed)).toBe(true);
+    const results = rows
+      .filter((r) => r.kind === 'tool_result' && r.tool_name === 'run_commands')
+      .map((r) => [r.session_id, r.is_error]);
+    expect(results.sort()).toEqual(expected.sort());
   });
 });

@@ -1,7 +1,7 @@
 /** Content blocks of a message, shared by the SDK transcripts and the legacy API history. */
 import type { RowFields, TurnType } from '../../core/row.js';
 import { cutText } from '../parse/quote.js';
-import { summariseToolInput, toolResultText } from './tool-input.js';
+import { summariseToolInput, toolResultFailed, toolResultText } from './tool-input.js';
 import { label, obj, str } from './values.js';
 
 /** What every block row of one message shares. */
@@ -70,7 +70,7 @@ export function contentBlockFields(block: Record<string, unknown>, role: string 
         kind: 'tool_result',
         tool_name: str(block.name),
         tool_use_id: str(block.tool_use_id),
-        is_error: block.is_error === true,
+        is_error: block.is_error === true || toolResultFailed(block.content),
         text: toolResultText(block.content),
       };
     case 'thinking':
