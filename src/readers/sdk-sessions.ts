@@ -11,7 +11,7 @@ import { readJsonFile } from './parse/json-file.js';
 import type { Row, Source } from '../core/row.js';
 import { guardFile, parserRow, rowFor } from './shapes/rows.js';
 import { readSdkMessages, type TranscriptContext } from './shapes/sdk-messages.js';
-import { sessionRecordFrom, sessionStartFields } from './shapes/session-start.js';
+import { gitBranchOf, sessionRecordFrom, sessionStartFields } from './shapes/session-start.js';
 import { epochMs, obj } from './shapes/values.js';
 
 const MESSAGES_SUFFIX = '.messages.json';
@@ -41,7 +41,14 @@ async function* readSessionFolder(source: Source, folder: string, files: string[
   const sessionId = path.basename(folder);
   const manifestFile = path.join(folder, `${sessionId}.json`);
   const leadFile = path.join(folder, `${sessionId}${MESSAGES_SUFFIX}`);
-  const lead: TranscriptContext = { session_id: sessionId, project_path: null, started_ms: null, model: null, provider: null };
+  const lead: TranscriptContext = {
+    session_id: sessionId,
+    project_path: null,
+    started_ms: null,
+    model: null,
+    provider: null,
+    git_branch: null,
+  };
   const others: string[] = [];
   const unknown: string[] = [];
   let hasLead = false;
@@ -84,5 +91,6 @@ async function* readManifest(source: Source, manifestFile: string, lead: Transcr
     lead.started_ms = epochMs(record.started_at);
     lead.model = record.model;
     lead.provider = record.provider;
+    lead.git_branch = gitBranchOf(record.metadata);
   }
 }

@@ -351,6 +351,13 @@ describe('readSdkSessions on the home of the real 3.x CLI (fixtures/real-produce
     expect(rows.filter((r) => (r.text ?? '').includes('<user_input'))).toEqual([]);
   });
 
+  it("stamps every row of a session with the manifest's git branch: main, the driver's workspace (git init -b main)", () => {
+    for (const s of kept) {
+      const branches = new Set(of(rows, s.observedSessionId!).map((r) => r.git_branch));
+      expect([...branches], s.id).toEqual(['main']);
+    }
+  });
+
   it('flags the result of each command the driver expected to fail as an error, and no other', () => {
     const expected = kept.flatMap((s) => s.commands.map((c) => [s.observedSessionId, c.expectedExitCode !== 0]));
     expect(expected.some(([, failed]) => failed)).toBe(true);

@@ -7,7 +7,7 @@ import { label, obj, str } from './values.js';
 /** What every block row of one message shares. */
 export type MessageFields = Pick<
   RowFields,
-  'session_id' | 'project_path' | 'source_line' | 'timestamp_utc' | 'model' | 'provider'
+  'session_id' | 'project_path' | 'source_line' | 'timestamp_utc' | 'model' | 'provider' | 'git_branch'
 >;
 
 /**
@@ -23,6 +23,7 @@ export function blockRowFields(
   return {
     session_id: message.session_id,
     project_path: message.project_path,
+    git_branch: message.git_branch ?? null,
     source_line: message.source_line,
     source_seq: seq,
     timestamp_utc: message.timestamp_utc,

@@ -22,6 +22,8 @@ export interface TranscriptContext {
   /** Model and provider in force before the first `modelInfo`: the manifest's for the lead, null otherwise. */
   model: string | null;
   provider: string | null;
+  /** The manifest's `metadata.git.branch`, stamped on every row of the session; null without one. */
+  git_branch: string | null;
 }
 
 /**
@@ -32,7 +34,7 @@ export interface TranscriptContext {
 export async function* readSdkMessages(source: Source, file: string, context: TranscriptContext): AsyncGenerator<Row> {
   let model = context.model;
   let provider = context.provider;
-  const common = { session_id: context.session_id, project_path: context.project_path };
+  const common = { session_id: context.session_id, project_path: context.project_path, git_branch: context.git_branch };
   let index = -1;
   for await (const event of streamJson(file, ['$.messages.*'], '{')) {
     if (event.type === 'error') {
@@ -62,6 +64,7 @@ export async function* readSdkMessages(source: Source, file: string, context: Tr
     const base: MessageFields = {
       session_id: context.session_id,
       project_path: context.project_path,
+      git_branch: context.git_branch,
       source_line: line,
       timestamp_utc: epochMs(message.ts) ?? context.started_ms,
       model,

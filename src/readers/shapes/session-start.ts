@@ -33,12 +33,17 @@ export function blobUploadOf(metadata: Record<string, unknown> | null): Record<s
   return obj(metadata['enterprise.blobUpload']) ?? obj(obj(metadata.enterprise)?.blobUpload);
 }
 
+/** The git branch a session's metadata records (`metadata.git.branch`, written by the 3.x CLI), or null. */
+export function gitBranchOf(metadata: Record<string, unknown> | null): string | null {
+  return str(obj(metadata?.git)?.branch);
+}
+
 /** `session start: ...`, `model: ...` and the optional `session synced: ...` rows, in that order. */
 export function sessionStartFields(record: SessionRecord, origin: SessionRecordOrigin): RowFields[] {
   const started = epochMs(record.started_at);
   const project = record.cwd ?? record.workspace_root;
-  const common = { timestamp_utc: started, session_id: record.session_id, project_path: project };
   const meta = record.metadata;
+  const common = { timestamp_utc: started, session_id: record.session_id, project_path: project, git_branch: gitBranchOf(meta) };
   const title = str(meta?.title) ?? null;
   let text =
     `session start: source=${show(record.source)} status=${show(record.status)} pid=${show(record.pid)}` +
