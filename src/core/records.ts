@@ -86,7 +86,7 @@ export const COLUMNS: readonly Column[] = [
     name: 'git_branch',
     type: 'utf8',
     sql: 'VARCHAR',
-    doc: 'Git branch where the source records one (hooks.jsonl workspaceInfo), else null.',
+    doc: "Git branch where the source records one (hooks.jsonl workspaceInfo; a session's metadata git.branch in SDK manifests and sessions.db), else null.",
   },
   { name: 'turn_type', type: 'utf8', sql: 'VARCHAR', doc: 'user, assistant, thinking, tool_use, tool_result or system.' },
   {

@@ -21,10 +21,6 @@ export function summariseToolInput(input: unknown): string {
 }
 
 /**
- * Text of a tool result's content: a string as it is, an array's text parts joined by newlines with
- * images and files counted (`[1 image(s)]`), never their bytes.
- */
-/**
  * Whether a tool result's content reports a failure: the 3.x CLI gives each command or file of a call
  * its own result object, `{query, result, error, success}`, and a failed one has `success: false`
  * (its `is_error` is never set).
@@ -36,6 +32,10 @@ export function toolResultFailed(content: unknown): boolean {
   );
 }
 
+/**
+ * Text of a tool result's content: a string as it is, an array's text parts joined by newlines with
+ * images and files counted (`[1 image(s)]`), never their bytes.
+ */
 export function toolResultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return show(content);
