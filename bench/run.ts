@@ -267,24 +267,11 @@ function memoryReport(r: MemoryResult, rounds: number): Report {
     '',
     table(
       ['ui_messages.json', 'MB on disk', 'wall s', 'input MB/s', 'rows', 'peak RSS MB'],
-      [
-        [
-          `${r.small_mb} MB file`,
-          r.small_bytes / 2 ** 20,
-          r.small.wall_s,
-          r.small.wall_s ? r.small_bytes / 2 ** 20 / r.small.wall_s : null,
-          r.small.rows,
-          r.small.peak_rss_mb,
-        ],
-        [
-          `${r.big_mb} MB file`,
-          r.big_bytes / 2 ** 20,
-          r.big.wall_s,
-          r.big.wall_s ? r.big_bytes / 2 ** 20 / r.big.wall_s : null,
-          r.big.rows,
-          r.big.peak_rss_mb,
-        ],
-      ],
+      (['small', 'big'] as const).map((size) => {
+        const mb = r[`${size}_bytes`] / 2 ** 20;
+        const run = r[size];
+        return [`${r[`${size}_mb`]} MB file`, mb, run.wall_s, run.wall_s ? mb / run.wall_s : null, run.rows, run.peak_rss_mb];
+      }),
     ),
     `peak RSS growth ${r.small_mb} MB -> ${r.big_mb} MB: ${r.growth_pct === null ? '-' : `${r.growth_pct.toFixed(1)} %`} (target <= ${r.target_pct} %: ${yesNo(r.met)})`,
   ].join('\n');

@@ -773,7 +773,14 @@ describe('demo fleet: first load', () => {
     const mcp = '(from .cline/data/settings/cline_mcp_settings.json, file mtime)';
     const macMcp =
       '(from Library/Application Support/Cursor/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json, file mtime)';
-    const at = (host: string, rel: string) => mtimeIso(host, rel);
+    /** One expected row: host, file, its seq, the file's mtime, and `permission setting: <text>`. */
+    const setting = (host: string, file: string, seq: number, text: string) => [
+      host,
+      file,
+      seq,
+      mtimeIso(host, file),
+      `permission setting: ${text}`,
+    ];
     const stateRows = [
       'autoApprovalSettings.version=1',
       'autoApprovalSettings.enabled=true',
@@ -787,78 +794,23 @@ describe('demo fleet: first load', () => {
       'autoApprovalSettings.actions.useMcp=true',
       'autoApprovalSettings.enableNotifications=false',
       'mode=act',
-    ].map((pair, i) => [
-      'lnx-u01',
-      `${U}/globalState.json`,
-      i,
-      at('lnx-u01', `${U}/globalState.json`),
-      `permission setting: ${pair} ${state}`,
-    ]);
+    ].map((pair, i) => setting('lnx-u01', `${U}/globalState.json`, i, `${pair} ${state}`));
     expect(rows).toEqual([
       ...stateRows,
-      [
-        'lnx-u01',
-        `${U}/settings/cline_mcp_settings.json`,
-        0,
-        at('lnx-u01', `${U}/settings/cline_mcp_settings.json`),
-        `permission setting: mcpServers.github.autoApprove=list_issues ${mcp}`,
-      ],
-      [
-        'lnx-u01',
-        `${U}/settings/cline_mcp_settings.json`,
-        1,
-        at('lnx-u01', `${U}/settings/cline_mcp_settings.json`),
-        `permission setting: mcpServers.github.disabled=false ${mcp}`,
-      ],
-      [
-        'lnx-u01',
-        `${U}/settings/global-settings.json`,
-        0,
-        at('lnx-u01', `${U}/settings/global-settings.json`),
-        `permission setting: planActMode=plan ${global}`,
-      ],
-      [
-        'lnx-u01',
-        `${U}/settings/global-settings.json`,
-        1,
-        at('lnx-u01', `${U}/settings/global-settings.json`),
-        `permission setting: toolAutoApprove=false ${global}`,
-      ],
-      [
-        'lnx-u01',
-        `${U}/settings/global-settings.json`,
-        2,
-        at('lnx-u01', `${U}/settings/global-settings.json`),
-        `permission setting: disabledTools=browser_action ${global}`,
-      ],
-      [
-        'lnx-u01',
-        `${U}/settings/global-settings.json`,
-        3,
-        at('lnx-u01', `${U}/settings/global-settings.json`),
-        `permission setting: tools.web_fetch.enabled=false ${global}`,
-      ],
-      [
-        'mac-bob',
-        `${MAC}/settings/cline_mcp_settings.json`,
-        0,
-        at('mac-bob', `${MAC}/settings/cline_mcp_settings.json`),
-        `permission setting: mcpServers.filesystem.autoApprove=read_file ${macMcp}`,
-      ],
-      [
+      setting('lnx-u01', `${U}/settings/cline_mcp_settings.json`, 0, `mcpServers.github.autoApprove=list_issues ${mcp}`),
+      setting('lnx-u01', `${U}/settings/cline_mcp_settings.json`, 1, `mcpServers.github.disabled=false ${mcp}`),
+      setting('lnx-u01', `${U}/settings/global-settings.json`, 0, `planActMode=plan ${global}`),
+      setting('lnx-u01', `${U}/settings/global-settings.json`, 1, `toolAutoApprove=false ${global}`),
+      setting('lnx-u01', `${U}/settings/global-settings.json`, 2, `disabledTools=browser_action ${global}`),
+      setting('lnx-u01', `${U}/settings/global-settings.json`, 3, `tools.web_fetch.enabled=false ${global}`),
+      setting('mac-bob', `${MAC}/settings/cline_mcp_settings.json`, 0, `mcpServers.filesystem.autoApprove=read_file ${macMcp}`),
+      setting(
         'mac-bob',
         `${MAC}/settings/cline_mcp_settings.json`,
         1,
-        at('mac-bob', `${MAC}/settings/cline_mcp_settings.json`),
-        `permission setting: mcpServers.filesystem.autoApprove=list_directory ${macMcp}`,
-      ],
-      [
-        'mac-bob',
-        `${MAC}/settings/cline_mcp_settings.json`,
-        2,
-        at('mac-bob', `${MAC}/settings/cline_mcp_settings.json`),
-        `permission setting: mcpServers.filesystem.disabled=false ${macMcp}`,
-      ],
+        `mcpServers.filesystem.autoApprove=list_directory ${macMcp}`,
+      ),
+      setting('mac-bob', `${MAC}/settings/cline_mcp_settings.json`, 2, `mcpServers.filesystem.disabled=false ${macMcp}`),
     ]);
   });
 
