@@ -5,26 +5,16 @@
  */
 import { runCommandLine } from '../../src/cli/commands.js';
 import type { OutputFormat } from '../../src/cli/format.js';
+import { captureCommandLine, type CapturedRun } from './command-line.js';
 
-export interface QueryOutcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type QueryOutcome = CapturedRun;
 
-export async function queryInProcess(
+export function queryInProcess(
   out: string,
   sql: string,
   format: OutputFormat = 'table',
   options: { allowRead?: readonly string[] } = {},
 ): Promise<QueryOutcome> {
-  let stdout = '';
-  let stderr = '';
   const allow = (options.allowRead ?? []).flatMap((dir) => ['--allow-read', dir]);
-  const code = await runCommandLine(['query', '--out', out, '--format', format, ...allow, sql], {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    stderrIsTTY: false,
-  });
-  return { code, stdout, stderr };
+  return captureCommandLine(runCommandLine, ['query', '--out', out, '--format', format, ...allow, sql]);
 }

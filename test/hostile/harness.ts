@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'vitest';
 import { queryWarehouse } from '../../src/warehouse/build.js';
+import { captureCommandLine } from '../helpers/command-line.js';
 import { REPO, fixture } from '../helpers/source.js';
 import { sqlString } from '../../src/warehouse/sql-literal.js';
 
@@ -70,14 +71,8 @@ async function runInProcess(args: string[]): Promise<CliRun> {
   assertBuilt();
   const { runCommandLine } = (await import(pathToFileURL(COMMANDS).href)) as typeof import('../../src/cli/commands.js');
   const t0 = Date.now();
-  let stdout = '';
-  let stderr = '';
-  const code = await runCommandLine(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    stderrIsTTY: false,
-  });
-  return { code, signal: null, stdout, stderr, ms: Date.now() - t0, timedOut: false };
+  const run = await captureCommandLine(runCommandLine, args);
+  return { ...run, signal: null, ms: Date.now() - t0, timedOut: false };
 }
 
 /**

@@ -20,6 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moduleGraphVersion } from '../../src/core/code-version.js';
 import { ROW_SHAPING_ENTRIES } from '../../src/load/state.js';
+import { captureCommandLine } from '../helpers/command-line.js';
 import { REPO } from '../helpers/source.js';
 
 /** One module of each stage that shapes rows, and modules that do not (the CLI's output, the warehouse). */
@@ -114,12 +115,15 @@ describe('a load with one module of a stage changed reads every partition again'
     const { runCommandLine } = (await import(
       pathToFileURL(path.join(root, 'dist', 'src', 'cli', 'commands.js')).href
     )) as typeof import('../../src/cli/commands.js');
-    let stderr = '';
-    const code = await runCommandLine(['load', '--host', host, '--out', out, '--log-format', 'json'], {
-      stdout: () => {},
-      stderr: (text) => (stderr += text),
-      stderrIsTTY: false,
-    });
+    const { code, stderr } = await captureCommandLine(runCommandLine, [
+      'load',
+      '--host',
+      host,
+      '--out',
+      out,
+      '--log-format',
+      'json',
+    ]);
     expect(code, stderr).toBe(0);
     const events = stderr
       .trim()
