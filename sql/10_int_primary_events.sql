@@ -7,7 +7,17 @@
 --     `permission mode:` rows from them.
 --   * sync-queue rows take project_path from the task's taskHistory entry (cwdOnTaskInitialization) in
 --     the same home.
--- The transcript stores pass through without a join, so no join ever holds their texts.
+--   * One place for totals: a `task_history` row repeats the task's totals (tokensIn, tokensOut,
+--     totalCost) beside the per-request `say:api_req_started` rows they sum (and the 1.x CLI writes them
+--     before the last request). Its figures are kept only for a task with no per-request figures on the
+--     host (its ui_messages.json gone), so sum(tokens_in) per session counts each request once.
+--   * A `task_history` row without a provider takes the one its task's model_usage entry gives its model.
+--   * Legacy failures: Cline reports a failed tool to the model in the next `say:api_req_started` request
+--     (`[<tool> for '...'] Result:` then `Command failed with exit code N.` or `The tool execution failed
+--     with the following error:`). The tool_result rows of the tool_use before it in the same file take
+--     is_error; a tool with no result row takes it on its tool_use row. The 1.x CLI writes `Command
+--     executed.` whatever the exit code, so its failed commands cannot be told.
+-- The transcript stores otherwise pass through without a join on their texts.
 create or replace view int_primary_events as
 with manifest_sessions as (
     select distinct host, session_id from raw_events where store = 'sdk-sessions' and kind = 'session_start'
@@ -20,10 +30,75 @@ task_paths as (
     group by all
 ),
 
-passed_through as (
-    select *
+legacy_tasks_with_request_figures as (
+    select distinct host, session_id
     from raw_events
-    where source_role = 'primary' and kind <> 'model_usage' and store not in ('sessions-db', 'sync-queue')
+    where store in ('vscode-tasks', 'cline-tasks')
+      and kind = 'say:api_req_started'
+      and (tokens_in is not null or tokens_out is not null or cost_usd is not null)
+),
+
+-- the request rows that report a failed tool, by file and line (no text leaves this CTE)
+legacy_failure_reports as (
+    select host, source_file, source_line
+    from raw_events
+    where store in ('vscode-tasks', 'cline-tasks')
+      and kind = 'say:api_req_started'
+      and starts_with(text, '[')
+      and regexp_matches(text, '^\[[a-z_]+ for [^\n]*\] Result:\n(Command failed with exit code -?[0-9]+|The tool execution failed with the following error:)')
+),
+
+legacy_tool_uses as (
+    select u.host, u.source_file, u.source_line, u.tool_use_id, u.row_id
+    from raw_events as u
+    semi join legacy_failure_reports as f on f.host = u.host and f.source_file = u.source_file
+    where u.store in ('vscode-tasks', 'cline-tasks') and u.turn_type = 'tool_use' and u.tool_use_id is not null
+),
+
+-- the tool_use each failure report answers: the last one before it in the file
+legacy_failed_tools as (
+    select f.host, f.source_file, arg_max(u.tool_use_id, u.source_line) as tool_use_id, arg_max(u.row_id, u.source_line) as tool_use_row_id
+    from legacy_failure_reports as f
+    join legacy_tool_uses as u on u.host = f.host and u.source_file = f.source_file and u.source_line < f.source_line
+    group by f.host, f.source_file, f.source_line
+),
+
+legacy_failed_rows as (
+    select r.row_id
+    from raw_events as r
+    join legacy_failed_tools as t
+        on t.host = r.host and t.source_file = r.source_file and t.tool_use_id = r.tool_use_id
+    where r.turn_type = 'tool_result'
+    union
+    select t.tool_use_row_id
+    from legacy_failed_tools as t
+    anti join (select host, source_file, tool_use_id from raw_events where turn_type = 'tool_result' and tool_use_id is not null) as r
+        on r.host = t.host and r.source_file = t.source_file and r.tool_use_id = t.tool_use_id
+),
+
+-- taskHistory items name the model (modelId) but not always the provider (apiProvider): the task's
+-- task_metadata model_usage entry for that model does
+legacy_task_providers as (
+    select host, session_id, model, min(provider) as provider
+    from raw_events
+    where kind = 'model_usage' and store in ('vscode-tasks', 'cline-tasks') and provider is not null
+    group by all
+),
+
+passed_through as (
+    select p.* replace (
+        case when p.kind = 'task_history' then coalesce(p.provider, tp.provider) else p.provider end as provider,
+        case when f.row_id is not null then true else p.is_error end as is_error,
+        case when p.kind = 'task_history' and l.session_id is not null then null else p.tokens_in end as tokens_in,
+        case when p.kind = 'task_history' and l.session_id is not null then null else p.tokens_out end as tokens_out,
+        case when p.kind = 'task_history' and l.session_id is not null then null else p.cost_usd end as cost_usd
+    )
+    from raw_events as p
+    left join legacy_failed_rows as f on f.row_id = p.row_id
+    left join legacy_tasks_with_request_figures as l on p.kind = 'task_history' and l.host = p.host and l.session_id = p.session_id
+    left join legacy_task_providers as tp
+        on p.kind = 'task_history' and p.provider is null and tp.host = p.host and tp.session_id = p.session_id and tp.model = p.model
+    where p.source_role = 'primary' and p.kind <> 'model_usage' and p.store not in ('sessions-db', 'sync-queue')
 ),
 
 sessions_db_without_manifest as (

@@ -11,7 +11,9 @@
 --   hook_tool_call  hooks.jsonl tool_use/tool_result rows        key (host, turn type, call id)          coordinate time
 --   hook_text       hooks.jsonl prompt (user) and reply (assistant) key (host, session, turn type, text)   coordinate time
 --   input_history   user_input_history.jsonl lines (user)          key (host, home, text)                  coordinate time, null when undated
---   search_index    session-search.db message documents             key (host, session, text)               coordinate record position
+--   search_index    session-search.db message documents             key (host, session, turn type, call id) coordinate record position
+--                   (a tool_use or tool_result document; any other: (host, session, turn type, text), the text of
+--                   an assistant document being the part before its first tool call, as its message's text row holds)
 -- hook_text keys on the session too: a hook line's session_id is sessionContext.rootSessionId, the
 -- transcript's session directory name (store specification; every fixture agrees), so the hook copy of a
 -- session whose transcript is gone is never dropped for another session's prompt of the same text.
@@ -33,13 +35,25 @@ with secondary_rows as (
     where kind <> 'parser'
 ),
 
-secondary as materialized (
+secondary_texts as (
     select
         * exclude (text),
-        case when rule <> 'hook_tool_call' and text is not null then hash(text) end as text_hash,
-        case when rule <> 'hook_tool_call' then sha256(text) end as text_sha256
+        case
+            when rule = 'hook_tool_call' then null
+            when rule = 'search_index' and turn_type in ('tool_use', 'tool_result') and tool_use_id is not null then null
+            when rule = 'search_index' and turn_type = 'assistant' then split_part(text, chr(10) || 'tool_use' || chr(10), 1)
+            else text
+        end as match_text
     from secondary_rows
     where rule is not null
+),
+
+secondary as materialized (
+    select
+        * exclude (match_text),
+        case when match_text is not null then hash(match_text) end as text_hash,
+        sha256(match_text) as text_sha256
+    from secondary_texts
 ),
 
 -- Transcript rows that can repeat a secondary row, found by hash semi-joins on the few keys the secondary
@@ -54,7 +68,7 @@ transcript_rows as not materialized (
 transcript_by_call as (
     select t.* exclude (text), null::VARCHAR as text_sha256
     from transcript_rows as t
-    semi join (select distinct host, tool_use_id from secondary where rule = 'hook_tool_call' and tool_use_id is not null) as k
+    semi join (select distinct host, tool_use_id from secondary where rule in ('hook_tool_call', 'search_index') and tool_use_id is not null) as k
         on k.host = t.host and k.tool_use_id = t.tool_use_id
 ),
 
@@ -88,7 +102,11 @@ keyed as (
             when 'hook_tool_call' then case when turn_type in ('tool_use', 'tool_result') and tool_use_id is not null then [host, turn_type, tool_use_id] end
             when 'hook_text' then case when turn_type in ('user', 'assistant') and session_id is not null and text_sha256 is not null then [host, session_id, turn_type, text_sha256] end
             when 'input_history' then case when turn_type = 'user' and home is not null and text_sha256 is not null then [host, home, text_sha256] end
-            when 'search_index' then case when session_id is not null and text_sha256 is not null then [host, session_id, text_sha256] end
+            when 'search_index' then case
+                when session_id is null then null
+                when turn_type in ('tool_use', 'tool_result') and tool_use_id is not null then [host, session_id, turn_type, tool_use_id]
+                when text_sha256 is not null then [host, session_id, turn_type, text_sha256]
+            end
         end as group_key,
         epoch_ms(timestamp_utc) as timestamp_ms
     from both_sides

@@ -4,9 +4,10 @@
 -- one row per dropped secondary row, with the primary row that absorbed it (row_ids of raw_events).
 -- This file creates the empty table and the passes; sql/22 to sql/25 run them, one rule each.
 --
--- The rule is one-to-one: a primary row absorbs at most one secondary row and a secondary row is dropped
--- for at most one primary row. Rules run in a fixed order (hook_tool_call, hook_text, input_history,
--- search_index), each on the primary rows earlier rules left, and pair rows within a group, the
+-- The rule is one-to-one per rule: a primary row absorbs at most one secondary row of each rule (one copy
+-- per secondary store: a prompt in the transcript, the input history and the search index drops both
+-- copies) and a secondary row is dropped for at most one primary row. Rules run in a fixed order
+-- (hook_tool_call, hook_text, input_history, search_index) and pair rows within a group, the
 -- candidates of one key. A rule runs in rounds, each on the rows earlier rounds left: the round's passes,
 -- in this order, then the next round, until a round pairs nothing (warehouse/build.ts repeats the rule's
 -- file; there is no cap on rounds: each round that goes on has paired at least one more secondary row,
@@ -45,7 +46,11 @@ select
     c.*,
     case when c.source_role = 'primary' then 0 else 1 end as side_order
 from int_duplicate_candidates as c
-anti join (select secondary_row_id as row_id from int_duplicate_pairs union all select primary_row_id from int_duplicate_pairs) as used
+anti join (
+    select secondary_row_id as row_id from int_duplicate_pairs
+    union all
+    select primary_row_id from int_duplicate_pairs where rule = rule_name
+) as used
     on used.row_id = c.row_id
 where c.rule = rule_name
 qualify sum(case when c.source_role = 'secondary' then 1 else 0 end) over (partition by c.group_hash) > 0

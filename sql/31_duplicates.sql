@@ -1,7 +1,7 @@
 -- duplicates: every secondary row the duplicate rule dropped, beside the primary row that already records
 -- it and the rule that matched them (sql/20 to sql/26). Inputs: int_secondary_paired (the dropped row),
 -- int_duplicate_candidates (the kept row, by rule and row_id). Grain: one row per dropped row
--- (dropped_row_id is unique); each kept row appears at most once too, the rule being one-to-one.
+-- (dropped_row_id is unique); each kept row appears at most once per rule, the rule being one-to-one per rule.
 create or replace table duplicates as
 select
     s.duplicate_rule as rule,

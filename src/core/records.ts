@@ -110,14 +110,19 @@ export const COLUMNS: readonly Column[] = [
     sql: 'VARCHAR',
     doc: "The text: prompt, reply, command, tool input summary, or a system row's text (model: ..., session synced: ..., parser: ...); secrets replaced by [REDACTED:kind:fingerprint] unless the load kept them; cut at 8 Mi characters.",
   },
-  { name: 'tokens_in', type: 'int64', sql: 'BIGINT', doc: 'Input tokens, where recorded.' },
-  { name: 'tokens_out', type: 'int64', sql: 'BIGINT', doc: 'Output tokens, where recorded.' },
-  { name: 'cost_usd', type: 'float64', sql: 'DOUBLE', doc: 'Cost in US dollars, where recorded.' },
+  {
+    name: 'tokens_in',
+    type: 'int64',
+    sql: 'BIGINT',
+    doc: "Input tokens as Cline counted them (some providers leave cache reads out), on the row of each model request; a legacy task_history row's totals count in events only when its task has no request rows, so sum(tokens_in) per session in events is the session's total.",
+  },
+  { name: 'tokens_out', type: 'int64', sql: 'BIGINT', doc: 'Output tokens, counted as tokens_in is.' },
+  { name: 'cost_usd', type: 'float64', sql: 'DOUBLE', doc: 'Cost in US dollars where Cline priced the request, counted as tokens_in is.' },
   {
     name: 'is_error',
     type: 'bool',
     sql: 'BOOLEAN',
-    doc: 'True for a failed tool result, an error row or a parser: row; null where the source does not say.',
+    doc: "True for a failed tool result (legacy tasks: in events, the result of a tool the next request reports failed), an error row or a parser: row; null where the source does not say.",
   },
   {
     name: 'file_row',

@@ -1,7 +1,9 @@
 /**
  * Reader of `~/.cline/data/db/session-search.db` (cline-formats.md §3.2), a secondary source: per
  * session one `search_index_session` system row, then one `search_document` row per message document
- * in ordinal order (spec 002, "Past-use rows and secondary sources").
+ * in ordinal order (spec 002, "Past-use rows and secondary sources"), typed and keyed as the row of the
+ * message's first block (shapes/search-document.ts). The index records no time per document: only the
+ * session row is dated (the session's start).
  *
  * The db is read through a private copy (sqlite-copy.ts). `session_search` is an FTS5 table; it is
  * scanned once, ordered by session_id and ordinal, and merged with `indexed_sessions`, since a lookup
@@ -9,10 +11,11 @@
  * tables declared `WITHOUT ROWID` read the same (documents of equal ordinal then keep the scan's order).
  */
 import type Database from 'better-sqlite3';
-import type { Row, Source, TurnType } from '../core/row.js';
+import type { Row, Source } from '../core/row.js';
 import { parserRow, rowFor } from './shapes/rows.js';
 import { columnsOf, hasRowid, hasTable, type PrivateCopy } from '../evidence/sqlite-copy.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
+import { searchDocumentFields } from './shapes/search-document.js';
 import { epochMs, show, str } from './shapes/values.js';
 
 export const NO_FTS5_TEXT = 'session search index: SQLite build lacks FTS5; session_search not read';
@@ -45,10 +48,6 @@ function ordinalOf(value: unknown): number | null {
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return Number(value.trim());
   return null;
-}
-
-function turnTypeOf(role: unknown): TurnType {
-  return role === 'user' ? 'user' : role === 'assistant' ? 'assistant' : 'system';
 }
 
 function textOf(value: unknown): string | null {
@@ -148,9 +147,8 @@ async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncG
           timestamp_utc: null,
           session_id: sid,
           project_path: str(d.workspace_root) ?? str(meta?.workspace_root),
-          turn_type: turnTypeOf(d.role),
           kind: 'search_document',
-          text: textOf(d.content),
+          ...searchDocumentFields(d.role, textOf(d.content)),
         });
       }
     };

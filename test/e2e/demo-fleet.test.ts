@@ -160,7 +160,7 @@ describe('demo fleet: first load', () => {
     expect(load1.status).toBe(0);
     expect(load1.stdout).toMatch(/^loaded 4 host\(s\): 13 partition\(s\) written\b/);
     expect(load1.stdout).toMatch(
-      /\b32 file\(s\) read, 0 unchanged; 132 row\(s\), 1 parser error\(s\), 5 duplicate\(s\) dropped, 0 secret\(s\) redacted in /,
+      /\b32 file\(s\) read, 0 unchanged; 132 row\(s\), 1 parser error\(s\), 8 duplicate\(s\) dropped, 0 secret\(s\) redacted in /,
     );
     expect(fs.existsSync(path.join(out, 'fleet.duckdb'))).toBe(true);
   });
@@ -188,7 +188,7 @@ describe('demo fleet: first load', () => {
       ['mac-bob', 'settings', 3],
       ['mac-bob', 'vscode-tasks', 10],
     ]);
-    expect(await wh.tuples('select count(*) from events')).toEqual([[127]]);
+    expect(await wh.tuples('select count(*) from events')).toEqual([[124]]);
   });
 
   it("keeps host 0042 as the text '0042' in every model", async () => {
@@ -242,6 +242,7 @@ describe('demo fleet: first load', () => {
       ['say:tool', 'tool_use'],
       ['say:user_feedback', 'user'],
       ['search_document', 'assistant'],
+      ['search_document', 'tool_use'],
       ['search_document', 'user'],
       ['search_index_session', 'system'],
       ['session_end', 'system'],
@@ -333,7 +334,7 @@ describe('demo fleet: first load', () => {
         turn_type: 'tool_result',
         kind: 'say:command_output',
         model: 'claude-sonnet-4-5',
-        tool_name: null,
+        tool_name: 'execute_command',
         tool_use_id: '1760100004000',
         tokens_in: null,
         tokens_out: null,
@@ -359,7 +360,7 @@ describe('demo fleet: first load', () => {
         turn_type: 'tool_result',
         kind: 'say:command_output',
         model: 'claude-sonnet-4-5',
-        tool_name: null,
+        tool_name: 'execute_command',
         tool_use_id: '1760100010000',
         tokens_in: null,
         tokens_out: null,
@@ -572,7 +573,7 @@ describe('demo fleet: first load', () => {
     ]);
   });
 
-  it('drops exactly the five secondary rows a transcript row already records', async () => {
+  it('drops exactly the eight secondary rows a transcript row already records', async () => {
     const rows = await wh.tuples(
       `select rule, rule_round, distance_ms, host, home, dropped_store, dropped_source_file, dropped_source_line, dropped_session_id,
               dropped_turn_type, dropped_kind, dropped_timestamp_utc, dropped_text,
@@ -692,6 +693,74 @@ describe('demo fleet: first load', () => {
         'text',
         '2026-10-01T16:00:00.000Z',
       ],
+      // m1 absorbs one copy per rule: the input history's above, and the index's
+      [
+        'search_index',
+        1,
+        0,
+        'lnx-u01',
+        'home/u',
+        'search-index',
+        `${U}/db/session-search.db`,
+        1,
+        K3X9Q,
+        'user',
+        'search_document',
+        null,
+        'fix tests',
+        'sdk-sessions',
+        k3,
+        1,
+        0,
+        K3X9Q,
+        'text',
+        '2025-10-09T08:53:20.000Z',
+      ],
+      [
+        'search_index',
+        1,
+        0,
+        'lnx-u01',
+        'home/u',
+        'search-index',
+        `${U}/db/session-search.db`,
+        2,
+        IMPORTED,
+        'assistant',
+        'search_document',
+        null,
+        'Ported parser.py to parser.ts; 14 tests pass.',
+        'sdk-sessions',
+        `${U}/sessions/${IMPORTED}/${IMPORTED}.messages.json`,
+        2,
+        0,
+        IMPORTED,
+        'text',
+        '2026-10-01T16:01:00.000Z',
+      ],
+      // a tool result document pairs on its call id
+      [
+        'search_index',
+        1,
+        0,
+        'lnx-u01',
+        'home/u',
+        'search-index',
+        `${U}/db/session-search.db`,
+        3,
+        K3X9Q,
+        'tool_result',
+        'search_document',
+        null,
+        '3 passed',
+        'sdk-sessions',
+        k3,
+        3,
+        0,
+        K3X9Q,
+        'tool_result',
+        '2025-10-09T08:53:23.000Z',
+      ],
     ]);
     // Dropped rows are in raw_events, not in events.
     expect(
@@ -706,7 +775,7 @@ describe('demo fleet: first load', () => {
     ).toEqual([[0]]);
   });
 
-  it("leaves the search index's copy of `fix tests` (and the late hook prompt) in events, not the input history's", async () => {
+  it('drops the input history and search index copies of `fix tests`; the late hook prompt stays', async () => {
     expect(
       await wh.tuples(
         "select store, source_line, timestamp_utc, session_id, turn_type, kind, git_branch from events where text = 'fix tests' order by store",
@@ -714,7 +783,6 @@ describe('demo fleet: first load', () => {
     ).toEqual([
       ['hooks-log', 4, '2026-10-03T09:00:00.200Z', K3X9Q, 'user', 'hook:prompt_submit', 'fix/flaky-tests'],
       ['sdk-sessions', 1, '2025-10-09T08:53:20.000Z', K3X9Q, 'user', 'text', null],
-      ['search-index', 1, null, K3X9Q, 'user', 'search_document', null],
     ]);
     expect(
       await wh.tuples("select source_line, timestamp_utc, session_id, text from events where store = 'input-history'"),
@@ -761,7 +829,13 @@ describe('demo fleet: first load', () => {
       await wh.tuples(
         "select text from events where tool_name = 'run_commands' and turn_type = 'tool_use' order by timestamp_utc",
       ),
-    ).toEqual([['docker image ls\ndocker image prune -af'], ['sudo rm -rf /var/lib/docker/tmp'], ['df -h /']]);
+    ).toEqual([
+      ['docker image ls\ndocker image prune -af'],
+      ['sudo rm -rf /var/lib/docker/tmp'],
+      ['df -h /'],
+      // the gone session's call, known from the search index alone (undated: last)
+      ['psql -c "\\copy billing to out/billing.csv csv"'],
+    ]);
   });
 
   it('writes permission rows from globalState.json, global-settings.json and both cline_mcp_settings.json', async () => {
@@ -975,7 +1049,7 @@ describe('demo fleet: first load', () => {
       await wh.tuples(
         `select project_path, count_user, count_tool_use, count_tool_result, count_errors from sessions where session_id = '${K3X9Q}'`,
       ),
-    ).toEqual([['/home/u/proj', 4, 2, 2, 1]]);
+    ).toEqual([['/home/u/proj', 2, 2, 2, 1]]);
   });
 
   it('lists every evidence file in files with its size and SHA-256', async () => {
@@ -1012,12 +1086,12 @@ describe('demo fleet: first load', () => {
         count_rows_written: 132,
         count_parser_errors: 1,
         count_discovery_problems: 0,
-        count_duplicates_dropped: 5,
+        count_duplicates_dropped: 8,
         count_sessions: 15,
         is_full_load: true,
       },
     ]);
-    expect(await wh.tuples('select count(*) from duplicates')).toEqual([[5]]);
+    expect(await wh.tuples('select count(*) from duplicates')).toEqual([[8]]);
   });
 
   it('never loads the sync-queue data and lastError, MCP env values or image bytes', async () => {
@@ -1053,7 +1127,7 @@ describe('demo fleet: a second load on the same OUT', () => {
   });
 
   it('gives the same events and duplicates (idempotent)', async () => {
-    expect(events1.length).toBe(127);
+    expect(events1.length).toBe(124);
     expect(await wh2.tuples(EVENTS_IN_TOTAL_ORDER)).toEqual(events1);
     expect(await wh2.tuples(DUPLICATES_IN_TOTAL_ORDER)).toEqual(duplicates1);
   });
@@ -1065,8 +1139,8 @@ describe('demo fleet: a second load on the same OUT', () => {
         "select count_partitions_written, count_partitions_unchanged, count_files_read, count_files_unchanged, count_duplicates_dropped, count_sessions, is_secrets_redacted, count_secrets_redacted, finished_at_utc >= ended_at_utc, clinetrail_version ~ '^\\d+\\.\\d+\\.\\d+\\+[0-9a-f]{16}$' from load_runs order by started_at_utc",
       ),
     ).toEqual([
-      [13, 0, 32, 0, 5, null, true, 0, true, true],
-      [0, 13, 0, 32, 5, 15, true, 0, true, true],
+      [13, 0, 32, 0, 8, null, true, 0, true, true],
+      [0, 13, 0, 32, 8, 15, true, 0, true, true],
     ]);
   });
 

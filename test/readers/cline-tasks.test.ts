@@ -42,7 +42,7 @@ describe('readClineTasks', () => {
       ['system', null, null, '<task>\nadd a CLI flag\n</task>'],
       ['tool_use', 'editedExistingFile', '1761000002000', '{"tool":"editedExistingFile","path":"cli.py","diff":"+--verbose"}'],
       ['tool_use', 'execute_command', '1761000003000', 'python cli.py --help'],
-      ['tool_result', null, '1761000003000', 'usage: cli.py [--verbose]'],
+      ['tool_result', 'execute_command', '1761000003000', 'usage: cli.py [--verbose]'],
       ['assistant', null, null, 'Added --verbose.'],
     ]);
     expect(rows.every((r) => r.project_path === '/home/u/tool' && r.model === 'gpt-5' && r.provider === 'openai')).toBe(true);

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Row } from '../../src/core/row.js';
 import { readSearchIndex } from '../../src/readers/search-index.js';
+import { searchDocumentFields } from '../../src/readers/shapes/search-document.js';
 import { collect, fixture, makeSource } from '../helpers/source.js';
 import { useImages } from '../helpers/temp-images.js';
 import { GONE1, K3X9Q, snapshotFolder, writeSearchIndexDb, type SearchSession } from '../helpers/sqlite-fixtures.js';
@@ -63,12 +64,12 @@ describe('readSearchIndex on the committed demo fixture', () => {
       },
       {
         line: 3,
-        turn: 'user',
+        turn: 'tool_result',
         kind: 'search_document',
         at: null,
         sid: K3X9Q,
         project: '/home/u/proj',
-        text: 'tool_result\ncall_1\nbash\n3 passed',
+        text: '3 passed',
       },
       {
         line: null,
@@ -92,12 +93,12 @@ describe('readSearchIndex on the committed demo fixture', () => {
       },
       {
         line: 2,
-        turn: 'assistant',
+        turn: 'tool_use',
         kind: 'search_document',
         at: null,
         sid: GONE1,
         project: '/home/u/billing',
-        text: 'tool_use\ncall_9\nbash\npsql -c "\\copy customers to out/customers.csv csv"',
+        text: 'psql -c "\\copy customers to out/customers.csv csv"',
       },
       {
         line: 4,
@@ -106,7 +107,8 @@ describe('readSearchIndex on the committed demo fixture', () => {
         at: null,
         sid: GONE1,
         project: '/home/u/billing',
-        text: 'text\nWrote out/customers.csv (1204 rows).',
+        // the `text` type line goes: a text block's document reads as the text
+        text: 'Wrote out/customers.csv (1204 rows).',
       },
     ]);
 
@@ -292,5 +294,35 @@ describe('readSearchIndex on databases built at test time', () => {
     expect(rows.map((r) => r.text)).toEqual([
       'parser: home/u/.cline/data/db/session-search.db: no indexed_sessions or session_search table (unknown schema)',
     ]);
+  });
+});
+
+describe('searchDocumentFields: a message document as the row of its first block', () => {
+  it('reads a prompt as typed with its mode, a run reminder as system, tool documents by their call id', () => {
+    expect(searchDocumentFields('user', 'text\n<user_input mode="plan">add a test</user_input>')).toMatchObject({
+      turn_type: 'user',
+      text: 'add a test',
+      permission_mode: 'plan',
+    });
+    expect(searchDocumentFields('user', 'text\n[SYSTEM] This run is not complete until you call one of these')).toMatchObject({
+      turn_type: 'system',
+    });
+    expect(searchDocumentFields('user', 'tool_result\ncall_7\nrun_commands\nls\ntotal 0')).toMatchObject({
+      turn_type: 'tool_result',
+      tool_use_id: 'call_7',
+      tool_name: 'run_commands',
+      text: 'ls\ntotal 0',
+    });
+    expect(searchDocumentFields('assistant', 'text\nListing.\ntool_use\ncall_8\nrun_commands\nls')).toMatchObject({
+      turn_type: 'assistant',
+      tool_use_id: 'call_8',
+      text: 'Listing.\ntool_use\ncall_8\nrun_commands\nls',
+    });
+    // a user text that is not one wrapper stays as found
+    expect(searchDocumentFields('user', 'text\nplain <user_input mode="act">x</user_input>')).toMatchObject({
+      turn_type: 'user',
+      text: 'plain <user_input mode="act">x</user_input>',
+      permission_mode: null,
+    });
   });
 });

@@ -506,13 +506,20 @@ describe('groups of identical texts', () => {
     const byRule = await db.query(
       `select rule, count(*)::INTEGER as n, count(distinct kept_source_file || kept_source_line)::INTEGER as kept from duplicates group by all order by rule`,
     );
-    // hook_text takes the 400 prompts of home/u; the home/u history lines and the search-index copies find none left.
+    // Each rule pairs on its own: every store's 400 copies find the 400 prompts of home/u (the history lines of
+    // home/v theirs), and no prompt absorbs two copies of one store.
     expect(byRule).toEqual([
       { rule: 'hook_text', n, kept: n },
-      { rule: 'input_history', n, kept: n },
+      { rule: 'input_history', n: 2 * n, kept: 2 * n },
+      { rule: 'search_index', n, kept: n },
     ]);
     expect(
-      await db.query(`select count(*)::INTEGER as n from duplicates where rule = 'input_history' and home <> 'home/v'`),
+      await db.query(`select count(*)::INTEGER as n from duplicates where rule = 'input_history' and home = 'home/v'`),
+    ).toEqual([{ n }]);
+    expect(
+      await db.query(
+        `select count(*)::INTEGER as n from (select rule, kept_row_id from duplicates group by all having count(*) > 1)`,
+      ),
     ).toEqual([{ n: 0 }]);
   });
 });
@@ -649,24 +656,34 @@ describe('search_index', () => {
 });
 
 describe('rule order', () => {
-  it('input_history takes the transcript prompt first; the search-index copy of the same prompt stays', async () => {
+  it('one transcript prompt absorbs one copy of each store: the input-history and the search-index copies both go', async () => {
     const db = await open([prompt(1, 'add a test', at(0)), history(20, 'add a test', at(1)), searchDoc(1, 'add a test')]);
-    expect(await pairs(db)).toEqual([['input_history', 'input-history', 20, SDK, 1]]);
-    expect(await keptSecondary(db)).toEqual([['search-index', 1, 'add a test']]);
+    expect(await pairs(db)).toEqual([
+      ['input_history', 'input-history', 20, SDK, 1],
+      ['search_index', 'search-index', 1, SDK, 1],
+    ]);
+    expect(await keptSecondary(db)).toEqual([]);
   });
 
-  it('hook_text runs before input_history and search_index: only the hook copy is dropped', async () => {
+  it('two copies of one store need two transcript prompts: the second history line stays', async () => {
+    const db = await open([prompt(1, 'add a test', at(0)), history(19, 'add a test', null), history(20, 'add a test', at(1))]);
+    expect(await pairs(db)).toEqual([['input_history', 'input-history', 20, SDK, 1]]);
+    expect(await keptSecondary(db)).toEqual([['input-history', 19, 'add a test']]);
+  });
+
+  it('a prompt in the transcript, the hook log, the input history and the search index: all three copies go', async () => {
     const db = await open([
       prompt(1, 'add a test', at(0)),
       hookPrompt(1, 'add a test', at(0)),
       history(20, 'add a test', null),
       searchDoc(1, 'add a test'),
     ]);
-    expect(await pairs(db)).toEqual([['hook_text', 'hooks-log', 1, SDK, 1]]);
-    expect(await keptSecondary(db)).toEqual([
-      ['input-history', 20, 'add a test'],
-      ['search-index', 1, 'add a test'],
+    expect(await pairs(db)).toEqual([
+      ['hook_text', 'hooks-log', 1, SDK, 1],
+      ['input_history', 'input-history', 20, SDK, 1],
+      ['search_index', 'search-index', 1, SDK, 1],
     ]);
+    expect(await keptSecondary(db)).toEqual([]);
   });
 
   it('with two transcript copies of the prompt, each secondary copy absorbs its own', async () => {
@@ -761,7 +778,7 @@ describe('duplicates table and events', () => {
         text: 'Added.',
         timestamp_utc: at(9),
       },
-      // Secondary: 2 dropped, 2 kept.
+      // Secondary: 3 dropped, 1 kept.
       history(20, 'add a test', null),
       searchDoc(2, 'Added.', { turn_type: 'assistant' }),
       searchDoc(1, 'add a test'),
@@ -774,14 +791,11 @@ describe('duplicates table and events', () => {
               (select count(*) from duplicates)::INTEGER as dropped,
               (select count(*) from int_derived_events)::INTEGER as derived`,
     );
-    expect(counts).toEqual({ events: 7, prim: 4, sec: 4, dropped: 2, derived: 1 });
+    expect(counts).toEqual({ events: 6, prim: 4, sec: 4, dropped: 3, derived: 1 });
     expect(counts.events).toBe(
       (counts.prim as number) + (counts.sec as number) - (counts.dropped as number) + (counts.derived as number),
     );
-    expect(await keptSecondary(db)).toEqual([
-      ['hooks-log', 1, 'something else'],
-      ['search-index', 1, 'add a test'],
-    ]);
+    expect(await keptSecondary(db)).toEqual([['hooks-log', 1, 'something else']]);
   });
 
   it('never drops a primary row, even one that is an exact copy of another primary row', async () => {

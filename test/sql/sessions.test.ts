@@ -332,7 +332,7 @@ describe('counts', () => {
       hook(2, { turn_type: 'user', kind: 'hook:prompt_submit', text: 'add a test', timestamp_utc: at(10) }), // dropped
       hook(3, { turn_type: 'tool_use', kind: 'hook:tool_call', tool_use_id: 'toolu_1', text: 'a.ts', timestamp_utc: at(20) }), // dropped
       hook(4, { turn_type: 'assistant', kind: 'hook:agent_end', text: 'Done.', timestamp_utc: at(40) }), // dropped
-      // The index's copy of the prompt the hook already took: kept.
+      // The index's copy of the prompt the hook took too: each store's copy goes (one per rule).
       {
         store: 'search-index',
         session_id: 's1',
@@ -351,8 +351,8 @@ describe('counts', () => {
        from sessions`,
     );
     expect(row).toEqual({
-      rows_: 11,
-      u: 2,
+      rows_: 10,
+      u: 1,
       a: 2,
       th: 1,
       tu: 1,
@@ -368,7 +368,7 @@ describe('counts', () => {
       stores: ['hooks-log', 'sdk-sessions', 'search-index'],
       has_transcript: true,
     });
-    expect((await db.query(`select count(*)::INTEGER as n from duplicates`))[0].n).toBe(3);
+    expect((await db.query(`select count(*)::INTEGER as n from duplicates`))[0].n).toBe(4);
   });
 
   it("takes the project_path of the session's earliest dated row that has one", async () => {

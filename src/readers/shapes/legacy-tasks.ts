@@ -191,11 +191,12 @@ function withAttachments(text: string | null, images: unknown, files: unknown): 
   return parts.length === 0 ? null : parts.join(' | ');
 }
 
-/** One row per ClineMessage; tool results carry the tool_use_id (`String(ts)`) of the last tool use. */
+/** One row per ClineMessage; tool results carry the tool_use_id (`String(ts)`) and tool name of the last tool use. */
 async function* readUiMessages(source: Source, file: string, task: TaskContext): AsyncGenerator<Row> {
   const base = { session_id: task.session_id, project_path: task.project_path };
   let index = 0;
   let lastToolUseId: string | null = null;
+  let lastToolName: string | null = null;
   for await (const event of streamJson(file, ['$.*'], '[')) {
     if (event.type === 'error') {
       yield parserRow(source, file, null, `${event.message} (${event.valuesBefore} records read)`, base);
@@ -210,7 +211,9 @@ async function* readUiMessages(source: Source, file: string, task: TaskContext):
     const type = str(message.type);
     const value = type === 'ask' ? str(message.ask) : type === 'say' ? str(message.say) : null;
     const kind = `${type ?? show(message.type)}:${value ?? '-'}`;
-    const turnType = messageTurnType(type, value);
+    // Cline shows a task's first message as its task whatever its `say` (ChatView: `displayMessages.at(0)`);
+    // the 1.x CLI writes the prompt there as `say: "text"`, which would otherwise read as the agent's.
+    const turnType = index === 1 && kind === 'say:text' ? 'user' : messageTurnType(type, value);
     const ts = epochMs(message.ts);
     const raw = typeof message.text === 'string' ? message.text : null;
     const model = modelAt(task, message.modelInfo, ts);
@@ -254,8 +257,12 @@ async function* readUiMessages(source: Source, file: string, task: TaskContext):
     fields.tool_name = toolNameOf(value, raw);
     if (turnType === 'tool_use') {
       lastToolUseId = ts === null ? null : String(ts);
+      lastToolName = fields.tool_name;
       fields.tool_use_id = lastToolUseId;
-    } else if (turnType === 'tool_result') fields.tool_use_id = lastToolUseId;
+    } else if (turnType === 'tool_result') {
+      fields.tool_use_id = lastToolUseId;
+      fields.tool_name ??= lastToolName;
+    }
     fields.text = withAttachments(fields.text ?? null, message.images, message.files);
     yield rowFor(source, file, fields);
   }

@@ -3,12 +3,13 @@
  * (subagent, teammate): one row per content block of `messages[]`, streamed (cline-formats.md §2.3-2.4;
  * spec 002 "SDK messages file", "Parser plan", "Model rows"). Used by readers/sdk-sessions.ts only.
  */
-import type { Row, RowFields, Source } from '../../core/row.js';
+import type { Row, Source } from '../../core/row.js';
 import { parserRow, rowFor } from './rows.js';
 import { streamJson } from '../parse/json-stream.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { readJsonFile } from '../parse/json-file.js';
 import { cutText } from '../parse/quote.js';
+import { userTextFields } from './user-input.js';
 import { epochMs, int, num, obj, show, str } from './values.js';
 
 /** What a transcript takes from its session folder and manifest. */
@@ -81,25 +82,17 @@ export async function* readSdkMessages(source: Source, file: string, context: Tr
         continue;
       }
       const fields = contentBlockFields(block, role);
-      yield rowFor(source, file, blockRowFields(base, seq, usage, role === 'user' ? unwrapUserInput(fields) : fields));
+      yield rowFor(
+        source,
+        file,
+        blockRowFields(base, seq, usage, role === 'user' ? userTextFields(fields, message.metadata) : fields),
+      );
     }
   }
   if (index === -1) {
     const problem = await noMessagesProblem(file);
     if (problem !== null) yield parserRow(source, file, null, problem, common);
   }
-}
-
-/**
- * The 3.x CLI stores each prompt as `<user_input mode="act|plan">…</user_input>` (the manifest's `prompt` and
- * the input history keep the bare text): the row's text is the prompt as typed, and the wrapper's mode its
- * permission_mode. A text that is not exactly one such wrapper stays as found.
- */
-const USER_INPUT = /^<user_input mode="([a-z]+)">([\s\S]*)<\/user_input>\s*$/;
-
-function unwrapUserInput(fields: RowFields): RowFields {
-  const m = fields.kind === 'text' && typeof fields.text === 'string' ? USER_INPUT.exec(fields.text) : null;
-  return m ? { ...fields, text: m[2], permission_mode: m[1] } : fields;
 }
 
 /** Why a transcript that gave no message has none: null for a real empty `messages`, else the problem. */

@@ -1,0 +1,152 @@
+/**
+ * End to end on the real-producer corpus: the homes the released Cline CLIs (1.0.x, 2.x, 3.x) wrote when
+ * corpus/drive.ts drove them against a scripted model (fixtures/real-producer), loaded together as one
+ * fleet, one host per generation. Every expectation comes from the driver's record, facts.json: what was
+ * typed, which commands ran and how they exited, the usage figures the mock model reported, the models
+ * it was asked for. The README's hunt queries are run as printed there.
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommandLine } from '../../src/cli/commands.js';
+import { captureCommandLine } from '../helpers/command-line.js';
+import { completedSessions, copyHome, corpora, type Corpus, type CorpusSession } from '../helpers/real-corpus.js';
+
+const CORPORA = corpora();
+let tmp = '';
+let out = '';
+let conn: Awaited<ReturnType<DuckDBInstance['connect']>>;
+
+async function rows(sql: string, ...params: string[]): Promise<Record<string, unknown>[]> {
+  const reader = await conn.runAndReadAll(sql, params);
+  return reader.getRowObjectsJson() as Record<string, unknown>[];
+}
+
+/** The host a generation is loaded as: its corpus folder name. */
+const hostOf = (c: Corpus): string => c.name;
+
+/**
+ * The input tokens Cline counts for a request: the prompt tokens, except where its provider handler
+ * subtracts the cache reads (the legacy engine's openai-native handler: `inputTokens: prompt_tokens -
+ * cached_tokens`, and reports the cached ones apart).
+ */
+function expectedTokensIn(c: Corpus, s: CorpusSession): number {
+  const u = s.usageTotals;
+  return c.facts.generation !== 'sdk' && s.provider === 'openai-native' ? u.promptTokens - u.cachedTokens : u.promptTokens;
+}
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'clinetrail-real-'));
+  const fleet = path.join(tmp, 'fleet');
+  for (const c of CORPORA) copyHome(c, path.join(fleet, hostOf(c)));
+  out = path.join(tmp, 'out');
+  const load = await captureCommandLine(runCommandLine, ['load', '--fleet', fleet, '--out', out]);
+  expect(load.code, load.stderr).toBe(0);
+  const instance = await DuckDBInstance.create(path.join(out, 'fleet.duckdb'), {
+    access_mode: 'READ_ONLY',
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  });
+  conn = await instance.connect();
+}, 120_000);
+
+afterAll(() => {
+  conn?.closeSync();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('the real-producer corpus, every generation loaded as one fleet', () => {
+  it('holds the three generations, and loads with no parser row', async () => {
+    expect(CORPORA.map((c) => c.facts.generation).sort()).toEqual(['go-core', 'legacy-node', 'sdk']);
+    expect(await rows(`select host, source_file, text from raw_events where kind = 'parser'`)).toEqual([]);
+  });
+
+  describe.each(CORPORA.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    const done = completedSessions(c.facts);
+
+    it('gives each session the prompts as typed, in order, and counts them in sessions.count_user', async () => {
+      expect(done.length).toBeGreaterThanOrEqual(5);
+      for (const s of done) {
+        const users = await rows(
+          `select text from events where host = $1 and session_id = $2 and turn_type = 'user'
+           order by timestamp_utc, source_file, source_line, source_seq`,
+          hostOf(c),
+          s.observedSessionId!,
+        );
+        expect(
+          users.map((r) => r.text),
+          s.id,
+        ).toEqual(s.prompts.map((p) => p.text));
+        const [session] = await rows(
+          `select count_user::INTEGER as n from sessions where host = $1 and session_id = $2`,
+          hostOf(c),
+          s.observedSessionId!,
+        );
+        expect(session.n, s.id).toBe(s.prompts.length);
+      }
+    });
+
+    it("sums each session's tokens once: sum(tokens_in) and sum(tokens_out) over events equal the model's figures", async () => {
+      for (const s of done) {
+        const [sums] = await rows(
+          `select sum(tokens_in)::INTEGER as tokens_in, sum(tokens_out)::INTEGER as tokens_out
+           from events where host = $1 and session_id = $2`,
+          hostOf(c),
+          s.observedSessionId!,
+        );
+        expect(sums, s.id).toEqual({ tokens_in: expectedTokensIn(c, s), tokens_out: s.usageTotals.completionTokens });
+      }
+    });
+
+    it('lists the commands each session ran (README: every command Cline ran)', async () => {
+      const listed = await rows(
+        `select session_id, text as command from events
+         where turn_type = 'tool_use' and tool_name in ('execute_command', 'bash', 'run_commands') and host = $1`,
+        hostOf(c),
+      );
+      for (const s of done) {
+        const ran = listed.filter((r) => r.session_id === s.observedSessionId).map((r) => r.command);
+        expect(ran, s.id).toEqual(s.commands.map((x) => x.command));
+      }
+    });
+
+    it('flags the result of a failed command as an error where the generation records the exit code', async () => {
+      const flagged = await rows(
+        `select session_id, tool_name from events where turn_type = 'tool_result' and is_error and host = $1`,
+        hostOf(c),
+      );
+      const failing = done.filter((s) => s.commands.some((x) => x.expectedExitCode !== 0));
+      expect(failing.length).toBeGreaterThan(0);
+      // The 1.0.x CLI reports every command to the model as `Command executed.`, whatever its exit code:
+      // its records cannot tell a failed command, so nothing of it is flagged.
+      const expected = c.facts.generation === 'go-core' ? [] : failing.map((s) => s.observedSessionId);
+      expect(flagged.filter((r) => done.some((s) => s.observedSessionId === r.session_id)).map((r) => r.session_id)).toEqual(
+        expected,
+      );
+      expect(flagged.every((r) => r.tool_name !== null)).toBe(true);
+    });
+
+    it('names each session by the models the CLI asked for, every model with its provider (no NULL twin)', async () => {
+      for (const s of done) {
+        const asked = [...new Set(s.mockRequests.map((r) => r.model).filter((m): m is string => m !== null))].sort();
+        const [session] = await rows(
+          `select models from sessions where host = $1 and session_id = $2`,
+          hostOf(c),
+          s.observedSessionId!,
+        );
+        expect(session.models, s.id).toEqual(asked);
+      }
+      // README: sessions per model and provider
+      const perModel = await rows(
+        `select model, provider, count(distinct host || '/' || session_id)::INTEGER as sessions
+         from events where model is not null and host = $1 group by all order by all`,
+        hostOf(c),
+      );
+      expect(perModel.filter((r) => r.provider === null)).toEqual([]);
+      const models = new Set(perModel.map((r) => r.model));
+      expect(perModel.length).toBe(models.size);
+    });
+  });
+});
