@@ -37,6 +37,12 @@ describe('homeAndClient', () => {
     });
     expect(homeAndClient('root/.cline/data', 'cline-data')).toEqual({ home: 'root', client: 'cline' });
   });
+
+  it('takes the parent of .cline as the home of ~/.cline itself (cline-home)', () => {
+    expect(homeAndClient('home/u/.cline', 'cline-home')).toEqual({ home: 'home/u', client: 'cline' });
+    expect(homeAndClient('C/Users/alice/.cline', 'cline-home')).toEqual({ home: 'C/Users/alice', client: 'cline' });
+    expect(homeAndClient('.cline', 'cline-home')).toEqual({ home: '', client: 'cline' });
+  });
 });
 
 describe('storeOf', () => {
