@@ -226,6 +226,19 @@ describe('readClineLogs on fixtures/cline-logs', async () => {
     ]);
   });
 
+  it('gives the same rows whatever the zone of the process reading them', async () => {
+    const zone = process.env.TZ;
+    try {
+      for (const tz of ['America/New_York', 'Asia/Kolkata']) {
+        process.env.TZ = tz;
+        expect(new Date(0).getTimezoneOffset(), tz).not.toBe(0);
+        expect(await rowsOfImage(IMG), tz).toEqual(rows);
+      }
+    } finally {
+      process.env.TZ = zone;
+    }
+  });
+
   it('writes the whole row of an error record, and no parser row for the fixture', () => {
     expect(rows.filter((r) => r.kind === 'parser')).toEqual([]);
     expect(rows.find((r) => r.source_file === HUB && r.source_line === 2)).toEqual<Row>({
