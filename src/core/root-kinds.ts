@@ -1,7 +1,8 @@
 /**
  * Root kinds: the folders a Cline store root can be, as data. Discovery (discover/discover.ts) finds
  * them by these names; the store specification (core/stores.ts) says which files of which store lie
- * under each. A folder of another extension id in globalStorage (Roo Code `rooveterinaryinc.roo-cline`,
+ * under each. One folder can be the root, or hold the root, of several kinds: `~/.cline` is the
+ * `cline-home` root and holds the `cline-data` root (`~/.cline/data`). A folder of another extension id in globalStorage (Roo Code `rooveterinaryinc.roo-cline`,
  * Kilo Code `kilocode.kilo-code`) is no root kind: such stores would be a root kind of their own.
  */
 
@@ -32,6 +33,11 @@ export const ROOT_KINDS = [
     description: '`~/.cline/data` of the CLI, JetBrains and the SDK',
   },
   {
+    id: 'cline-home',
+    names: ['.cline'],
+    description: '`~/.cline` itself, for the files beside `data/`: the 1.x CLI logs in `~/.cline/logs`',
+  },
+  {
     id: 'documents-cline',
     names: ['Cline'],
     parent: 'Documents',
@@ -41,11 +47,10 @@ export const ROOT_KINDS = [
 
 export type RootKindId = (typeof ROOT_KINDS)[number]['id'];
 
-/** The root kind a folder `name` inside a folder named `parentName` is, or null. */
-export function rootKindAt(parentName: string, name: string): (typeof ROOT_KINDS)[number] | null {
-  for (const kind of ROOT_KINDS) {
+/** Every root kind a folder `name` inside a folder named `parentName` is (or holds, with `sub`), in ROOT_KINDS order; empty when none. */
+export function rootKindsAt(parentName: string, name: string): Array<(typeof ROOT_KINDS)[number]> {
+  return ROOT_KINDS.filter((kind) => {
     const parent: string | undefined = 'parent' in kind ? kind.parent : undefined;
-    if ((kind.names as readonly string[]).includes(name) && (parent === undefined || parent === parentName)) return kind;
-  }
-  return null;
+    return (kind.names as readonly string[]).includes(name) && (parent === undefined || parent === parentName);
+  });
 }

@@ -82,6 +82,16 @@ export const STORES = [
     files: { 'cline-data': ['logs/hooks.jsonl'] },
   },
   {
+    id: 'cline-logs',
+    role: 'primary',
+    description:
+      "Cline's own logs: the 1.x CLI's cline-core and host bridge logs, the 2.x CLI log, the 3.x CLI and hub daemon logs",
+    files: {
+      'cline-data': ['logs/cline*.log', 'logs/hub-daemon.log'],
+      'cline-home': ['logs/*.log'],
+    },
+  },
+  {
     id: 'sync-queue',
     role: 'primary',
     description: 'the enterprise prompt upload queue',

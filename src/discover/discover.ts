@@ -6,7 +6,7 @@
 import { promises as fs, type Dirent } from 'node:fs';
 import * as path from 'node:path';
 import type { Source, StoreId } from '../core/row.js';
-import { rootKindAt, type RootKind, type RootKindId } from '../core/root-kinds.js';
+import { rootKindsAt, type RootKind, type RootKindId } from '../core/root-kinds.js';
 import { STORE_ROLES } from '../core/stores.js';
 import { folderDepth, folderStore, rootFolders, storeOf } from './store-files.js';
 
@@ -137,9 +137,11 @@ async function walkDir(walk: Walk, dir: string, depth: number): Promise<void> {
     const full = path.join(dir, entry.name);
     if (PRUNE.has(entry.name)) continue;
     if ((await resolveEntry(walk, full, entry, null)) !== 'dir') continue;
-    const kind = rootKindAt(path.basename(dir), entry.name);
-    if (kind) await addKindRoot(walk, full, kind);
-    else await walkDir(walk, full, depth + 1);
+    // A folder of several root kinds (`.cline`: cline-home, and cline-data below it) is a root of each;
+    // each lists only the folders its stores' globs name, so no folder is listed twice.
+    const kinds = rootKindsAt(path.basename(dir), entry.name);
+    for (const kind of kinds) await addKindRoot(walk, full, kind);
+    if (kinds.length === 0) await walkDir(walk, full, depth + 1);
   }
 }
 
@@ -155,6 +157,7 @@ async function addKindRoot(walk: Walk, folder: string, kind: RootKind & { id: Ro
 export function homeAndClient(relRoot: string, kind: RootKindId): { home: string; client: string } {
   const segs = relRoot.split('/');
   if (kind === 'cline-data') return { home: segs.slice(0, -2).join('/'), client: 'cline' };
+  if (kind === 'cline-home') return { home: segs.slice(0, -1).join('/'), client: 'cline' };
   if (kind === 'documents-cline') {
     // `<home>/Documents/Cline` or `<home>/OneDrive.../Documents/Cline`; every Cline client shares it
     let homeEnd = segs.length - 2;

@@ -4,6 +4,7 @@
  */
 import type { StoreId } from '../core/stores.js';
 import type { Reader } from './shapes/rows.js';
+import { readClineLogs } from './cline-logs.js';
 import { readClineTasks } from './cline-tasks.js';
 import { readCliNotices } from './cli-notices.js';
 import { readCredentials } from './credentials.js';
@@ -27,6 +28,7 @@ export const READERS = {
   'search-index': readSearchIndex,
   'input-history': readInputHistory,
   'hooks-log': readHooksLog,
+  'cline-logs': readClineLogs,
   'sync-queue': readSyncQueue,
   settings: readSettings,
   credentials: readCredentials,

@@ -37,6 +37,12 @@ describe('homeAndClient', () => {
     });
     expect(homeAndClient('root/.cline/data', 'cline-data')).toEqual({ home: 'root', client: 'cline' });
   });
+
+  it('takes the parent of .cline as the home of ~/.cline itself (cline-home)', () => {
+    expect(homeAndClient('home/u/.cline', 'cline-home')).toEqual({ home: 'home/u', client: 'cline' });
+    expect(homeAndClient('C/Users/alice/.cline', 'cline-home')).toEqual({ home: 'C/Users/alice', client: 'cline' });
+    expect(homeAndClient('.cline', 'cline-home')).toEqual({ home: '', client: 'cline' });
+  });
 });
 
 describe('storeOf', () => {
@@ -50,6 +56,8 @@ describe('storeOf', () => {
     ['db/session-search.db', 'cline-data', 'search-index'],
     ['cache/user_input_history.jsonl', 'cline-data', 'input-history'],
     ['logs/hooks.jsonl', 'cline-data', 'hooks-log'],
+    ['logs/cline.log', 'cline-data', 'cline-logs'],
+    ['logs/cline-core-2025-10-03-09-00-00-localhost-40001.log', 'cline-home', 'cline-logs'],
     ['cache/sync-queue.json', 'vscode-globalstorage', 'sync-queue'],
     ['settings/cline_mcp_settings.json', 'vscode-globalstorage', 'settings'],
     ['cloud-pending-starts/4242-0f.json', 'cline-data', 'settings'],
@@ -89,7 +97,7 @@ describe('folderStore', () => {
     ['tasks/1760000000000', 'vscode-globalstorage', 'vscode-tasks'],
     ['state', 'cline-data', 'cline-tasks'],
     ['sessions/s1', 'cline-data', 'sdk-sessions'],
-    ['logs', 'cline-data', 'hooks-log'],
+    ['logs', 'cline-home', 'cline-logs'],
     ['connectors', 'cline-data', 'credentials'],
     ['cloud-pending-starts', 'cline-data', 'settings'],
     ['settings', 'vscode-globalstorage', 'settings'],
@@ -97,6 +105,8 @@ describe('folderStore', () => {
     // shared by several stores: a problem there goes to the host's discovery partition
     ['settings', 'cline-data', null],
     ['db', 'cline-data', null],
+    // hooks.jsonl (hooks-log) beside cline.log and hub-daemon.log (cline-logs)
+    ['logs', 'cline-data', null],
     ['cache', 'vscode-globalstorage', null],
     ['workspaces', 'cline-data', null],
   ] as const)("a problem in %s under a %s root is the %s store's", (rel, kind, store) => {

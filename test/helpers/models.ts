@@ -54,6 +54,7 @@ export const files = {
 const ROOTS: Record<RootKindId, (home: string) => string> = {
   'vscode-globalstorage': (home) => `${home}/${VSCODE_ROOT}`,
   'cline-data': (home) => `${home}/.cline/data`,
+  'cline-home': (home) => `${home}/.cline`,
   'documents-cline': (home) => `${home}/Documents/Cline`,
 };
 

@@ -6,7 +6,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { ROOT_KINDS, rootKindAt, type RootKindId } from '../../src/core/root-kinds.js';
+import { ROOT_KINDS, rootKindsAt, type RootKindId } from '../../src/core/root-kinds.js';
 import { STORES, type StoreId, type StoreSpec } from '../../src/core/stores.js';
 import { storeOf } from '../../src/discover/discover.js';
 import { fixture, listFiles } from './source.js';
@@ -31,7 +31,7 @@ function findRoot(imageRoot: string, kind: RootKindId): string | null {
       for (const name of readdirSync(dir).sort()) {
         const full = path.join(dir, name);
         if (!statSync(full).isDirectory()) continue;
-        if (rootKindAt(path.basename(dir), name)?.id === kind) {
+        if (rootKindsAt(path.basename(dir), name).some((k) => k.id === kind)) {
           const root = sub === undefined ? full : path.join(full, sub);
           return path.relative(imageRoot, root).split(path.sep).join('/');
         }

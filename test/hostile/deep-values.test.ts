@@ -1,10 +1,10 @@
 /**
  * Values nested far deeper than any walk may recurse, in every place a value can be: each value of every
- * JSON and JSONL fixture file (and of the JSON texts its strings hold, such as a ClineSayTool) is
- * replaced in turn by an array or object nested DEPTH levels deep, and the store's reader is run directly
- * (READERS + makeSource). The reader must not throw, no stack overflow may reach a row (the readers bound
- * their walks; a `parser:` row saying "call stack" means a walk that was not bounded), and every other
- * file of the store gives as many rows as before: one deep value never costs another file.
+ * JSON and JSONL fixture file and JSON line of a `.log` (and of the JSON texts its strings hold, such as a
+ * ClineSayTool) is replaced in turn by an array or object nested DEPTH levels deep, and the store's reader
+ * is run directly (READERS + makeSource). The reader must not throw, no stack overflow may reach a row (the
+ * readers bound their walks; a `parser:` row saying "call stack" means a walk that was not bounded), and
+ * every other file of the store gives as many rows as before: one deep value never costs another file.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
@@ -124,9 +124,10 @@ describe(`a value nested ${DEPTH} levels deep in any place of any JSON fixture`,
       const before = countsByFile(await readAll(source));
       const failures: string[] = [];
       let cases = 0;
-      for (const file of files.filter((f) => /\.jsonl?$/.test(f))) {
+      for (const file of files.filter((f) => /\.(jsonl?|log)$/.test(f))) {
         const original = readFileSync(file);
-        const jsonl = file.endsWith('.jsonl');
+        // a log (cline-logs) is read line by line, and its JSON lines are values like JSONL's
+        const jsonl = /\.(jsonl|log)$/.test(file);
         // fixture files and lines broken on purpose have no values to replace
         const docs = (jsonl ? original.toString('utf8').split('\n') : [original.toString('utf8')]).map(parsedOrUndefined);
         const places = docs.flatMap((doc, i) => (doc === undefined ? [] : placesOf(doc, jsonl ? i + 1 : null)));

@@ -2,9 +2,10 @@
  * Seeded random-mutation fuzzing of every reader, run directly (READERS + makeSource): valid fixture
  * bytes are flipped, inserted, deleted, truncated and duplicated; the reader must not throw, must finish,
  * must yield rows of the schema's types, and must yield a `parser:` row for a file it reads whose bytes
- * no longer parse as JSON (JSONL: any line). Seed: env FUZZ_SEED (default below); a failure prints the
+ * no longer parse as JSON (JSONL: any line; a `.log`: bytes that are not UTF-8 text). Seed: env FUZZ_SEED (default below); a failure prints the
  * seed, the case number, the file and the mutations, and `FUZZ_SEED=<seed> FUZZ_CASE=<n>` replays one.
  */
+import { isUtf8 } from 'node:buffer';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -103,6 +104,14 @@ function linesParse(bytes: Buffer): boolean {
   });
 }
 
+/**
+ * Whether the bytes are text: valid UTF-8 without NUL bytes. A log (`.log`, the cline-logs store) has no
+ * syntax to break, every line of it is a row; what it cannot read is bytes that are not text.
+ */
+function isText(bytes: Buffer): boolean {
+  return isUtf8(bytes) && !bytes.includes(0);
+}
+
 /** Problems with a row's types, per core/records.ts. */
 function typeProblems(row: Row): string[] {
   const problems: string[] = [];
@@ -180,7 +189,7 @@ describe(`fuzz every reader (seed ${SEED}, ${CASES} cases each; replay with FUZZ
       }
       const name = path.basename(file);
       const checkable = readFiles.has(rel(file)) && !name.endsWith('.db');
-      const broken = name.endsWith('.jsonl') ? !linesParse(bytes) : !parsesAsJson(bytes);
+      const broken = name.endsWith('.jsonl') ? !linesParse(bytes) : name.endsWith('.log') ? !isText(bytes) : !parsesAsJson(bytes);
       if (checkable && broken && !rows.some((r) => r.kind === 'parser' && r.source_file === rel(file))) {
         failures.push(`${label}: the bytes no longer parse but no parser row names the file`);
       }
