@@ -1,7 +1,7 @@
 /**
  * The file patterns of the store specification (core/stores.ts): globs over `/`-separated paths
- * relative to a store root. `*` is any part of one path segment (never a `/`), `{a,b,}` one of the
- * alternatives (the empty one too); everything else is itself. The same regular expression text
+ * relative to a store root. `*` is any part of one path segment (never a `/`), `**` any path (any
+ * number of segments), `{a,b,}` one of the alternatives (the empty one too); everything else is itself. The same regular expression text
  * serves JavaScript (discovery) and DuckDB's RE2 (the `stores` table).
  */
 
@@ -14,7 +14,10 @@ export function globSource(glob: string): string {
   let out = '';
   for (let i = 0; i < glob.length; i += 1) {
     const c = glob[i];
-    if (c === '*') {
+    if (c === '*' && glob[i + 1] === '*') {
+      out += '.*';
+      i += 1;
+    } else if (c === '*') {
       out += '[^/]*';
     } else if (c === '{') {
       const end = glob.indexOf('}', i);

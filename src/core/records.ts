@@ -117,12 +117,17 @@ export const COLUMNS: readonly Column[] = [
     doc: "Input tokens as Cline counted them (some providers leave cache reads out), on the row of each model request; a legacy task_history row's totals count in events only when its task has no request rows, so sum(tokens_in) per session in events is the session's total.",
   },
   { name: 'tokens_out', type: 'int64', sql: 'BIGINT', doc: 'Output tokens, counted as tokens_in is.' },
-  { name: 'cost_usd', type: 'float64', sql: 'DOUBLE', doc: 'Cost in US dollars where Cline priced the request, counted as tokens_in is.' },
+  {
+    name: 'cost_usd',
+    type: 'float64',
+    sql: 'DOUBLE',
+    doc: 'Cost in US dollars where Cline priced the request, counted as tokens_in is.',
+  },
   {
     name: 'is_error',
     type: 'bool',
     sql: 'BOOLEAN',
-    doc: "True for a failed tool result (legacy tasks: in events, the result of a tool the next request reports failed), an error row or a parser: row; null where the source does not say.",
+    doc: 'True for a failed tool result (legacy tasks: in events, the result of a tool the next request reports failed), an error row or a parser: row; null where the source does not say.',
   },
   {
     name: 'file_row',

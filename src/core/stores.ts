@@ -128,6 +128,16 @@ export const STORES = [
     files: { 'cline-data': ['settings/cli-notices.json'] },
   },
   {
+    // Last of the stores with files: a file is this store's only when no store before it claims it.
+    id: 'unread',
+    role: 'primary',
+    description:
+      'every other file under ~/.cline: listed in `files` (size, mtime, SHA-256) with no rows, so nothing there goes unseen',
+    files: { 'cline-data': ['**'], 'cline-home': ['**'] },
+    // `data/` is the cline-data root's; `worktrees/` holds the CLI's checkouts of the user's repositories
+    except: ['data/**', 'worktrees/**'],
+  },
+  {
     id: 'discovery',
     role: 'primary',
     description: 'not a Cline store: parser rows of entries discovery found outside every store root and could not search',

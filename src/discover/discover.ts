@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Source, StoreId } from '../core/row.js';
 import { rootKindsAt, type RootKind, type RootKindId } from '../core/root-kinds.js';
 import { STORE_ROLES } from '../core/stores.js';
-import { folderDepth, folderStore, rootFolders, storeOf } from './store-files.js';
+import { folderDepth, folderStore, listsRootFolder, storeOf } from './store-files.js';
 
 export { folderStore, storeOf } from './store-files.js';
 
@@ -191,14 +191,13 @@ function clientName(editor: string): string {
 async function addRoot(walk: Walk, root: string, kind: RootKindId): Promise<void> {
   const relRoot = path.relative(walk.image.root, root).split(path.sep).join('/');
   const { home, client } = homeAndClient(relRoot, kind);
-  const folders = rootFolders(kind);
   const maxDepth = folderDepth(kind);
   const byStore = new Map<StoreId, string[]>();
   const visit = async (dir: string, rel: string, depth: number): Promise<void> => {
     for (const entry of await readDir(walk, dir, rel === '' ? null : folderStore(rel, kind))) {
       const full = path.join(dir, entry.name);
       const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (depth === 0 && !folders.has(entry.name)) {
+      if (depth === 0 && !listsRootFolder(kind, entry.name)) {
         const store = storeOf(childRel, kind);
         if (store && (await resolveEntry(walk, full, entry, store)) === 'file') push(store, full);
         continue;

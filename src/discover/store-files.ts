@@ -20,10 +20,17 @@ interface KindFiles {
   folders: Map<string, Set<StoreId>>;
   /** The most path segments of any glob. */
   segments: number;
+  /** A glob `**` lists every folder of the root (but the `pruned` ones), to DEEPEST levels. */
+  everyFolder: boolean;
+  /** Folders directly under the root never listed: the first folder of each `<folder>/**` except of a `**` store. */
+  pruned: Set<string>;
 }
 
+/** How deep a `**` glob lists. */
+const DEEPEST = 16;
+
 function kindFiles(kind: RootKindId): KindFiles {
-  const out: KindFiles = { matchers: [], folders: new Map(), segments: 0 };
+  const out: KindFiles = { matchers: [], folders: new Map(), segments: 0, everyFolder: false, pruned: new Set() };
   for (const spec of STORES as readonly StoreSpec[]) {
     const globs = spec.files[kind];
     if (!globs || globs.length === 0) continue;
@@ -31,6 +38,12 @@ function kindFiles(kind: RootKindId): KindFiles {
     out.matchers.push({ store, files: globsRegExp(globs), except: spec.except ? globsRegExp(spec.except) : null });
     for (const glob of globs) {
       const segs = glob.split('/');
+      if (segs[0] === '**') {
+        out.everyFolder = true;
+        out.segments = Math.max(out.segments, DEEPEST);
+        for (const except of spec.except ?? []) if (except.endsWith('/**')) out.pruned.add(except.split('/')[0]);
+        continue;
+      }
       out.segments = Math.max(out.segments, segs.length);
       if (segs.length === 1) continue;
       if (/[*{}]/.test(segs[0])) throw new Error(`store ${store}: the first folder of ${glob} must be a plain name`);
@@ -66,9 +79,10 @@ export function folderStore(rel: string, kind: RootKindId): StoreId | null {
   return stores?.size === 1 ? [...stores][0] : null;
 }
 
-/** The folders directly under a store root that hold files of some store (the rest is never listed). */
-export function rootFolders(kind: RootKindId): ReadonlySet<string> {
-  return new Set(filesOf(kind).folders.keys());
+/** Whether discovery lists a folder directly under a store root: one that holds files of some store. */
+export function listsRootFolder(kind: RootKindId, name: string): boolean {
+  const files = filesOf(kind);
+  return files.everyFolder ? !files.pruned.has(name) : files.folders.has(name);
 }
 
 /** How many folder levels below the root discovery lists (the deepest glob's folders). */

@@ -17,7 +17,10 @@ import { readSettings } from './settings.js';
 import { readSyncQueue } from './sync-queue.js';
 import { readVscodeTasks } from './vscode-tasks.js';
 
-/** The `discovery` partition has no files of its own: its rows are discovery's problems. */
+/**
+ * The `discovery` partition has no files of its own: its rows are discovery's problems. The `unread`
+ * store's files are listed in its inventory (and so in `files`) and give no row.
+ */
 async function* readNothing(): AsyncGenerator<never> {}
 
 export const READERS = {
@@ -33,5 +36,6 @@ export const READERS = {
   settings: readSettings,
   credentials: readCredentials,
   'cli-notices': readCliNotices,
+  unread: readNothing,
   discovery: readNothing,
 } as const satisfies Record<StoreId, Reader>;

@@ -51,7 +51,7 @@ describe('storeOf', () => {
     ['state/taskHistory.json', 'cline-data', 'cline-tasks'],
     ['tasks/1760000000000/context_history.json', 'vscode-globalstorage', null],
     ['sessions/s1/s1.messages.json', 'cline-data', 'sdk-sessions'],
-    ['sessions/s1/s1.compaction.json', 'cline-data', null],
+    ['sessions/s1/s1.compaction.json', 'cline-data', 'unread'],
     ['db/sessions.db-wal', 'cline-data', 'sessions-db'],
     ['db/session-search.db', 'cline-data', 'search-index'],
     ['cache/user_input_history.jsonl', 'cline-data', 'input-history'],
@@ -85,7 +85,8 @@ describe('storeOf', () => {
   });
 
   it("files a store's excepted files and files of no glob nowhere", () => {
-    expect(storeOf('sessions/x1/x1.compaction.json', 'cline-data')).toBe(null);
+    // under ~/.cline, a file no reader parses is the `unread` store's: listed, never read
+    expect(storeOf('sessions/x1/x1.compaction.json', 'cline-data')).toBe('unread');
     expect(storeOf('tasks/x1/sub/ui_messages.json', 'vscode-globalstorage')).toBe(null);
     expect(storeOf('ui_messages.json', 'vscode-globalstorage')).toBe(null);
     expect(storeOf('Rules/webhook_config.json', 'documents-cline')).toBe(null);

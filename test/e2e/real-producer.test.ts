@@ -6,6 +6,7 @@
  * it was asked for. The README's hunt queries are run as printed there.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -65,6 +66,21 @@ describe('the real-producer corpus, every generation loaded as one fleet', () =>
 
   describe.each(CORPORA.map((c) => [c.name, c] as const))('%s', (_name, c) => {
     const done = completedSessions(c.facts);
+
+    it('lists every file of the home in `files`, each once, with its SHA-256', async () => {
+      const image = path.join(tmp, 'fleet', hostOf(c));
+      const onDisk = (fs.readdirSync(image, { recursive: true }) as string[])
+        .map((f) => f.split(path.sep).join('/'))
+        .filter((f) => fs.statSync(path.join(image, f)).isFile())
+        .sort();
+      expect(onDisk.length).toBeGreaterThan(10);
+      const listed = await rows(`select source_file, sha256 from files where host = $1 order by source_file`, hostOf(c));
+      expect(listed.map((r) => r.source_file)).toEqual(onDisk);
+      for (const r of listed) {
+        const bytes = fs.readFileSync(path.join(image, r.source_file as string));
+        expect(r.sha256, r.source_file as string).toBe(createHash('sha256').update(bytes).digest('hex'));
+      }
+    });
 
     it('gives each session the prompts as typed, in order, and counts them in sessions.count_user', async () => {
       expect(done.length).toBeGreaterThanOrEqual(5);

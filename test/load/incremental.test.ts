@@ -63,6 +63,8 @@ beforeAll(async () => {
   cpSync(fixture('vscode-tasks', 'img'), path.join(baseFleet, 'WIN-1'), { recursive: true });
   cpSync(fixture('sdk-sessions', 'img'), path.join(baseFleet, 'lnx-2'), { recursive: true });
   cpSync(fixture('hooks-log', 'img'), path.join(baseFleet, 'lnx-3'), { recursive: true });
+  // one partition per host: the sdk-sessions image's compaction sidecar would be an `unread` partition of its own
+  rmSync(path.join(baseFleet, 'lnx-2', 'home/u/.cline/data/sessions/1760001000000_ent4z/1760001000000_ent4z.compaction.json'));
   expect(await runLoad({ fleet: baseFleet, out: baseOut })).toMatchObject({ hosts: 3, partitions_written: 3 });
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
