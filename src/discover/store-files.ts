@@ -18,12 +18,12 @@ interface KindFiles {
   matchers: StoreMatcher[];
   /** First folder of each glob → the stores whose files it holds. */
   folders: Map<string, Set<StoreId>>;
-  /** The most path segments of any glob. */
-  segments: number;
+  /** First folder of each glob → the most path segments of the globs under it. */
+  segments: Map<string, number>;
 }
 
 function kindFiles(kind: RootKindId): KindFiles {
-  const out: KindFiles = { matchers: [], folders: new Map(), segments: 0 };
+  const out: KindFiles = { matchers: [], folders: new Map(), segments: new Map() };
   for (const spec of STORES as readonly StoreSpec[]) {
     const globs = spec.files[kind];
     if (!globs || globs.length === 0) continue;
@@ -31,9 +31,9 @@ function kindFiles(kind: RootKindId): KindFiles {
     out.matchers.push({ store, files: globsRegExp(globs), except: spec.except ? globsRegExp(spec.except) : null });
     for (const glob of globs) {
       const segs = glob.split('/');
-      out.segments = Math.max(out.segments, segs.length);
       if (segs.length === 1) continue;
       if (/[*{}]/.test(segs[0])) throw new Error(`store ${store}: the first folder of ${glob} must be a plain name`);
+      out.segments.set(segs[0], Math.max(out.segments.get(segs[0]) ?? 0, segs.length));
       const stores = out.folders.get(segs[0]) ?? new Set<StoreId>();
       stores.add(store);
       out.folders.set(segs[0], stores);
@@ -71,7 +71,11 @@ export function rootFolders(kind: RootKindId): ReadonlySet<string> {
   return new Set(filesOf(kind).folders.keys());
 }
 
-/** How many folder levels below the root discovery lists (the deepest glob's folders). */
-export function folderDepth(kind: RootKindId): number {
-  return Math.max(0, filesOf(kind).segments - 1);
+/**
+ * How many folder levels below the root discovery lists in the tree of `first`, a folder directly under
+ * the root: the folders of the deepest glob that starts with it. Per folder, so that a store whose files
+ * lie deep (the checkpoints' git folders) does not make discovery list the other stores' trees as deep.
+ */
+export function folderDepth(kind: RootKindId, first: string): number {
+  return Math.max(0, (filesOf(kind).segments.get(first) ?? 1) - 1);
 }
