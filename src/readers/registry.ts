@@ -4,6 +4,7 @@
  */
 import type { StoreId } from '../core/stores.js';
 import type { Reader } from './shapes/rows.js';
+import { readCheckpoints } from './checkpoints.js';
 import { readClineTasks } from './cline-tasks.js';
 import { readCliNotices } from './cli-notices.js';
 import { readCredentials } from './credentials.js';
@@ -31,5 +32,6 @@ export const READERS = {
   settings: readSettings,
   credentials: readCredentials,
   'cli-notices': readCliNotices,
+  checkpoints: readCheckpoints,
   discovery: readNothing,
 } as const satisfies Record<StoreId, Reader>;
