@@ -4,7 +4,8 @@
  * commit and a damaged object; two packs, OFS_DELTA and REF_DELTA; a Windows workspace) and on broken
  * copies of it. The expected rows are the planted history (README.md of the fixture lists `git log`).
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { inflateSync } from 'node:zlib';
@@ -362,11 +363,18 @@ describe('readCheckpoints', () => {
 });
 
 describe('load', () => {
-  it('writes the checkpoint rows to events and every file of the .git folders to files', async () => {
+  it('writes the checkpoint rows to events and every file of the .git folders to files, and leaves the repositories as they were', async () => {
     const img = image();
     const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'clinetrail-checkpoints-load-')), 'out');
     tmpDirs.push(path.dirname(out));
+    const snapshot = () =>
+      listFiles(img).map((f) => {
+        const st = statSync(f);
+        return [f, st.size, st.mtimeMs, st.mode, createHash('sha256').update(readFileSync(f)).digest('hex')];
+      });
+    const before = snapshot();
     await runLoad({ hosts: [{ host: 'lnx-9', root: img }], out, concurrency: 1 });
+    expect(snapshot()).toEqual(before);
     const events = await queryWarehouse(
       out,
       `select kind, count(*)::INTEGER from events where store = 'checkpoints' group by kind order by kind`,
