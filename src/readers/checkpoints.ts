@@ -94,10 +94,17 @@ export function changesText(changes: TreeChanges): string {
   return `${count} changed: ${listed}${more}${stopped}`;
 }
 
-/** Why reachability matters: a restore leaves the later checkpoints on no branch. */
-function reachText(oid: string, onBranch: ReadonlySet<string>, inReflog: ReadonlySet<string>): string {
-  if (onBranch.has(oid)) return '';
-  return inReflog.has(oid) ? ', on no branch: reflog only' : ', on no branch and in no reflog';
+/** What reaches the commits: null when the repository has no ref (or no reflog) to say it. */
+interface Reach {
+  onBranch: ReadonlySet<string> | null;
+  inReflog: ReadonlySet<string> | null;
+}
+
+/** Why reachability matters: a restore leaves the later checkpoints on no branch, in the reflog only. */
+function reachText(oid: string, reach: Reach): string {
+  if (reach.onBranch === null || reach.onBranch.has(oid)) return '';
+  if (reach.inReflog === null) return ', on no branch';
+  return reach.inReflog.has(oid) ? ', on no branch: reflog only' : ', on no branch and in no reflog';
 }
 
 interface RepoContext {
@@ -114,11 +121,13 @@ function problemRow(ctx: RepoContext, problem: RepoProblem): Row {
 }
 
 /** The checkpoint row of one commit, and the problems its diff met. */
-function commitRows(ctx: RepoContext, found: FoundCommit, onBranch: ReadonlySet<string>, inReflog: ReadonlySet<string>): Row[] {
+function commitRows(ctx: RepoContext, found: FoundCommit, reach: Reach): Row[] {
   const { oid, commit } = found;
   const at = placeOf(found.place);
   ctx.current = at.file;
-  const rows: Row[] = [];
+  const rows: Row[] = commit.badHeaders.map((bad) =>
+    problemRow(ctx, { file: at.file, line: at.ordinal, message: `commit ${oid}: ${bad}` }),
+  );
   const parent = commit.parents[0] ?? null;
   let changed: string;
   try {
@@ -147,7 +156,7 @@ function commitRows(ctx: RepoContext, found: FoundCommit, onBranch: ReadonlySet<
       project_path: ctx.worktree,
       turn_type: 'system',
       kind: 'checkpoint',
-      text: `checkpoint: ${changed} (commit ${oid}, ${parents}, message ${JSON.stringify(commit.message)}${reachText(oid, onBranch, inReflog)})`,
+      text: `checkpoint: ${changed} (commit ${oid}, ${parents}, message ${JSON.stringify(commit.message)}${reachText(oid, reach)})`,
     }),
   );
   return rows;
@@ -232,16 +241,19 @@ async function* readRepo(source: Source, shadow: ShadowRepo): AsyncGenerator<Row
       ctx.commits.set(commit.oid, commit.commit);
     }
     for (const problem of problems.splice(0)) yield problemRow(ctx, problem);
-    const onBranch = reachableFrom(repo.refTips, ctx.commits);
+
     const reflogTips: string[] = [];
     const reflog = shadow.files.get('logs/HEAD');
     if (reflog !== undefined) {
       ctx.current = reflog;
       yield* reflogRows(ctx, reflog, reflogTips);
     }
-    const inReflog = reachableFrom(reflogTips, ctx.commits);
+    const reach: Reach = {
+      onBranch: repo.refTips.length === 0 ? null : reachableFrom(repo.refTips, ctx.commits),
+      inReflog: reflog === undefined ? null : reachableFrom(reflogTips, ctx.commits),
+    };
     found.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.ordinal - b.ordinal));
-    for (const { commit } of found) yield* commitRows(ctx, commit, onBranch, inReflog);
+    for (const { commit } of found) yield* commitRows(ctx, commit, reach);
   } catch (err) {
     yield fileFailedRow(source, ctx.current, err);
   } finally {

@@ -144,6 +144,32 @@ describe('hostile shadow repositories', () => {
     expect(rows[0].text).toContain('(the walk stopped at its bound of tree entries)');
   });
 
+  it('keeps a commit whose committer line is malformed, at its author time, and says so', async () => {
+    let oid = '';
+    const rows = await readPlanted((gitDir) => {
+      const tree = putObject(gitDir, 'tree', Buffer.alloc(0));
+      const text = `tree ${tree}\nauthor A <a@x> 1782900000 +0000\ncommitter nobody at noon\n\ncheckpoint-1-2\n`;
+      oid = putObject(gitDir, 'commit', Buffer.from(text));
+    });
+    const file = `home/u/.cline/data/checkpoints/1/.git/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
+    expect(rows.map((r) => [r.source_file, r.kind, r.timestamp_utc, r.session_id, r.text])).toEqual([
+      [
+        file,
+        'checkpoint',
+        1782900000000,
+        '2',
+        `checkpoint: no path changed (commit ${oid}, root commit, message "checkpoint-1-2")`,
+      ],
+      [
+        file,
+        'parser',
+        null,
+        null,
+        `parser: ${file}: commit ${oid}: committer line "nobody at noon" is not \`<name> <<email>> <seconds> <zone>\``,
+      ],
+    ]);
+  });
+
   it('learns the type of a big loose object from its first bytes, and reads no further', () => {
     const gitDir = tempDir();
     const content = randomBytes(256 * 1024);
@@ -227,6 +253,7 @@ describe('objects and refs as text', () => {
       author: { name: 'A', email: 'a@x', timeMs: 1782900000000, zone: '+0200' },
       committer: { name: 'C D', email: 'c@x', timeMs: 1782900060000, zone: '-0130' },
       message: 'merge\n\nbody',
+      badHeaders: [],
     });
     expect(() => parseCommit(Buffer.from(`parent ${a}\n\nno tree\n`))).toThrow('git commit: no tree line');
   });

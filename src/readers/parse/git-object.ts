@@ -4,6 +4,7 @@
  * Bytes in, values out; reading the objects' files is git-loose.ts and git-pack.ts.
  */
 import { createHash } from 'node:crypto';
+import { quoteText } from './quote.js';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
@@ -61,6 +62,8 @@ export interface Commit {
   committer: Signature | null;
   /** The message after the headers, without its final newline. */
   message: string;
+  /** Author and committer lines that could not be read (their signature is null), as problems to report. */
+  badHeaders: string[];
 }
 
 const decoder = new TextDecoder('utf-8');
@@ -74,13 +77,13 @@ export function parseSignature(text: string): Signature | null {
   return { name: m[1], email: m[2], timeMs: seconds * 1000, zone: m[4] };
 }
 
-/** A commit's headers and message; throws `git commit: ...` when it lacks a tree or a header is malformed. */
+/** A commit's headers and message; throws `git commit: ...` when it lacks a tree or a tree or parent line is malformed. */
 export function parseCommit(content: Buffer): Commit {
   const text = decoder.decode(content);
   const end = text.indexOf('\n\n');
   const head = end === -1 ? text : text.slice(0, end);
   const message = end === -1 ? '' : text.slice(end + 2).replace(/\n$/, '');
-  const commit: Commit = { tree: '', parents: [], author: null, committer: null, message };
+  const commit: Commit = { tree: '', parents: [], author: null, committer: null, message, badHeaders: [] };
   for (const line of head.split('\n')) {
     if (line.startsWith(' ')) continue; // continuation of a multi-line header (gpgsig, mergetag)
     const space = line.indexOf(' ');
@@ -91,9 +94,9 @@ export function parseCommit(content: Buffer): Commit {
       if (key === 'tree') commit.tree = value;
       else commit.parents.push(value);
     } else if (key === 'author' || key === 'committer') {
-      const signature = parseSignature(value);
-      if (signature === null) throw new Error(`git commit: ${key} line ${JSON.stringify(value.slice(0, 80))} is malformed`);
-      commit[key] = signature;
+      commit[key] = parseSignature(value);
+      if (commit[key] === null)
+        commit.badHeaders.push(`${key} line ${quoteText(value, 80)} is not \`<name> <<email>> <seconds> <zone>\``);
     }
   }
   if (commit.tree === '') throw new Error('git commit: no tree line');
