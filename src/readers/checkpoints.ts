@@ -172,7 +172,7 @@ function reflogRow(ctx: RepoContext, file: string, line: number, entry: ReflogEn
   const target = ctx.commits.get(entry.new);
   if (verb === 'commit' && target !== undefined) return null; // the commit's own row says it
   const missing = target === undefined && !/^0{40}$/.test(entry.new) ? '; that commit is not in the object database' : '';
-  const about = target === undefined ? '' : ` "${target.message}"`;
+  const about = target === undefined ? '' : ` ${JSON.stringify(target.message)}`;
   const text =
     verb === 'reset'
       ? `checkpoint restore: HEAD reset from ${entry.old} to ${entry.new}${about} (reflog: ${entry.message}${missing})`

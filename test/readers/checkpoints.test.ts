@@ -311,6 +311,17 @@ describe('readCheckpoints', () => {
     ]);
   });
 
+  it('gives the reflog line of a commit whose object is gone, with its task', async () => {
+    const img = image();
+    unlinkSync(path.join(img, loose(SHOP, C.shop3)));
+    const rows = (await rowsOf(img)).filter((r) => r.source_file === `${SHOP}/logs/HEAD`).map(show);
+    const gone = `checkpoint reflog: HEAD ${C.shop2} -> ${C.shop3} (reflog: commit: checkpoint-4111403216-1782900005000; that commit is not in the object database)`;
+    expect(rows).toEqual([
+      [`${SHOP}/logs/HEAD`, 4, 'reflog:commit', '2026-07-01T10:02:00.000Z', '1782900005000', '/home/u/projects/shop', gone],
+      RESTORE_ROW,
+    ]);
+  });
+
   it('makes a bad reflog line and a bad config line parser rows of their line', async () => {
     const img = image();
     const reflog = path.join(img, SHOP, 'logs/HEAD');
