@@ -15,7 +15,7 @@ import { looseObjectType } from '../../src/readers/parse/git-loose.js';
 import { parseCommit, parseTree } from '../../src/readers/parse/git-object.js';
 import { readPackIndex } from '../../src/readers/parse/git-pack-index.js';
 import { parseConfig, parsePackedRefs, parseReflogLine, parseRefFile } from '../../src/readers/parse/git-refs.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import { collect, fixture, listFiles, makeSource } from '../helpers/source.js';
 
 const tmpDirs: string[] = [];
 afterAll(() => {
@@ -40,8 +40,9 @@ function putObject(gitDir: string, type: string, content: Buffer): string {
 const PACK_TYPES: Record<string, number> = { commit: 1, tree: 2, blob: 3 };
 
 /**
- * Writes objects as one pack and its version 2 index (gitformat-pack), whole objects only, and returns
- * their ids: one file for thousands of objects, as `git gc` would leave them.
+ * Writes objects as one pack and its version 2 index (gitformat-pack), and returns their ids: one file
+ * for thousands of objects, as `git gc` would leave them. A type `ref-delta:<base id>` writes the content
+ * as a REF_DELTA on that base (its id in the index is then the hash of the delta, not of a result).
  */
 function putPack(gitDir: string, objects: [type: string, content: Buffer][]): string[] {
   const parts: Buffer[] = [Buffer.from('PACK'), Buffer.from([0, 0, 0, 2]), Buffer.alloc(4)];
@@ -49,12 +50,13 @@ function putPack(gitDir: string, objects: [type: string, content: Buffer][]): st
   let offset = 12;
   const entries = objects.map(([type, content]) => {
     const oid = createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
-    const head = [(PACK_TYPES[type] << 4) | (content.length & 15)];
+    const base = type.startsWith('ref-delta:') ? Buffer.from(type.slice(10), 'hex') : Buffer.alloc(0);
+    const head = [((base.length > 0 ? 7 : PACK_TYPES[type]) << 4) | (content.length & 15)];
     for (let size = content.length >>> 4; size > 0; size >>>= 7) {
       head[head.length - 1] |= 0x80;
       head.push(size & 0x7f);
     }
-    const bytes = Buffer.concat([Buffer.from(head), deflateSync(content)]);
+    const bytes = Buffer.concat([Buffer.from(head), base, deflateSync(content)]);
     parts.push(bytes);
     const entry = { oid, offset };
     offset += bytes.length;
@@ -142,6 +144,23 @@ describe('hostile shadow repositories', () => {
     expect(rows[0].text).toMatch(/^checkpoint: at least 99\d{4} paths changed: A d0000\/f0000, A d0000\/f0001, /);
     expect(rows[0].text).toContain(' (+99');
     expect(rows[0].text).toContain('(the walk stopped at its bound of tree entries)');
+  });
+
+  it('reports the first 100 faults of one pack one by one, and counts the rest', async () => {
+    let pack = '';
+    const rows = await readPlanted((gitDir) => {
+      const missing = 'e'.repeat(40);
+      const deltas = Array.from({ length: 150 }, (_, i): [string, Buffer] => [`ref-delta:${missing}`, Buffer.from([1, 1, 1, i])]);
+      const [first] = putPack(gitDir, deltas);
+      pack = listFiles(gitDir).find((f) => f.endsWith('.pack')) as string;
+      expect(first).toMatch(/^[0-9a-f]{40}$/);
+    });
+    const rel = pack.slice(pack.indexOf('home/u/'));
+    expect(rows).toHaveLength(101);
+    expect(rows.every((r) => r.kind === 'parser' && r.source_file === rel)).toBe(true);
+    expect(rows[0].text).toBe(`parser: ${rel} line 1: object ${'e'.repeat(40)} not found`);
+    expect(rows.slice(0, 100).map((r) => r.source_line)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(rows[100].text).toBe(`parser: ${rel}: 50 more objects not read for faults of this file`);
   });
 
   it('keeps a commit whose committer line is malformed, at its author time, and says so', async () => {

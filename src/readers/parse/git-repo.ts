@@ -20,6 +20,9 @@ import { readPackIndex } from './git-pack-index.js';
 import { closePack, openPack, type PackFile, packChecksumProblem } from './git-pack.js';
 import { parseConfig, parsePackedRefs, parseRefFile, readSmallText } from './git-refs.js';
 
+/** Faults of objects reported one by one per file; a damaged pack can fail every object after the damage. */
+const MAX_PROBLEMS_PER_FILE = 100;
+
 /** A fault of the git folder: the file, the 1-based line (or pack position), and what is wrong. */
 export interface RepoProblem {
   file: string;
@@ -150,6 +153,7 @@ export interface FoundCommit {
  */
 export function* everyCommit(repo: GitRepo, problems: RepoProblem[]): Generator<FoundCommit> {
   const done = new Set<string>();
+  const perFile = new Map<string, number>();
   for (const { oid, place } of everyObject(repo.store)) {
     if (done.has(oid)) continue;
     let commit: Commit;
@@ -159,10 +163,22 @@ export function* everyCommit(repo: GitRepo, problems: RepoProblem[]): Generator<
       commit = parseCommit(readObject(repo.store, oid, 'commit').content);
     } catch (err) {
       const at = placeOf(place);
-      problems.push(problemOf(err, at.file, at.ordinal));
+      const problem = problemOf(err, at.file, at.ordinal);
+      const count = (perFile.get(problem.file) ?? 0) + 1;
+      perFile.set(problem.file, count);
+      if (count <= MAX_PROBLEMS_PER_FILE) problems.push(problem);
       continue;
     }
     yield { oid, commit, place };
+  }
+  for (const [file, count] of perFile) {
+    if (count > MAX_PROBLEMS_PER_FILE) {
+      problems.push({
+        file,
+        line: null,
+        message: `${count - MAX_PROBLEMS_PER_FILE} more objects not read for faults of this file`,
+      });
+    }
   }
 }
 
