@@ -55,7 +55,7 @@ export const COLUMNS: readonly Column[] = [
     name: 'source_line',
     type: 'int64',
     sql: 'BIGINT',
-    doc: '1-based position of the record in its file: array index + 1, line number, SQLite rowid or primary-key order, search ordinal + 1; null for a row of the whole file.',
+    doc: '1-based position of the record in its file: array index + 1, line number, SQLite rowid or primary-key order, search ordinal + 1, the place of an object in a git pack; null for a row of the whole file (a loose git object).',
   },
   {
     name: 'source_seq',

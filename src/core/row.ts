@@ -20,7 +20,7 @@ export interface Row {
   client: string;
   /** Path of the file relative to the image root, `/` separated. */
   source_file: string;
-  /** 1-based position of the record in the file (array index + 1, line number, rowid, ordinal + 1). */
+  /** 1-based position of the record in the file (array index + 1, line number, rowid, ordinal + 1, place in a git pack). */
   source_line: number | null;
   /** 0-based position of the row among the rows of one record (content blocks of one message). */
   source_seq: number;

@@ -33,6 +33,11 @@ const TASK_FILES = ['tasks/*/{ui_messages,api_conversation_history,task_metadata
 const TASK_TRANSCRIPTS = ['tasks/*/ui_messages.json', 'tasks/*/api_conversation_history.json'];
 /** An SQLite database with its journal, WAL and shared-memory files. */
 const SQLITE = '{,-wal,-shm,-journal}';
+/**
+ * Every file of Cline's shadow git folders, `checkpoints/<cwdHash>/.git/...`, down to 8 levels below
+ * `.git` (`logs/refs/heads/<branch>` is 4; globs have no `**`, so each depth is one glob).
+ */
+const SHADOW_GIT = Array.from({ length: 8 }, (_, i) => `checkpoints/*/.git${'/*'.repeat(i + 1)}`);
 
 export const STORES = [
   {
@@ -126,6 +131,12 @@ export const STORES = [
     role: 'primary',
     description: 'which CLI notices (the ClinePass intro) the interactive CLI has shown',
     files: { 'cline-data': ['settings/cli-notices.json'] },
+  },
+  {
+    id: 'checkpoints',
+    role: 'primary',
+    description: "Cline's checkpoint shadow git repositories, one per workspace: each commit a snapshot of the workspace",
+    files: { 'cline-data': SHADOW_GIT, 'vscode-globalstorage': SHADOW_GIT },
   },
   {
     // Last of the stores with files: a file is this store's only when no store before it claims it.

@@ -191,7 +191,6 @@ function clientName(editor: string): string {
 async function addRoot(walk: Walk, root: string, kind: RootKindId): Promise<void> {
   const relRoot = path.relative(walk.image.root, root).split(path.sep).join('/');
   const { home, client } = homeAndClient(relRoot, kind);
-  const maxDepth = folderDepth(kind);
   const byStore = new Map<StoreId, string[]>();
   const visit = async (dir: string, rel: string, depth: number): Promise<void> => {
     for (const entry of await readDir(walk, dir, rel === '' ? null : folderStore(rel, kind))) {
@@ -205,7 +204,7 @@ async function addRoot(walk: Walk, root: string, kind: RootKindId): Promise<void
       const store = storeOf(childRel, kind);
       const what = await resolveEntry(walk, full, entry, store, folderStore(childRel, kind));
       if (what === 'file' && store) push(store, full);
-      else if (what === 'dir' && depth < maxDepth) await visit(full, childRel, depth + 1);
+      else if (what === 'dir' && depth < folderDepth(kind, childRel.split('/')[0])) await visit(full, childRel, depth + 1);
     }
   };
   const push = (store: StoreId, file: string) => {

@@ -18,9 +18,9 @@ interface KindFiles {
   matchers: StoreMatcher[];
   /** First folder of each glob → the stores whose files it holds. */
   folders: Map<string, Set<StoreId>>;
-  /** The most path segments of any glob. */
-  segments: number;
-  /** A glob `**` lists every folder of the root (but the `pruned` ones), to DEEPEST levels. */
+  /** First folder of each glob → the most path segments of the globs under it. */
+  segments: Map<string, number>;
+  /** A glob `**` lists every folder of the root (but the `pruned` ones), DEEPEST segments deep. */
   everyFolder: boolean;
   /** Folders directly under the root never listed: the first folder of each `<folder>/**` except of a `**` store. */
   pruned: Set<string>;
@@ -30,7 +30,7 @@ interface KindFiles {
 const DEEPEST = 16;
 
 function kindFiles(kind: RootKindId): KindFiles {
-  const out: KindFiles = { matchers: [], folders: new Map(), segments: 0, everyFolder: false, pruned: new Set() };
+  const out: KindFiles = { matchers: [], folders: new Map(), segments: new Map(), everyFolder: false, pruned: new Set() };
   for (const spec of STORES as readonly StoreSpec[]) {
     const globs = spec.files[kind];
     if (!globs || globs.length === 0) continue;
@@ -40,13 +40,12 @@ function kindFiles(kind: RootKindId): KindFiles {
       const segs = glob.split('/');
       if (segs[0] === '**') {
         out.everyFolder = true;
-        out.segments = Math.max(out.segments, DEEPEST);
         for (const except of spec.except ?? []) if (except.endsWith('/**')) out.pruned.add(except.split('/')[0]);
         continue;
       }
-      out.segments = Math.max(out.segments, segs.length);
       if (segs.length === 1) continue;
       if (/[*{}]/.test(segs[0])) throw new Error(`store ${store}: the first folder of ${glob} must be a plain name`);
+      out.segments.set(segs[0], Math.max(out.segments.get(segs[0]) ?? 0, segs.length));
       const stores = out.folders.get(segs[0]) ?? new Set<StoreId>();
       stores.add(store);
       out.folders.set(segs[0], stores);
@@ -85,7 +84,13 @@ export function listsRootFolder(kind: RootKindId, name: string): boolean {
   return files.everyFolder ? !files.pruned.has(name) : files.folders.has(name);
 }
 
-/** How many folder levels below the root discovery lists (the deepest glob's folders). */
-export function folderDepth(kind: RootKindId): number {
-  return Math.max(0, filesOf(kind).segments - 1);
+/**
+ * How many folder levels below the root discovery lists in the tree of `first`, a folder directly under
+ * the root: the folders of the deepest glob that starts with it. Per folder, so that a store whose files
+ * lie deep (the checkpoints' git folders) does not make discovery list the other stores' trees as deep.
+ */
+export function folderDepth(kind: RootKindId, first: string): number {
+  const files = filesOf(kind);
+  const segments = files.segments.get(first) ?? 1;
+  return Math.max(0, (files.everyFolder ? Math.max(DEEPEST, segments) : segments) - 1);
 }

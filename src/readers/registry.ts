@@ -4,6 +4,7 @@
  */
 import type { StoreId } from '../core/stores.js';
 import type { Reader } from './shapes/rows.js';
+import { readCheckpoints } from './checkpoints.js';
 import { readClineLogs } from './cline-logs.js';
 import { readClineTasks } from './cline-tasks.js';
 import { readCliNotices } from './cli-notices.js';
@@ -36,6 +37,7 @@ export const READERS = {
   settings: readSettings,
   credentials: readCredentials,
   'cli-notices': readCliNotices,
+  checkpoints: readCheckpoints,
   unread: readNothing,
   discovery: readNothing,
 } as const satisfies Record<StoreId, Reader>;

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { discoverImage, folderStore, homeAndClient, storeOf } from '../../src/discover/discover.js';
 import type { RootKindId } from '../../src/core/root-kinds.js';
 import { STORES, type StoreId, type StoreSpec } from '../../src/core/stores.js';
+import { folderDepth } from '../../src/discover/store-files.js';
 
 const GS = 'User/globalStorage/saoudrizwan.claude-dev';
 
@@ -112,6 +113,19 @@ describe('folderStore', () => {
     ['workspaces', 'cline-data', null],
   ] as const)("a problem in %s under a %s root is the %s store's", (rel, kind, store) => {
     expect(folderStore(rel, kind)).toBe(store);
+  });
+});
+
+describe('folderDepth', () => {
+  it.each([
+    ['tasks', 'cline-data', 2],
+    ['sessions', 'cline-data', 2],
+    ['settings', 'cline-data', 1],
+    ['db', 'cline-data', 1],
+    ['tasks', 'vscode-globalstorage', 2],
+    ['workspaces', 'cline-data', 0],
+  ] as const)('lists %s under a %s root %i folder levels deep, as deep as its own deepest glob', (first, kind, depth) => {
+    expect(folderDepth(kind, first)).toBe(depth);
   });
 });
 

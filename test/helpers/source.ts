@@ -1,5 +1,5 @@
 /** Test helpers: a Source over a fixture folder, and a reader's rows gathered into an array. */
-import { readdirSync, statSync } from 'node:fs';
+import { cpSync, readdirSync, renameSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Row, Source, SourceRole, StoreId } from '../../src/core/row.js';
@@ -27,6 +27,23 @@ export function listFiles(dir: string): string[] {
   };
   walk(dir);
   return out.sort();
+}
+
+/**
+ * Copies a fixture image to `to`, renaming every folder named `dot-git` to `.git`: a nested `.git`
+ * cannot be committed, so fixtures hold git folders (checkpoints) under that name.
+ */
+export function copyImage(from: string, to: string): void {
+  cpSync(from, to, { recursive: true });
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = path.join(dir, name);
+      if (!statSync(p).isDirectory()) continue;
+      if (name === 'dot-git') renameSync(p, path.join(dir, '.git'));
+      else walk(p);
+    }
+  };
+  walk(to);
 }
 
 export interface SourceOptions {
