@@ -128,6 +128,12 @@ export const STORES = [
     files: { 'cline-data': ['settings/cli-notices.json'] },
   },
   {
+    id: 'hub-runs',
+    role: 'primary',
+    description: "the 3.x hub's run queue: which prompt ran in which session, for which client, when, how it ended",
+    files: { 'cline-data': [`db/hub-runs.db${SQLITE}`, `db/hub-runs-*.db${SQLITE}`] },
+  },
+  {
     id: 'discovery',
     role: 'primary',
     description: 'not a Cline store: parser rows of entries discovery found outside every store root and could not search',

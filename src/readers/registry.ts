@@ -9,6 +9,7 @@ import { readClineTasks } from './cline-tasks.js';
 import { readCliNotices } from './cli-notices.js';
 import { readCredentials } from './credentials.js';
 import { readHooksLog } from './hooks-log.js';
+import { readHubRuns } from './hub-runs.js';
 import { readInputHistory } from './input-history.js';
 import { readSdkSessions } from './sdk-sessions.js';
 import { readSearchIndex } from './search-index.js';
@@ -33,5 +34,6 @@ export const READERS = {
   settings: readSettings,
   credentials: readCredentials,
   'cli-notices': readCliNotices,
+  'hub-runs': readHubRuns,
   discovery: readNothing,
 } as const satisfies Record<StoreId, Reader>;
