@@ -134,6 +134,12 @@ export const STORES = [
     files: { 'cline-data': [`db/hub-runs.db${SQLITE}`, `db/hub-runs-*.db${SQLITE}`] },
   },
   {
+    id: 'teams-db',
+    role: 'primary',
+    description: '3.x agent teams: teammates, their tasks, runs, outcomes and event history (messages between agents)',
+    files: { 'cline-data': [`db/teams.db${SQLITE}`] },
+  },
+  {
     id: 'discovery',
     role: 'primary',
     description: 'not a Cline store: parser rows of entries discovery found outside every store root and could not search',

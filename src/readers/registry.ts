@@ -16,6 +16,7 @@ import { readSearchIndex } from './search-index.js';
 import { readSessionsDb } from './sessions-db.js';
 import { readSettings } from './settings.js';
 import { readSyncQueue } from './sync-queue.js';
+import { readTeamsDb } from './teams-db.js';
 import { readVscodeTasks } from './vscode-tasks.js';
 
 /** The `discovery` partition has no files of its own: its rows are discovery's problems. */
@@ -35,5 +36,6 @@ export const READERS = {
   credentials: readCredentials,
   'cli-notices': readCliNotices,
   'hub-runs': readHubRuns,
+  'teams-db': readTeamsDb,
   discovery: readNothing,
 } as const satisfies Record<StoreId, Reader>;
