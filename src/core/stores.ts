@@ -140,6 +140,12 @@ export const STORES = [
     files: { 'cline-data': [`db/teams.db${SQLITE}`] },
   },
   {
+    id: 'tasks-db',
+    role: 'primary',
+    description: '3.x agenda: tasks put aside for an agent to run, their runs, and the automation policy',
+    files: { 'cline-data': [`db/tasks.db${SQLITE}`] },
+  },
+  {
     id: 'discovery',
     role: 'primary',
     description: 'not a Cline store: parser rows of entries discovery found outside every store root and could not search',

@@ -16,6 +16,7 @@ import { readSearchIndex } from './search-index.js';
 import { readSessionsDb } from './sessions-db.js';
 import { readSettings } from './settings.js';
 import { readSyncQueue } from './sync-queue.js';
+import { readTasksDb } from './tasks-db.js';
 import { readTeamsDb } from './teams-db.js';
 import { readVscodeTasks } from './vscode-tasks.js';
 
@@ -37,5 +38,6 @@ export const READERS = {
   'cli-notices': readCliNotices,
   'hub-runs': readHubRuns,
   'teams-db': readTeamsDb,
+  'tasks-db': readTasksDb,
   discovery: readNothing,
 } as const satisfies Record<StoreId, Reader>;
