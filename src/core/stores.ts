@@ -146,6 +146,12 @@ export const STORES = [
     files: { 'cline-data': [`db/tasks.db${SQLITE}`] },
   },
   {
+    id: 'cron-db',
+    role: 'primary',
+    description: '3.x scheduled and event-triggered agent runs: specs (schedule, prompt, workspace, enabled), runs, events',
+    files: { 'cline-data': [`db/cron.db${SQLITE}`] },
+  },
+  {
     id: 'discovery',
     role: 'primary',
     description: 'not a Cline store: parser rows of entries discovery found outside every store root and could not search',

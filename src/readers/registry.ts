@@ -8,6 +8,7 @@ import { readClineLogs } from './cline-logs.js';
 import { readClineTasks } from './cline-tasks.js';
 import { readCliNotices } from './cli-notices.js';
 import { readCredentials } from './credentials.js';
+import { readCronDb } from './cron-db.js';
 import { readHooksLog } from './hooks-log.js';
 import { readHubRuns } from './hub-runs.js';
 import { readInputHistory } from './input-history.js';
@@ -39,5 +40,6 @@ export const READERS = {
   'hub-runs': readHubRuns,
   'teams-db': readTeamsDb,
   'tasks-db': readTasksDb,
+  'cron-db': readCronDb,
   discovery: readNothing,
 } as const satisfies Record<StoreId, Reader>;
