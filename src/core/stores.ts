@@ -152,6 +152,12 @@ export const STORES = [
     files: { 'cline-data': [`db/cron.db${SQLITE}`] },
   },
   {
+    id: 'connectors-db',
+    role: 'primary',
+    description: '3.x chat connectors (Slack, Telegram, ...) and their reconnect arguments (key and flag names only)',
+    files: { 'cline-data': [`db/connectors.db${SQLITE}`] },
+  },
+  {
     id: 'discovery',
     role: 'primary',
     description: 'not a Cline store: parser rows of entries discovery found outside every store root and could not search',

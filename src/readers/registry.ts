@@ -7,6 +7,7 @@ import type { Reader } from './shapes/rows.js';
 import { readClineLogs } from './cline-logs.js';
 import { readClineTasks } from './cline-tasks.js';
 import { readCliNotices } from './cli-notices.js';
+import { readConnectorsDb } from './connectors-db.js';
 import { readCredentials } from './credentials.js';
 import { readCronDb } from './cron-db.js';
 import { readHooksLog } from './hooks-log.js';
@@ -41,5 +42,6 @@ export const READERS = {
   'teams-db': readTeamsDb,
   'tasks-db': readTasksDb,
   'cron-db': readCronDb,
+  'connectors-db': readConnectorsDb,
   discovery: readNothing,
 } as const satisfies Record<StoreId, Reader>;
