@@ -158,6 +158,19 @@ export const STORES = [
     files: { 'cline-data': [`db/connectors.db${SQLITE}`] },
   },
   {
+    id: 'locks',
+    role: 'primary',
+    description: 'which process held a task, a core instance or the 3.x hub: locks.db, hub discovery and lock files',
+    files: {
+      'cline-data': [
+        `locks.db${SQLITE}`,
+        'locks/hub/{,owners/}*.json',
+        'locks/hub/{,owners/}*.lock/owner.json',
+        'locks/hub/{,owners/}*.instance.lock',
+      ],
+    },
+  },
+  {
     id: 'discovery',
     role: 'primary',
     description: 'not a Cline store: parser rows of entries discovery found outside every store root and could not search',

@@ -13,6 +13,7 @@ import { readCronDb } from './cron-db.js';
 import { readHooksLog } from './hooks-log.js';
 import { readHubRuns } from './hub-runs.js';
 import { readInputHistory } from './input-history.js';
+import { readLocks } from './locks.js';
 import { readSdkSessions } from './sdk-sessions.js';
 import { readSearchIndex } from './search-index.js';
 import { readSessionsDb } from './sessions-db.js';
@@ -43,5 +44,6 @@ export const READERS = {
   'tasks-db': readTasksDb,
   'cron-db': readCronDb,
   'connectors-db': readConnectorsDb,
+  locks: readLocks,
   discovery: readNothing,
 } as const satisfies Record<StoreId, Reader>;

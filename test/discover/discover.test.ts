@@ -102,6 +102,7 @@ describe('folderStore', () => {
     ['cloud-pending-starts', 'cline-data', 'settings'],
     ['settings', 'vscode-globalstorage', 'settings'],
     ['cache', 'cline-data', 'input-history'],
+    ['locks/hub', 'cline-data', 'locks'],
     // shared by several stores: a problem there goes to the host's discovery partition
     ['settings', 'cline-data', null],
     ['db', 'cline-data', null],
