@@ -171,6 +171,12 @@ export const STORES = [
     },
   },
   {
+    id: 'workspace-state',
+    role: 'primary',
+    description: "the legacy engine's per-workspace state: which rule files and workflows were toggled on",
+    files: { 'cline-data': ['workspace/workspaceState.json', 'workspaces/*/workspaceState.json'] },
+  },
+  {
     id: 'discovery',
     role: 'primary',
     description: 'not a Cline store: parser rows of entries discovery found outside every store root and could not search',

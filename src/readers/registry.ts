@@ -22,6 +22,7 @@ import { readSyncQueue } from './sync-queue.js';
 import { readTasksDb } from './tasks-db.js';
 import { readTeamsDb } from './teams-db.js';
 import { readVscodeTasks } from './vscode-tasks.js';
+import { readWorkspaceState } from './workspace-state.js';
 
 /** The `discovery` partition has no files of its own: its rows are discovery's problems. */
 async function* readNothing(): AsyncGenerator<never> {}
@@ -45,5 +46,6 @@ export const READERS = {
   'cron-db': readCronDb,
   'connectors-db': readConnectorsDb,
   locks: readLocks,
+  'workspace-state': readWorkspaceState,
   discovery: readNothing,
 } as const satisfies Record<StoreId, Reader>;
