@@ -29,7 +29,7 @@ export interface StoreSpec {
   transcripts?: readonly string[];
 }
 
-const TASK_FILES = ['tasks/*/{ui_messages,api_conversation_history,task_metadata}.json', 'state/taskHistory.json'];
+const TASK_FILES = ['tasks/*/{ui_messages,api_conversation_history,task_metadata,settings}.json', 'state/taskHistory.json'];
 const TASK_TRANSCRIPTS = ['tasks/*/ui_messages.json', 'tasks/*/api_conversation_history.json'];
 /** An SQLite database with its journal, WAL and shared-memory files. */
 const SQLITE = '{,-wal,-shm,-journal}';
