@@ -29,7 +29,7 @@ export interface StoreSpec {
   transcripts?: readonly string[];
 }
 
-const TASK_FILES = ['tasks/*/{ui_messages,api_conversation_history,task_metadata}.json', 'state/taskHistory.json'];
+const TASK_FILES = ['tasks/*/{ui_messages,api_conversation_history,task_metadata,settings}.json', 'state/taskHistory.json'];
 const TASK_TRANSCRIPTS = ['tasks/*/ui_messages.json', 'tasks/*/api_conversation_history.json'];
 /** An SQLite database with its journal, WAL and shared-memory files. */
 const SQLITE = '{,-wal,-shm,-journal}';
@@ -131,6 +131,55 @@ export const STORES = [
     role: 'primary',
     description: 'which CLI notices (the ClinePass intro) the interactive CLI has shown',
     files: { 'cline-data': ['settings/cli-notices.json'] },
+  },
+  {
+    id: 'hub-runs',
+    role: 'primary',
+    description: "the 3.x hub's run queue: which prompt ran in which session, for which client, when, how it ended",
+    files: { 'cline-data': [`db/hub-runs.db${SQLITE}`, `db/hub-runs-*.db${SQLITE}`] },
+  },
+  {
+    id: 'teams-db',
+    role: 'primary',
+    description: '3.x agent teams: teammates, their tasks, runs, outcomes and event history (messages between agents)',
+    files: { 'cline-data': [`db/teams.db${SQLITE}`] },
+  },
+  {
+    id: 'tasks-db',
+    role: 'primary',
+    description: '3.x agenda: tasks put aside for an agent to run, their runs, and the automation policy',
+    files: { 'cline-data': [`db/tasks.db${SQLITE}`] },
+  },
+  {
+    id: 'cron-db',
+    role: 'primary',
+    description: '3.x scheduled and event-triggered agent runs: specs (schedule, prompt, workspace, enabled), runs, events',
+    files: { 'cline-data': [`db/cron.db${SQLITE}`] },
+  },
+  {
+    id: 'connectors-db',
+    role: 'primary',
+    description: '3.x chat connectors (Slack, Telegram, ...) and their reconnect arguments (key and flag names only)',
+    files: { 'cline-data': [`db/connectors.db${SQLITE}`] },
+  },
+  {
+    id: 'locks',
+    role: 'primary',
+    description: 'which process held a task, a core instance or the 3.x hub: locks.db, hub discovery and lock files',
+    files: {
+      'cline-data': [
+        `locks.db${SQLITE}`,
+        'locks/hub/{,owners/}*.json',
+        'locks/hub/{,owners/}*.lock/owner.json',
+        'locks/hub/{,owners/}*.instance.lock',
+      ],
+    },
+  },
+  {
+    id: 'workspace-state',
+    role: 'primary',
+    description: "the legacy engine's per-workspace state: which rule files and workflows were toggled on",
+    files: { 'cline-data': ['workspace/workspaceState.json', 'workspaces/*/workspaceState.json'] },
   },
   {
     id: 'checkpoints',

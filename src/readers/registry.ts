@@ -8,15 +8,22 @@ import { readCheckpoints } from './checkpoints.js';
 import { readClineLogs } from './cline-logs.js';
 import { readClineTasks } from './cline-tasks.js';
 import { readCliNotices } from './cli-notices.js';
+import { readConnectorsDb } from './connectors-db.js';
 import { readCredentials } from './credentials.js';
+import { readCronDb } from './cron-db.js';
 import { readHooksLog } from './hooks-log.js';
+import { readHubRuns } from './hub-runs.js';
 import { readInputHistory } from './input-history.js';
+import { readLocks } from './locks.js';
 import { readSdkSessions } from './sdk-sessions.js';
 import { readSearchIndex } from './search-index.js';
 import { readSessionsDb } from './sessions-db.js';
 import { readSettings } from './settings.js';
 import { readSyncQueue } from './sync-queue.js';
+import { readTasksDb } from './tasks-db.js';
+import { readTeamsDb } from './teams-db.js';
 import { readVscodeTasks } from './vscode-tasks.js';
+import { readWorkspaceState } from './workspace-state.js';
 
 /**
  * The `discovery` partition has no files of its own: its rows are discovery's problems. The `unread`
@@ -37,6 +44,13 @@ export const READERS = {
   settings: readSettings,
   credentials: readCredentials,
   'cli-notices': readCliNotices,
+  'hub-runs': readHubRuns,
+  'teams-db': readTeamsDb,
+  'tasks-db': readTasksDb,
+  'cron-db': readCronDb,
+  'connectors-db': readConnectorsDb,
+  locks: readLocks,
+  'workspace-state': readWorkspaceState,
   checkpoints: readCheckpoints,
   unread: readNothing,
   discovery: readNothing,

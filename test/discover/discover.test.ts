@@ -104,13 +104,15 @@ describe('folderStore', () => {
     ['cloud-pending-starts', 'cline-data', 'settings'],
     ['settings', 'vscode-globalstorage', 'settings'],
     ['cache', 'cline-data', 'input-history'],
+    ['workspaces', 'cline-data', 'workspace-state'],
+    ['locks/hub', 'cline-data', 'locks'],
     // shared by several stores: a problem there goes to the host's discovery partition
     ['settings', 'cline-data', null],
     ['db', 'cline-data', null],
     // hooks.jsonl (hooks-log) beside cline.log and hub-daemon.log (cline-logs)
     ['logs', 'cline-data', null],
     ['cache', 'vscode-globalstorage', null],
-    ['workspaces', 'cline-data', null],
+    ['checkpoint-scratch', 'cline-data', null],
   ] as const)("a problem in %s under a %s root is the %s store's", (rel, kind, store) => {
     expect(folderStore(rel, kind)).toBe(store);
   });

@@ -20,6 +20,8 @@ const DEPTH = 20_000;
 const DEEP_ARRAY = '['.repeat(DEPTH) + ']'.repeat(DEPTH);
 const DEEP_OBJECT = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`;
 const SENTINEL = '__clinetrail_deep_value__';
+/** The files whose values are replaced: JSON, JSONL, and logs (whose JSON lines are values like JSONL's). */
+const VALUE_FILE = /\.(jsonl?|log)$/;
 
 type Key = string | number;
 /** A value's place: its key path in the document and, for a JSON text held in a string there, the path inside it. */
@@ -112,8 +114,8 @@ const work = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-deep-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe(`a value nested ${DEPTH} levels deep in any place of any JSON fixture`, () => {
-  // stores without JSON files; deep git trees are test/readers/checkpoints.test.ts's
-  const targets = TARGETS.filter((t) => !['sessions-db', 'search-index', 'checkpoints'].includes(t.store));
+  // stores with files of values (the SQLite stores' JSON columns are tested by their own reader tests)
+  const targets = TARGETS.filter((t) => targetFiles(t, fixture(t.img, 'img')).files.some((f) => VALUE_FILE.test(f)));
   it.each(targets.map((t) => [t.store, t] as const))(
     '%s: never throws, never overflows, costs no other file',
     async (_name, t) => {
@@ -125,7 +127,7 @@ describe(`a value nested ${DEPTH} levels deep in any place of any JSON fixture`,
       const before = countsByFile(await readAll(source));
       const failures: string[] = [];
       let cases = 0;
-      for (const file of files.filter((f) => /\.(jsonl?|log)$/.test(f))) {
+      for (const file of files.filter((f) => VALUE_FILE.test(f))) {
         const original = readFileSync(file);
         // a log (cline-logs) is read line by line, and its JSON lines are values like JSONL's
         const jsonl = /\.(jsonl|log)$/.test(file);

@@ -23,6 +23,7 @@ describe('readClineTasks', () => {
       ['state/taskHistory.json', 1, 'task_history'],
       ['state/taskHistory.json', 2, 'parser'],
       ['tasks/1761000000000/task_metadata.json', null, 'parser'],
+      ['tasks/1761000000000/settings.json', null, 'task_settings'],
       ['tasks/1761000000000/ui_messages.json', 1, 'say:task'],
       ['tasks/1761000000000/ui_messages.json', 2, 'say:api_req_started'],
       ['tasks/1761000000000/ui_messages.json', 3, 'ask:tool'],

@@ -18,8 +18,8 @@ const IMG = fixture('unread', 'img');
 const CLINE = 'home/u/.cline';
 const UNREAD = [
   `${CLINE}/.ca-api-warned-20.20.2`,
+  `${CLINE}/data/cache/feature-flags.json`,
   `${CLINE}/data/checkpoint-scratch/0a1b/pathspec`,
-  `${CLINE}/data/locks/hub/production.json.lock/owner.json`,
   `${CLINE}/logs/notes.txt`,
 ];
 

@@ -2,7 +2,8 @@
  * Legacy Cline tasks (cline-formats.md §1; store specification, "Legacy task files", "Parser plan"),
  * shared by the VS Code globalStorage store and the standalone `~/.cline/data` store. Reads, under the
  * store root: `state/taskHistory.json` first, then per task directory (sorted by id)
- * `tasks/<id>/task_metadata.json`, `tasks/<id>/ui_messages.json` (one row per message) and, only when the
+ * `tasks/<id>/task_metadata.json`, `tasks/<id>/settings.json` (the task's own settings: task-settings.ts),
+ * `tasks/<id>/ui_messages.json` (one row per message) and, only when the
  * task has no ui_messages.json, `tasks/<id>/api_conversation_history.json` (one row per content block).
  * Times are epoch ms. Large files are streamed; a bad file or record is one `parser:` row.
  */
@@ -14,6 +15,7 @@ import { cutText } from '../parse/quote.js';
 import type { Row, RowFields, Source } from '../../core/row.js';
 import { guardFile, parserRow, rowFor } from './rows.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
+import { readTaskSettings } from './task-settings.js';
 import { epochMs, int, num, obj, parseEmbeddedJson, show, str } from './values.js';
 
 /** What taskHistory.json says about one task, for the task's own rows. */
@@ -42,6 +44,7 @@ interface TaskFiles {
   ui?: string;
   api?: string;
   meta?: string;
+  settings?: string;
 }
 
 /** Rows of one legacy task store, in file order: task history, then each task directory by id. */
@@ -56,6 +59,7 @@ export async function* readLegacyTasks(source: Source): AsyncGenerator<Row> {
       if (parts[2] === 'ui_messages.json') entry.ui = file;
       else if (parts[2] === 'api_conversation_history.json') entry.api = file;
       else if (parts[2] === 'task_metadata.json') entry.meta = file;
+      else if (parts[2] === 'settings.json') entry.settings = file;
       else continue;
       tasks.set(parts[1], entry);
     }
@@ -68,6 +72,7 @@ export async function* readLegacyTasks(source: Source): AsyncGenerator<Row> {
     const task: TaskContext = { session_id: id, project_path: facts?.project_path ?? null, history: facts, usage: [] };
     const reads: [string | undefined, TaskFileReader][] = [
       [files.meta, readTaskMetadata],
+      [files.settings, readTaskSettings],
       files.ui ? [files.ui, readUiMessages] : [files.api, readApiHistory],
     ];
     for (const [file, read] of reads) if (file !== undefined) yield* guardFile(source, file, read(source, file, task));

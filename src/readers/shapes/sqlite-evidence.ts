@@ -1,22 +1,35 @@
 /**
- * The loop both SQLite stores share (sessions.db, session-search.db): every database file of a source
+ * The loop every SQLite store shares (sessions.db, session-search.db, the 3.x side databases): every database file of a source
  * read through a private copy (evidence/sqlite-copy.ts), a database that cannot be opened as one
  * `parser:` row, and one `parser:` row per `-wal`/`-shm`/`-journal` whose database is absent. A fault
  * of the private copy itself (an OwnFault: our temporary folder full, ...) is not the evidence's and is
  * thrown on, to end the load.
  */
+import * as path from 'node:path';
 import { rethrowOwnFault } from '../../core/own-fault.js';
-import { dbFilesOf, openPrivateCopy, orphanProblem, orphanSideFiles, type PrivateCopy } from '../../evidence/sqlite-copy.js';
+import {
+  dbFilesOf,
+  openPrivateCopy,
+  orphanProblem,
+  orphanSideFiles,
+  SQLITE_SIDE_FILE,
+  type PrivateCopy,
+} from '../../evidence/sqlite-copy.js';
 import type { Row, Source } from '../../core/row.js';
 import { parserRow } from './rows.js';
 
-/** Rows of every database named `dbName` among the source's files, each read by `read` on its copy. */
+/**
+ * Rows of every database named `dbName` among the source's files (every database file when null: a
+ * store of several databases, like `hub-runs-<owner>.db`), each read by `read` on its copy.
+ */
 export async function* readEvidenceDatabases(
   source: Source,
-  dbName: string,
+  dbName: string | null,
   read: (copy: PrivateCopy, file: string) => AsyncGenerator<Row>,
 ): AsyncGenerator<Row> {
-  for (const file of dbFilesOf(source.files, dbName)) {
+  const files =
+    dbName === null ? source.files.filter((f) => !SQLITE_SIDE_FILE.test(path.basename(f))) : dbFilesOf(source.files, dbName);
+  for (const file of files) {
     let copy: PrivateCopy;
     try {
       copy = openPrivateCopy(file);

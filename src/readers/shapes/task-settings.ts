@@ -1,0 +1,111 @@
+/**
+ * `tasks/<id>/settings.json` of a legacy task (cline-formats.md §7.15): the settings a task overrides for
+ * itself, `Partial<Settings>` (apps/vscode/src/core/storage/disk.ts `writeTaskSettingsToStorage`,
+ * `StateManager.setTaskSettings*`, keys in apps/vscode/src/shared/storage/state-keys.ts SETTINGS_FIELDS, at
+ * cline-formats L). Written by CLI 1.x for every task (the real files: `{"openAiHeaders": {},
+ * "yoloModeToggled": true}`) and by the legacy extension: a per-task mode, provider and model
+ * (`mode`, `<mode>ModeApiProvider`, `<mode>ModeApiModelId` or `<mode>Mode<Provider>ModelId`), and
+ * approval settings (`yoloModeToggled`, `autoApprovalSettings`).
+ *
+ * One `task_settings` system row at the file's mtime (the file records no time), with the task id as
+ * `session_id` and the model and provider in force for the task's mode: `task settings: <key>=<value> ...
+ * (from <file>, file mtime)`. Top-level strings, numbers and booleans are printed as they are; inside an
+ * object or array (`openAiHeaders`, `autoApprovalSettings`) only the key paths are printed, with the
+ * values of booleans and numbers (so `autoApprovalSettings.actions.executeAllCommands=true` shows, and a
+ * header's value never does). A top-level string under a key that names a credential is `<set>`.
+ */
+import { promises as fs } from 'node:fs';
+import type { Row, RowFields, Source } from '../../core/row.js';
+import { readJsonFile } from '../parse/json-file.js';
+import { cutText } from '../parse/quote.js';
+import { homePath } from './home-path.js';
+import { parserRow, rowFor } from './rows.js';
+import { obj, str } from './values.js';
+
+/** Deepest nesting followed; a deeper value is printed by its path so far. */
+const MAX_DEPTH = 32;
+/** Most leaves printed per file; more are counted. */
+const MAX_LEAVES = 500;
+/** A key whose string value is not printed. */
+const CREDENTIAL_KEY = /(key|token|secret|password|passwd|credential|auth|cookie)/i;
+
+/** The model and provider a task's settings put in force for its mode (act unless `mode` says plan), or null. */
+export function settingsModel(settings: Record<string, unknown>): Pick<RowFields, 'model' | 'provider'> {
+  const mode = settings.mode === 'plan' ? 'plan' : 'act';
+  const provider = str(settings[`${mode}ModeApiProvider`]);
+  let model = str(settings[`${mode}ModeApiModelId`]);
+  if (model === null) {
+    const prefix = `${mode}Mode`;
+    for (const [key, value] of Object.entries(settings)) {
+      if (key.startsWith(prefix) && key.endsWith('ModelId') && key !== `${mode}ModeApiModelId` && str(value) !== null) {
+        model = str(value);
+        break;
+      }
+    }
+  }
+  return { model, provider };
+}
+
+/** `path=value` of a nested object's leaves: booleans and numbers with their values, strings and nulls by path only. */
+function nestedLeaves(value: unknown, prefix: string, out: string[], depth: number): void {
+  if (out.length >= MAX_LEAVES + 1) return;
+  if (depth >= MAX_DEPTH) {
+    out.push(`${prefix}=<nested>`);
+    return;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) out.push(`${prefix}=[]`);
+    for (const item of value) nestedLeaves(item, `${prefix}[]`, out, depth + 1);
+    return;
+  }
+  const record = obj(value);
+  if (record !== null) {
+    const keys = Object.keys(record);
+    if (keys.length === 0) out.push(`${prefix}={}`);
+    for (const key of keys) nestedLeaves(record[key], `${prefix}.${key}`, out, depth + 1);
+    return;
+  }
+  if (typeof value === 'boolean' || typeof value === 'number') out.push(`${prefix}=${value}`);
+  else out.push(`${prefix}=<${value === null ? 'null' : 'set'}>`);
+}
+
+/** The `task settings: ...` text of one settings object, `from` naming the file. */
+export function taskSettingsText(settings: Record<string, unknown>, from: string): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(settings)) {
+    if (typeof value === 'string') parts.push(`${key}=${CREDENTIAL_KEY.test(key) ? '<set>' : cutText(value, 300)}`);
+    else if (typeof value === 'number' || typeof value === 'boolean' || value === null) parts.push(`${key}=${value}`);
+    else nestedLeaves(value, key, parts, 1);
+    if (parts.length > MAX_LEAVES) break;
+  }
+  const more = parts.length > MAX_LEAVES ? ' (more not printed)' : '';
+  return `task settings: ${parts.slice(0, MAX_LEAVES).join(' ') || '(none)'}${more} (from ${from}, file mtime)`;
+}
+
+/** The `task_settings` row of one task's settings.json (`task`: the task's id and workspace), or its `parser:` row. */
+export async function* readTaskSettings(
+  source: Source,
+  file: string,
+  task: Pick<RowFields, 'session_id' | 'project_path'>,
+): AsyncGenerator<Row> {
+  const base = { session_id: task.session_id, project_path: task.project_path };
+  const parsed = await readJsonFile(file);
+  const settings = parsed.ok ? obj(parsed.value) : null;
+  if (!parsed.ok || settings === null) {
+    yield parserRow(source, file, null, parsed.ok ? 'task settings are not a JSON object' : parsed.message, base);
+    return;
+  }
+  if (parsed.repair) yield parserRow(source, file, null, parsed.repair, base);
+  const mtimeMs = await fs.stat(file).then(
+    (st) => Math.trunc(st.mtimeMs),
+    () => null,
+  );
+  yield rowFor(source, file, {
+    ...base,
+    ...settingsModel(settings),
+    timestamp_utc: mtimeMs,
+    turn_type: 'system',
+    kind: 'task_settings',
+    text: taskSettingsText(settings, homePath(source, file)),
+  });
+}
