@@ -14,6 +14,8 @@ export interface RootKind {
   parent?: string;
   /** The root is this child folder of the named one (`.cline` → `.cline/data`). */
   sub?: string;
+  /** The named folder is a root only when it holds this child folder (a project's `.cline` holds no `data/`). */
+  requires?: string;
   /** One line: what the root is. */
   description: string;
 }
@@ -35,6 +37,7 @@ export const ROOT_KINDS = [
   {
     id: 'cline-home',
     names: ['.cline'],
+    requires: 'data',
     description: '`~/.cline` itself, for the files beside `data/`: the 1.x CLI logs in `~/.cline/logs`',
   },
   {

@@ -147,10 +147,14 @@ async function walkDir(walk: Walk, dir: string, depth: number): Promise<void> {
 
 /** A folder of a root kind: the store root itself, or its `sub` folder when that is a folder inside the image. */
 async function addKindRoot(walk: Walk, folder: string, kind: RootKind & { id: RootKindId }): Promise<void> {
+  const isFolderInside = async (p: string): Promise<boolean> => {
+    const st = await fs.stat(p).catch(() => null);
+    return st?.isDirectory() === true && inside(walk.realRoot, await fs.realpath(p));
+  };
+  if (kind.requires !== undefined && !(await isFolderInside(path.join(folder, kind.requires)))) return;
   if (kind.sub === undefined) return addRoot(walk, folder, kind.id);
   const root = path.join(folder, kind.sub);
-  const st = await fs.stat(root).catch(() => null);
-  if (st?.isDirectory() && inside(walk.realRoot, await fs.realpath(root))) await addRoot(walk, root, kind.id);
+  if (await isFolderInside(root)) await addRoot(walk, root, kind.id);
 }
 
 /** Home folder and client of a store root, from its image-relative path. */

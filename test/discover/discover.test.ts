@@ -120,12 +120,12 @@ describe('folderStore', () => {
 
 describe('folderDepth', () => {
   it.each([
-    ['tasks', 'cline-data', 2],
-    ['sessions', 'cline-data', 2],
-    ['settings', 'cline-data', 1],
-    ['db', 'cline-data', 1],
     ['tasks', 'vscode-globalstorage', 2],
-    ['workspaces', 'cline-data', 0],
+    ['settings', 'vscode-globalstorage', 1],
+    ['checkpoints', 'vscode-globalstorage', 10],
+    // every folder of ~/.cline/data is listed 16 segments deep: the `unread` store's `**`
+    ['tasks', 'cline-data', 15],
+    ['workspaces', 'cline-data', 15],
   ] as const)('lists %s under a %s root %i folder levels deep, as deep as its own deepest glob', (first, kind, depth) => {
     expect(folderDepth(kind, first)).toBe(depth);
   });

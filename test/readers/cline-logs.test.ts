@@ -60,7 +60,7 @@ describe('discovery', () => {
     ['logs/cline-cli.1.log', 'cline-data', 'cline-logs'],
     ['logs/hub-daemon.log', 'cline-data', 'cline-logs'],
     ['logs/hooks.jsonl', 'cline-data', 'hooks-log'],
-    ['logs/other.log', 'cline-data', null],
+    ['logs/other.log', 'cline-data', 'unread'],
     ['data/logs/cline.log', 'cline-home', null],
   ] as const)('%s under a %s root is %s', (rel, kind, store) => {
     expect(storeOf(rel, kind)).toBe(store);
@@ -84,7 +84,7 @@ describe('discovery', () => {
     );
   });
 
-  it('gives a .cline folder without logs (a project folder) no source', async () => {
+  it('gives a .cline folder without data/ (a project folder) no source', async () => {
     const img = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-cline-logs-'));
     tmpDirs.push(img);
     mkdirSync(path.join(img, 'home/u/proj/.cline/rules'), { recursive: true });

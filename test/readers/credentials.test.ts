@@ -30,7 +30,7 @@ describe('discovery maps credential files to the credentials store', () => {
     expect(storeOf('settings/providers.json', 'cline-data')).toBe('credentials');
     expect(storeOf('connectors/settings.json', 'cline-data')).toBe('credentials');
     expect(storeOf('cache/remote_config_org-1234.json', 'vscode-globalstorage')).toBe('credentials');
-    expect(storeOf('cache/remote_config_org-1234.json', 'cline-data')).toBe(null);
+    expect(storeOf('cache/remote_config_org-1234.json', 'cline-data')).toBe('unread');
     expect(storeOf('secrets.json', 'vscode-globalstorage')).toBe(null);
     expect(storeOf('settings/cline_mcp_settings.json', 'cline-data')).toBe('settings');
   });

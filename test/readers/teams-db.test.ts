@@ -21,7 +21,7 @@ const T = LEAD_SESSION;
 describe('discovery', () => {
   it('files db/teams.db and its side files as teams-db', () => {
     for (const rel of ['db/teams.db', 'db/teams.db-wal', 'db/teams.db-shm']) expect(storeOf(rel, 'cline-data')).toBe('teams-db');
-    expect(storeOf('teams/teams.db', 'cline-data')).toBe(null);
+    expect(storeOf('teams/teams.db', 'cline-data')).toBe('unread');
   });
 });
 

@@ -32,7 +32,7 @@ describe('discovery', () => {
   it('files workspace/workspaceState.json and workspaces/<hash>/workspaceState.json as workspace-state', () => {
     expect(storeOf('workspace/workspaceState.json', 'cline-data')).toBe('workspace-state');
     expect(storeOf('workspaces/3cb4e168/workspaceState.json', 'cline-data')).toBe('workspace-state');
-    expect(storeOf('workspaces/3cb4e168/other.json', 'cline-data')).toBe(null);
+    expect(storeOf('workspaces/3cb4e168/other.json', 'cline-data')).toBe('unread');
   });
 });
 
