@@ -144,6 +144,31 @@ describe('the real-producer corpus, every generation loaded as one fleet', () =>
       expect(flagged.every((r) => r.tool_name !== null)).toBe(true);
     });
 
+    it('gives each session permission mode rows that start in the mode of its first prompt and pass through every prompt mode', async () => {
+      for (const s of done) {
+        const changes = await rows(
+          `select text from events where host = $1 and session_id = $2 and kind = 'permission' and text like 'permission mode: %'
+           order by timestamp_utc, source_file, source_line, source_seq`,
+          hostOf(c),
+          s.observedSessionId!,
+        );
+        // `permission mode: act`, then `permission mode: act -> plan` per change: the modes in force, in order
+        const modes = changes.map((r) => (r.text as string).replace('permission mode: ', '').split(' -> ').at(-1));
+        const typed = s.prompts.map((p) => p.mode).filter((m, i, all) => i === 0 || m !== all[i - 1]);
+        expect(modes[0], s.id).toBe(typed[0]);
+        if (c.facts.generation === 'sdk') expect(modes, s.id).toEqual(typed);
+        else {
+          // the legacy engine records the mode of each request; under -y it leaves plan mode by itself
+          let at = 0;
+          for (const m of typed) {
+            const found = modes.indexOf(m, at);
+            expect(found, `${s.id}: ${modes.join(' ')} holds ${typed.join(' ')} in order`).toBeGreaterThanOrEqual(0);
+            at = found + 1;
+          }
+        }
+      }
+    });
+
     it('names each session by the models the CLI asked for, every model with its provider (no NULL twin)', async () => {
       for (const s of done) {
         const asked = [...new Set(s.mockRequests.map((r) => r.model).filter((m): m is string => m !== null))].sort();
