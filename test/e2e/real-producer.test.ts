@@ -116,6 +116,25 @@ describe('the real-producer corpus, every generation loaded as one fleet', () =>
       }
     });
 
+    // the legacy engines' own totals (taskHistory.json) are short of their requests in 1.x: the tokens test above holds them
+    if (c.facts.generation === 'sdk')
+      it("sums each session's cost once: sum(cost_usd) equals the total the manifest records (metadata.usage.totalCost)", async () => {
+        for (const s of done) {
+          const manifest = JSON.parse(
+            fs.readFileSync(
+              path.join(c.home, '.cline/data/sessions', s.observedSessionId!, `${s.observedSessionId}.json`),
+              'utf8',
+            ),
+          ) as { metadata: { usage: { totalCost: number } } };
+          const [sums] = await rows(
+            `select coalesce(sum(cost_usd), 0)::DOUBLE as usd from events where host = $1 and session_id = $2`,
+            hostOf(c),
+            s.observedSessionId!,
+          );
+          expect(sums.usd as number, s.id).toBeCloseTo(manifest.metadata.usage.totalCost, 12);
+        }
+      });
+
     it('lists the commands each session ran (README: every command Cline ran)', async () => {
       const listed = await rows(
         `select session_id, text as command from events
