@@ -15,8 +15,8 @@ import { epochMs, int, num, obj, show, str } from './values.js';
 
 /** What a transcript takes from its session folder and manifest. */
 export interface TranscriptContext {
-  /** The session folder name, stamped on every row (subagent and teammate rows too). */
-  session_id: string;
+  /** The session folder name, stamped on every row (subagent and teammate rows too); null for a hub run result of no session. */
+  session_id: string | null;
   /** Manifest cwd, else workspace_root; null without a manifest. */
   project_path: string | null;
   /** Manifest started_at in epoch ms: the time of a message without `ts`. */
