@@ -13,8 +13,10 @@
  *     tool_use and tool_result rows, is_error, each message's usage on its first block row), each
  *     message once (by id, else by position); then one `run_end` row (shapes/hub-activity.ts).
  *   - a session record (session.created, session.updated, session.attached/detached, the run end events):
- *     `session_start`, `model` and `sync` rows at the first session.created, `session_resume` at a later
- *     one, `session_end` when the status moves into an ended one (shapes/hub-session.ts).
+ *     `session_start`, `model` and `sync` rows at the first session.created (and a `session_prompt` user
+ *     row, the first prompt of the record, when no run result holds the session's messages),
+ *     `session_resume` at a later one, `session_end` when the status moves into an ended one
+ *     (shapes/hub-session.ts).
  *   - capability.requested / capability.resolved: `hook_call` and `hook_result` rows for the hooks the hub
  *     asks a client to run (hook.beforeRun, hook.beforeTool, ...; a plain answer, ok and empty, gives no
  *     row), `capability_call` / `capability_result` for other capabilities. approval.requested / resolved:
@@ -51,7 +53,7 @@ import {
   runEndFields,
   streamedFields,
 } from './shapes/hub-activity.js';
-import { type Coverage, coverMessages, isCovered } from './shapes/hub-coverage.js';
+import { type Coverage, coverMessages, holdsMessages, isCovered } from './shapes/hub-coverage.js';
 import {
   creatorOf,
   envelopeOf,
@@ -225,7 +227,10 @@ function shapeEvent(source: Source, file: string, log: LogState, envelope: HubEn
     );
   };
   const record = sessionId === null ? null : sessionRecordOf(payload, sessionId);
-  if (record !== null) for (const fields of sessionRecordFields(state, event, record, creatorOf(payload), ts)) add(fields);
+  if (record !== null) {
+    const withPrompt = !holdsMessages(log.coverage, sessionId);
+    for (const fields of sessionRecordFields(state, event, record, creatorOf(payload), ts, withPrompt)) add(fields);
+  }
 
   if (RUN_END_EVENTS.has(event)) {
     rows.push(...runMessageRows(source, file, state, runMessagesOf(payload) ?? [], line, rows.length));

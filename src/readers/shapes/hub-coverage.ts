@@ -114,3 +114,9 @@ export function isCovered(
       return false;
   }
 }
+
+/** Whether some run result of the session holds a message (any run result's message list is not empty). */
+export function holdsMessages(coverage: Coverage, sessionId: string | null): boolean {
+  const session = coverage.get(sessionId ?? '');
+  return session !== undefined && session.message_ids.size + session.message_positions.size > 0;
+}

@@ -8,6 +8,7 @@ import type { Row, RowFields, Source } from '../../core/row.js';
 import { ENDED_STATUSES } from './hub-envelope.js';
 import { gitBranchOf, type SessionRecord, sessionStartFields } from './session-start.js';
 import { followModelInfo, type ModelInForce, sdkMessageRows, type TranscriptContext } from './sdk-messages.js';
+import { userInputOf } from './user-input.js';
 import { epochMs, obj, show, str } from './values.js';
 
 /** One session of one log, as its events so far describe it. */
@@ -52,7 +53,9 @@ export function newSessionState(sessionId: string | null): HubSessionState {
 /**
  * The rows of a session record carried by an event of the session, after taking its facts into `state`:
  *   - the first session.created: `session start: ...`, `model: ...` and the optional `session synced:`
- *     row, as a manifest gives them (timestamp: the session's createdAt);
+ *     row, as a manifest gives them (timestamp: the session's createdAt); and, for a session no run result
+ *     of the log holds a message of (`withPrompt`: its CLI killed before the first run ended), its first
+ *     prompt from the record's `metadata.prompt`, as typed, in a user `session_prompt` row;
  *   - a later session.created (the session resumed by a new CLI process): `session resumed: source=...
  *     status=... cwd=... workspace_root=... client=<creator>`, and `model: <old> -> <new> provider=...`
  *     when its model changed;
@@ -66,6 +69,7 @@ export function sessionRecordFields(
   record: SessionRecord,
   creator: string | null,
   timestampMs: number | null,
+  withPrompt: boolean,
 ): RowFields[] {
   state.model = record.model ?? state.model;
   state.provider = record.provider ?? state.provider;
@@ -87,6 +91,17 @@ export function sessionRecordFields(
     for (const fields of sessionStartFields({ ...record, session_id: state.session_id ?? record.session_id }, 'hub event log')) {
       if (fields.kind === 'session_end') continue;
       rows.push({ ...fields, ...common, timestamp_utc: fields.timestamp_utc ?? timestampMs });
+    }
+    if (withPrompt && record.prompt !== null) {
+      const typed = userInputOf(record.prompt);
+      rows.push({
+        ...common,
+        timestamp_utc: epochMs(record.started_at) ?? timestampMs,
+        turn_type: 'user',
+        kind: 'session_prompt',
+        text: typed?.text ?? record.prompt,
+        permission_mode: typed?.mode ?? str(record.metadata?.mode),
+      });
     }
   } else if (event === 'session.created') {
     rows.push({
