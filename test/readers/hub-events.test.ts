@@ -52,7 +52,15 @@ describe('readHubEvents on fixtures/hub-events', async () => {
   });
   const before = snapshotFolder(IMG);
   const rows = await collect(readHubEvents, source);
-  const sdk = await collect(readSdkSessions, makeSource({ store: 'sdk-sessions', imageRoot: IMG, root: DATA }));
+  const sdk = await collect(
+    readSdkSessions,
+    makeSource({
+      store: 'sdk-sessions',
+      imageRoot: IMG,
+      root: DATA,
+      files: [path.join(DATA, 'sessions', KEEP, `${KEEP}.json`), path.join(DATA, 'sessions', KEEP, `${KEEP}.messages.json`)],
+    }),
+  );
 
   it('reads the evidence without changing it, every row a secondary row of the one log', () => {
     expect(snapshotFolder(IMG)).toEqual(before);
