@@ -1,5 +1,7 @@
--- int_secondary_events: rows of the secondary stores (search-index, input-history, hooks-log), which
--- repeat what a transcript may still hold; sql/20 to sql/26 decide which of them a primary row already records.
+-- int_secondary_events: rows of the secondary stores (search-index, input-history, hooks-log, hub-events),
+-- which repeat what a transcript may still hold; sql/20 to sql/29 decide which of them a primary row already
+-- records. hub-events rows pass as the reader wrote them: they carry the session record's cwd, as the
+-- manifest does.
 -- Inputs: raw_events. Grain: one row per secondary reader row.
 -- search-index rows take the manifest's cwd (else workspace_root) as project_path when the manifest is
 -- on the host, as the transcript reader does; otherwise they keep the index's workspace_root.

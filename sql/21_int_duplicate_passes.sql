@@ -1,14 +1,15 @@
 -- int_duplicate_pairs and the passes that fill it: which secondary rows (hooks-log, input-history,
--- search-index) a primary transcript row on the same host already records. Inputs:
--- int_duplicate_candidates (sql/20: the rows of each rule, their keys and coordinates, no text). Grain:
--- one row per dropped secondary row, with the primary row that absorbed it (row_ids of raw_events).
--- This file creates the empty table and the passes; sql/22 to sql/25 run them, one rule each.
+-- search-index, hub-events) a primary row on the same host already records. Inputs:
+-- int_duplicate_candidates (sql/20, sql/28: the rows of each rule, their keys and coordinates, no text).
+-- Grain: one row per dropped secondary row, with the primary row that absorbed it (row_ids of raw_events).
+-- This file creates the empty table and the passes; sql/22 to sql/25 run them, one rule each, and sql/29
+-- the three rules of the hub event log.
 --
 -- The rule is one-to-one per rule: a primary row absorbs at most one secondary row of each rule (one copy
 -- per secondary store: a prompt in the transcript, the input history and the search index drops both
 -- copies) and a secondary row is dropped for at most one primary row. Rules run in a fixed order
--- (hook_tool_call, hook_text, input_history, search_index) and pair rows within a group, the
--- candidates of one key. A rule runs in rounds, each on the rows earlier rounds left: the round's passes,
+-- (hook_tool_call, hook_text, input_history, search_index, hub_message, hub_usage, hub_session) and pair
+-- rows within a group, the candidates of one key. A rule runs in rounds, each on the rows earlier rounds left: the round's passes,
 -- in this order, then the next round, until a round pairs nothing (warehouse/build.ts repeats the rule's
 -- file; there is no cap on rounds: each round that goes on has paired at least one more secondary row,
 -- of which there are finitely many). Each pass is a few sorts and windows over the group rows, so a round

@@ -1,5 +1,5 @@
 -- duplicates: every secondary row the duplicate rule dropped, beside the primary row that already records
--- it and the rule that matched them (sql/20 to sql/26). Inputs: int_secondary_paired (the dropped row),
+-- it and the rule that matched them (sql/20 to sql/29). Inputs: int_secondary_paired (the dropped row),
 -- int_duplicate_candidates (the kept row, by rule and row_id). Grain: one row per dropped row
 -- (dropped_row_id is unique); each kept row appears at most once per rule, the rule being one-to-one per rule.
 create or replace table duplicates as
@@ -34,7 +34,7 @@ where s.duplicate_rule is not null
 order by host, rule, dropped_source_file, dropped_source_line, dropped_row_id;
 
 comment on table duplicates is 'Every secondary row the duplicate rule dropped, beside the primary row that already records it. Grain: one row per dropped row (dropped_row_id).';
-comment on column duplicates.rule is 'Rule that paired them: hook_tool_call, hook_text, input_history or search_index.';
+comment on column duplicates.rule is 'Rule that paired them: hook_tool_call, hook_text, input_history, search_index, hub_message, hub_usage or hub_session.';
 comment on column duplicates.rule_round is 'Pass that paired them: 1 nearest, 2 in order (or undated history lines newest first).';
 comment on column duplicates.rule_pass is 'The same pass by name: nearest, in_order or undated.';
 comment on column duplicates.round_number is 'Round of the rule that paired them, 1 first; a rule runs rounds until one pairs nothing.';
@@ -42,7 +42,7 @@ comment on column duplicates.distance_ms is 'Milliseconds between the two rows''
 comment on column duplicates.host is 'Host image name.';
 comment on column duplicates.home is 'Home folder of the dropped row.';
 comment on column duplicates.dropped_row_id is 'row_id of the dropped row in raw_events.';
-comment on column duplicates.dropped_store is 'Store of the dropped row: hooks-log, input-history or search-index.';
+comment on column duplicates.dropped_store is 'Store of the dropped row: hooks-log, input-history, search-index or hub-events.';
 comment on column duplicates.dropped_source_file is 'Evidence file of the dropped row.';
 comment on column duplicates.dropped_source_line is 'source_line of the dropped row.';
 comment on column duplicates.dropped_session_id is 'session_id of the dropped row.';
@@ -50,7 +50,7 @@ comment on column duplicates.dropped_turn_type is 'turn_type of the dropped row.
 comment on column duplicates.dropped_kind is 'kind of the dropped row.';
 comment on column duplicates.dropped_timestamp_utc is 'Time of the dropped row.';
 comment on column duplicates.dropped_text is 'Text of the dropped row.';
-comment on column duplicates.kept_row_id is 'row_id of the transcript row kept, in raw_events and events.';
+comment on column duplicates.kept_row_id is 'row_id of the transcript (for hub_session, the manifest) row kept, in raw_events and events.';
 comment on column duplicates.kept_store is 'Store of the kept row.';
 comment on column duplicates.kept_source_file is 'Evidence file of the kept row.';
 comment on column duplicates.kept_source_line is 'source_line of the kept row.';

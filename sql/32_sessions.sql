@@ -33,6 +33,7 @@ summary as (
         min(timestamp_utc) as first_timestamp_utc,
         max(timestamp_utc) as last_timestamp_utc,
         list(distinct model order by model) filter (where model is not null) as models,
+        list(distinct provider order by provider) filter (where provider is not null) as providers,
         count(*) as count_rows,
         count(*) filter (where turn_type = 'user') as count_user,
         count(*) filter (where turn_type = 'assistant') as count_assistant,
@@ -60,6 +61,7 @@ final as (
         s.first_timestamp_utc,
         s.last_timestamp_utc,
         s.models,
+        s.providers,
         s.count_rows,
         s.count_user,
         s.count_assistant,
@@ -91,6 +93,7 @@ comment on column sessions.project_path is 'project_path of its earliest dated r
 comment on column sessions.first_timestamp_utc is 'Time of its first dated event.';
 comment on column sessions.last_timestamp_utc is 'Time of its last dated event.';
 comment on column sessions.models is 'Distinct models of its events, sorted.';
+comment on column sessions.providers is 'Distinct providers of its events, sorted.';
 comment on column sessions.count_rows is 'Its events (dropped duplicates not counted).';
 comment on column sessions.count_user is 'Its user events.';
 comment on column sessions.count_assistant is 'Its assistant events.';

@@ -67,7 +67,7 @@ export const COLUMNS: readonly Column[] = [
     name: 'source_role',
     type: 'utf8',
     sql: 'VARCHAR',
-    doc: 'primary (a store of record) or secondary (a store that repeats a transcript: hooks-log, input-history, search-index), which the duplicate rule may drop.',
+    doc: 'primary (a store of record) or secondary (a store that repeats a transcript: hooks-log, input-history, search-index, hub-events), which the duplicate rule may drop.',
   },
   {
     name: 'timestamp_utc',

@@ -75,6 +75,13 @@ export const STORES = [
     files: { 'cline-data': [`db/session-search.db${SQLITE}`] },
   },
   {
+    id: 'hub-events',
+    role: 'secondary',
+    description:
+      "the 3.x CLI hub's event log (7 days): session starts and ends, run results with the session's messages, hook calls",
+    files: { 'cline-data': [`db/hub-events.db${SQLITE}`, `db/hub-events-*.db${SQLITE}`] },
+  },
+  {
     id: 'input-history',
     role: 'secondary',
     description: "the CLI's prompt history (last 20 prompts)",

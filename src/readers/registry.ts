@@ -12,6 +12,7 @@ import { readConnectorsDb } from './connectors-db.js';
 import { readCredentials } from './credentials.js';
 import { readCronDb } from './cron-db.js';
 import { readHooksLog } from './hooks-log.js';
+import { readHubEvents } from './hub-events.js';
 import { readHubRuns } from './hub-runs.js';
 import { readInputHistory } from './input-history.js';
 import { readLocks } from './locks.js';
@@ -37,6 +38,7 @@ export const READERS = {
   'sdk-sessions': readSdkSessions,
   'sessions-db': readSessionsDb,
   'search-index': readSearchIndex,
+  'hub-events': readHubEvents,
   'input-history': readInputHistory,
   'hooks-log': readHooksLog,
   'cline-logs': readClineLogs,

@@ -73,7 +73,7 @@ async function* readSessionFolder(source: Source, folder: string, files: string[
 
 /** The start rows of a session manifest `<id>.json`; fills the lead transcript's context from it. */
 async function* readManifest(source: Source, manifestFile: string, lead: TranscriptContext): AsyncGenerator<Row> {
-  const sessionId = lead.session_id;
+  const sessionId = path.basename(path.dirname(manifestFile));
   const result = await readJsonFile(manifestFile);
   const manifest = result.ok ? obj(result.value) : null;
   if (!result.ok) {

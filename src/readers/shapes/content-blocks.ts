@@ -98,8 +98,11 @@ export function contentBlockFields(block: Record<string, unknown>, role: string 
   }
 }
 
-/** Compact JSON of an unknown block with long strings cut, so a base64 payload never fills the row. */
-function shortJson(block: Record<string, unknown>): string {
+/**
+ * Compact JSON of an unknown block (or any record read only for show, such as an unknown hub event's
+ * payload) with long strings cut, so a base64 payload never fills the row.
+ */
+export function shortJson(block: Record<string, unknown>): string {
   let text: string;
   try {
     text = JSON.stringify(block, (_key, value: unknown) =>

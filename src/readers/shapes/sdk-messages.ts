@@ -1,7 +1,8 @@
 /**
  * One SDK transcript `sessions/<id>/<id>.messages.json` (lead) or `<agentId>[__<teamTaskId>].messages.json`
  * (subagent, teammate): one row per content block of `messages[]`, streamed (cline-formats.md §2.3-2.4;
- * spec 002 "SDK messages file", "Parser plan", "Model rows"). Used by readers/sdk-sessions.ts only.
+ * spec 002 "SDK messages file", "Parser plan", "Model rows"). readers/sdk-sessions.ts reads the files;
+ * readers/hub-events.ts shapes the messages of the hub's run results with the same `sdkMessageRows`.
  */
 import type { Row, Source } from '../../core/row.js';
 import { parserRow, rowFor } from './rows.js';
@@ -14,8 +15,8 @@ import { epochMs, int, num, obj, show, str } from './values.js';
 
 /** What a transcript takes from its session folder and manifest. */
 export interface TranscriptContext {
-  /** The session folder name, stamped on every row (subagent and teammate rows too). */
-  session_id: string;
+  /** The session folder name, stamped on every row (subagent and teammate rows too); null for a hub run result of no session. */
+  session_id: string | null;
   /** Manifest cwd, else workspace_root; null without a manifest. */
   project_path: string | null;
   /** Manifest started_at in epoch ms: the time of a message without `ts`. */
@@ -33,8 +34,7 @@ export interface TranscriptContext {
  * stream error keeps the rows before it and ends with one `parser:` row. Never throws.
  */
 export async function* readSdkMessages(source: Source, file: string, context: TranscriptContext): AsyncGenerator<Row> {
-  let model = context.model;
-  let provider = context.provider;
+  const inForce: ModelInForce = { model: context.model, provider: context.provider };
   const common = { session_id: context.session_id, project_path: context.project_path, git_branch: context.git_branch };
   let index = -1;
   for await (const event of streamJson(file, ['$.messages.*'], '{')) {
@@ -43,56 +43,96 @@ export async function* readSdkMessages(source: Source, file: string, context: Tr
       return;
     }
     index = typeof event.key === 'number' ? event.key : index + 1;
-    const line = index + 1;
-    const message = obj(event.value);
-    if (!message) {
-      yield parserRow(source, file, line, `message is not an object`, common);
-      continue;
-    }
-    const info = obj(message.modelInfo);
-    model = str(info?.id) ?? model;
-    provider = str(info?.provider) ?? provider;
-    const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-    if (!Array.isArray(blocks)) {
-      yield parserRow(source, file, line, `message has no string or array content`, {
-        ...common,
-        timestamp_utc: epochMs(message.ts) ?? context.started_ms,
-      });
-      continue;
-    }
-    const role = str(message.role);
-    const metrics = obj(message.metrics);
-    const base: MessageFields = {
-      session_id: context.session_id,
-      project_path: context.project_path,
-      git_branch: context.git_branch,
-      source_line: line,
-      timestamp_utc: epochMs(message.ts) ?? context.started_ms,
-      model,
-      provider,
-    };
-    for (let seq = 0; seq < blocks.length; seq++) {
-      const block = obj(blocks[seq]);
-      const usage =
-        seq === 0 && metrics
-          ? { tokens_in: int(metrics.inputTokens), tokens_out: int(metrics.outputTokens), cost_usd: num(metrics.cost) }
-          : null;
-      if (!block) {
-        yield parserRow(source, file, line, `content block ${seq} is not an object`, { ...base, ...usage, source_seq: seq });
-        continue;
-      }
-      const fields = contentBlockFields(block, role);
-      yield rowFor(
-        source,
-        file,
-        blockRowFields(base, seq, usage, role === 'user' ? userTextFields(fields, message.metadata) : fields),
-      );
-    }
+    yield* sdkMessageRows(source, file, event.value, { line: index + 1, firstSeq: 0 }, context, inForce);
   }
   if (index === -1) {
     const problem = await noMessagesProblem(file);
     if (problem !== null) yield parserRow(source, file, null, problem, common);
   }
+}
+
+/** The model and provider in force while a list of messages is read: each message's `modelInfo` replaces them. */
+export interface ModelInForce {
+  model: string | null;
+  provider: string | null;
+}
+
+/** Where the rows of one message go in their file: its record (`source_line`) and the source_seq of its first block. */
+export interface MessagePlace {
+  line: number;
+  firstSeq: number;
+}
+
+/** Takes the model and provider of an SDK message's `modelInfo` into `inForce` (a message without one keeps them). */
+export function followModelInfo(message: Record<string, unknown>, inForce: ModelInForce): void {
+  const info = obj(message.modelInfo);
+  inForce.model = str(info?.id) ?? inForce.model;
+  inForce.provider = str(info?.provider) ?? inForce.provider;
+}
+
+/**
+ * The rows of one SDK message (`*.messages.json` entry, or a message of the hub's run result): one per
+ * content block, the usage of its `metrics` on the first, a prompt's `<user_input>` wrapper removed. A
+ * message that is not an object or has no string or array content, or a block that is not an object, is
+ * a `parser:` row. Follows the message's modelInfo in `inForce` first, so its rows carry its own model.
+ */
+export function sdkMessageRows(
+  source: Source,
+  file: string,
+  value: unknown,
+  place: MessagePlace,
+  context: TranscriptContext,
+  inForce: ModelInForce,
+): Row[] {
+  const { line, firstSeq } = place;
+  const common = { session_id: context.session_id, project_path: context.project_path, git_branch: context.git_branch };
+  const message = obj(value);
+  if (!message) return [parserRow(source, file, line, `message is not an object`, { ...common, source_seq: firstSeq })];
+  followModelInfo(message, inForce);
+  const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+  if (!Array.isArray(blocks)) {
+    return [
+      parserRow(source, file, line, `message has no string or array content`, {
+        ...common,
+        source_seq: firstSeq,
+        timestamp_utc: epochMs(message.ts) ?? context.started_ms,
+      }),
+    ];
+  }
+  const role = str(message.role);
+  const metrics = obj(message.metrics);
+  const base: MessageFields = {
+    session_id: context.session_id,
+    project_path: context.project_path,
+    git_branch: context.git_branch,
+    source_line: line,
+    timestamp_utc: epochMs(message.ts) ?? context.started_ms,
+    model: inForce.model,
+    provider: inForce.provider,
+  };
+  const rows: Row[] = [];
+  for (let seq = 0; seq < blocks.length; seq++) {
+    const block = obj(blocks[seq]);
+    const usage =
+      seq === 0 && metrics
+        ? { tokens_in: int(metrics.inputTokens), tokens_out: int(metrics.outputTokens), cost_usd: num(metrics.cost) }
+        : null;
+    if (!block) {
+      rows.push(
+        parserRow(source, file, line, `content block ${seq} is not an object`, { ...base, ...usage, source_seq: firstSeq + seq }),
+      );
+      continue;
+    }
+    const fields = contentBlockFields(block, role);
+    rows.push(
+      rowFor(
+        source,
+        file,
+        blockRowFields(base, firstSeq + seq, usage, role === 'user' ? userTextFields(fields, message.metadata) : fields),
+      ),
+    );
+  }
+  return rows;
 }
 
 /** Why a transcript that gave no message has none: null for a real empty `messages`, else the problem. */

@@ -1,8 +1,8 @@
 /**
  * The rows an SDK session's record yields at its start, whether the record is the manifest
- * `<id>.json` or its `sessions.db` row: the session start row, the `model:` row and, when the
- * enterprise upload marker is set, the `session synced:` row (store specification, "Model rows",
- * "Sync, relay and origin rows", "Imported sessions").
+ * `<id>.json`, its `sessions.db` row or a session record of the hub event log: the session start
+ * row, the `model:` row and, when the enterprise upload marker is set, the `session synced:` row
+ * (store specification, "Model rows", "Sync, relay and origin rows", "Imported sessions").
  */
 import type { RowFields } from '../../core/row.js';
 import { epochMs, int, obj, show, str } from './values.js';
@@ -25,7 +25,7 @@ export interface SessionRecord {
 }
 
 /** Where the record came from, as the sync row's `(from ...)` suffix names it. */
-export type SessionRecordOrigin = 'manifest' | 'sessions.db';
+export type SessionRecordOrigin = 'manifest' | 'sessions.db' | 'hub event log';
 
 /** The enterprise upload target of a session's metadata (`enterprise.blobUpload`), or null. */
 export function blobUploadOf(metadata: Record<string, unknown> | null): Record<string, unknown> | null {
@@ -84,7 +84,9 @@ export function sessionStartFields(record: SessionRecord, origin: SessionRecordO
     const from =
       origin === 'manifest'
         ? `${record.session_id}.json metadata enterprise.blobUpload, started_at`
-        : 'sessions.db sessions.metadata_json enterprise.blobUpload, started_at';
+        : origin === 'sessions.db'
+          ? 'sessions.db sessions.metadata_json enterprise.blobUpload, started_at'
+          : 'hub event log session metadata enterprise.blobUpload, createdAt';
     rows.push({
       ...common,
       turn_type: 'system',
