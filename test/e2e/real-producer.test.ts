@@ -135,6 +135,28 @@ describe('the real-producer corpus, every generation loaded as one fleet', () =>
         }
       });
 
+    // `cline history delete` (3.x): its transcript and manifest are gone; the hub's event log keeps it
+    if (c.facts.sessions.some((s) => s.deleted))
+      it('brings a deleted session back: its prompts as typed in events, and a sessions row without a transcript', async () => {
+        for (const s of c.facts.sessions.filter((x) => x.deleted)) {
+          const users = await rows(
+            `select text from events where host = $1 and session_id = $2 and turn_type = 'user' order by timestamp_utc, source_line, source_seq`,
+            hostOf(c),
+            s.observedSessionId!,
+          );
+          expect(
+            users.map((r) => r.text),
+            s.id,
+          ).toEqual(s.prompts.map((p) => p.text));
+          const [session] = await rows(
+            `select has_transcript, count_user::INTEGER as n, models from sessions where host = $1 and session_id = $2`,
+            hostOf(c),
+            s.observedSessionId!,
+          );
+          expect(session, s.id).toEqual({ has_transcript: false, n: s.prompts.length, models: [s.model] });
+        }
+      });
+
     it('lists the commands each session ran (README: every command Cline ran)', async () => {
       const listed = await rows(
         `select session_id, text as command from events
