@@ -42,11 +42,19 @@ export function newSessionFacts(plan: Plan, provider: string, model: string): Se
   };
 }
 
+/** What a reader of the records cares about: the planned text, whether or not the file ends with a newline. */
 function fileFound(ws: string, w: PlannedFile): FileFound {
   const p = join(ws, w.path);
-  if (!existsSync(p)) return { path: w.path, found: false, sameContent: false, bytes: null };
+  if (!existsSync(p)) return { path: w.path, found: false, sameBytes: false, bytes: null, content: null };
   const text = readFileSync(p, 'utf8');
-  return { path: w.path, found: true, sameContent: text === w.content, bytes: Buffer.byteLength(text) };
+  const trim = (t: string) => t.replace(/\n$/, '');
+  return {
+    path: w.path,
+    found: trim(text) === trim(w.content),
+    sameBytes: text === w.content,
+    bytes: Buffer.byteLength(text),
+    content: text,
+  };
 }
 
 /** Adds to each session what the mock saw for its scenario, and what the driver found in the workspace. */

@@ -36,9 +36,13 @@ export interface PlannedFile {
 
 export interface FileFound {
   path: string;
+  /** The file is there with the planned content, compared modulo one trailing newline. */
   found: boolean;
-  sameContent: boolean;
+  /** The bytes are exactly the planned ones (the legacy `write_to_file` drops the final newline). */
+  sameBytes: boolean;
   bytes: number | null;
+  /** The exact text found in the workspace, or null when the file is missing. */
+  content: string | null;
 }
 
 export type MockRequestFact = Pick<RequestLogEntry, 'seq' | 'at' | 'path' | 'model' | 'stream' | 'turnIndex' | 'reply' | 'usage'>;
