@@ -111,12 +111,6 @@ export function ptyArgv(argv: string[]): string[] {
 
 export const PTY_ENV = { TERM: 'xterm-256color', COLUMNS: '100', LINES: '30' };
 
-/** Terminal output without its escape sequences, to look for a text on the screen. */
-export function screenText(raw: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escape sequences start with ESC
-  return raw.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007|\u001b[()][0-9A-Za-z]/g, '');
-}
-
 /** Types a text one character at a time, as a person would (the TUIs read a burst of keys as a paste). */
 export async function typeSlowly(running: Running, text: string): Promise<void> {
   for (const ch of text) {
@@ -140,11 +134,11 @@ function strayPids(installDir: string): number[] {
   return pids;
 }
 
-export function killStrays(installDir: string): number[] {
+export function killStrays(installDir: string, signal: NodeJS.Signals = 'SIGTERM'): number[] {
   const pids = strayPids(installDir);
   for (const pid of pids) {
     try {
-      process.kill(pid, 'SIGTERM');
+      process.kill(pid, signal);
     } catch {
       // gone
     }

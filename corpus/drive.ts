@@ -61,7 +61,8 @@ function install(target: Target, installDir: string): void {
 
 function childEnv(home: string, baseUrl: string): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH,
+    // A fixed PATH: the 1.x cline-core logs its environment, and the legacy engines list the tools found on PATH.
+    PATH: [...new Set([dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'])].join(':'),
     HOME: home,
     USER: 'corpus',
     LANG: 'C.UTF-8',
@@ -85,6 +86,14 @@ const DRIVERS: Record<Generation, (ctx: Ctx) => Promise<void>> = {
   'legacy-node': driveLegacyNode,
   sdk: driveSdk,
 };
+
+/** The install folder of the generation being driven, whose processes are stopped if the driver is interrupted. */
+let active: string | null = null;
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    if (active) killStrays(active, 'SIGKILL');
+    process.exit(130);
+  });
 
 async function driveTarget(target: Target): Promise<void> {
   const dir = join(ROOT, `cline-${target.version}`);
@@ -114,6 +123,7 @@ async function driveTarget(target: Target): Promise<void> {
     auth: [],
     sessions: [],
     skipped: [],
+    notes: [],
     strippedFromHome: [],
     renamed: [],
   };
@@ -122,6 +132,7 @@ async function driveTarget(target: Target): Promise<void> {
   mock.setScenarios(mockScenarios(plans));
   const env = childEnv(home, mock.baseUrl);
   const ctx: Ctx = { target, dir, home, ws, installDir, logs, env, mock, facts, plans, runCount: 0 };
+  active = installDir;
   try {
     await DRIVERS[target.generation](ctx);
   } finally {
@@ -129,6 +140,8 @@ async function driveTarget(target: Target): Promise<void> {
     const killed = killStrays(installDir);
     if (killed.length > 0) log(`${target.version}: stopped stray processes ${killed.join(', ')}`);
     await sleep(1500);
+    killStrays(installDir, 'SIGKILL');
+    active = null;
     await mock.close();
   }
   attachMockLog(facts, mock.log, ws);

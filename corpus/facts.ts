@@ -59,6 +59,8 @@ function fileFound(ws: string, w: PlannedFile): FileFound {
 
 /** Adds to each session what the mock saw for its scenario, and what the driver found in the workspace. */
 export function attachMockLog(facts: GenerationFacts, mockLog: RequestLogEntry[], ws: string): void {
+  const unmatched = mockLog.filter((e) => e.scenario === null).map((e) => e.seq);
+  if (unmatched.length > 0) facts.notes.push(`mock requests matching no scenario: ${unmatched.join(', ')}`);
   for (const f of facts.sessions) {
     const mine = mockLog.filter((e) => e.scenario === f.scenario);
     f.mockRequests = mine.map(({ seq, at, path, model, stream, turnIndex, reply, usage }) => ({
@@ -78,6 +80,11 @@ export function attachMockLog(facts: GenerationFacts, mockLog: RequestLogEntry[]
       requests: mine.length,
     };
     f.filesWrittenFound = f.filesWritten.map((w) => fileFound(ws, w));
+    // A prompt of another scenario in this conversation means a follow-up reached the wrong session.
+    for (const e of mine) {
+      const others = [...e.lastUserMessage.matchAll(/corpus case ([a-z-]+)/g)].map((m) => m[1]).filter((k) => k !== f.id);
+      if (others.length > 0) f.notes.push(`request ${e.seq} of this conversation carried a prompt of ${others.join(', ')}`);
+    }
     const asked = [...new Set(mine.map((e) => e.model))].filter((m) => m !== f.model);
     if (asked.length > 0) f.notes.push(`the CLI asked the mock for model(s) ${asked.join(', ')}, not ${f.model}`);
   }

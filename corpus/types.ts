@@ -81,6 +81,8 @@ export interface GenerationFacts {
   auth: RunResult[];
   sessions: SessionFacts[];
   skipped: { what: string; why: string }[];
+  /** What the driver did around the sessions that is not one session's (instances started, retries). */
+  notes: string[];
   strippedFromHome: string[];
   renamed: { from: string; to: string; why: string }[];
 }
