@@ -15,7 +15,8 @@ import { LockHeldError } from '../load/lock.js';
 import { queryWarehouse } from '../warehouse/build.js';
 import { TEMP_MAX_DEFAULT, TEMP_MAX_ENV } from '../warehouse/query-sandbox.js';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, locked: 3 } as const;
+/** Exit codes; `keptEmpty`: the load finished, but a host image gave nothing and its earlier data was kept. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, locked: 3, keptEmpty: 4 } as const;
 
 function parseHost(spec: string): HostImage {
   const eq = spec.indexOf('=');
@@ -56,6 +57,7 @@ function report(err: unknown, io: CommandIO): number {
 
 /** Runs one command line (`argv` without node and the script); resolves to its exit code, never rejects. */
 export async function runCommandLine(argv: readonly string[], io: CommandIO): Promise<number> {
+  let code: number = EXIT.ok;
   try {
     await yargs([...argv])
       .scriptName('clinetrail')
@@ -94,6 +96,18 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
               default: false,
               describe: 'No progress on stderr (the summary line still goes to stdout)',
             })
+            .option('prune', {
+              type: 'boolean',
+              default: false,
+              describe:
+                'Withdraw the hosts the warehouse holds that are not in this input (default: a load updates the hosts it is given and keeps every other)',
+            })
+            .option('accept-empty', {
+              type: 'string',
+              array: true,
+              describe:
+                'A host whose image now gives no Cline store: replace its earlier data with nothing (default: the data is kept, the load exits 4) (repeatable)',
+            })
             .option('log-format', {
               choices: ['text', 'json'] as const,
               default: 'text',
@@ -119,8 +133,17 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
             concurrency: args.concurrency,
             full: args.full,
             keepSecrets: args.keepSecrets,
+            prune: args.prune,
+            acceptEmpty: args.acceptEmpty ?? [],
             onEvent,
           });
+          for (const host of run.hosts_kept_empty) {
+            if (args.logFormat === 'json') continue; // the kept-empty event said it
+            io.stderr(
+              `clinetrail: warning: ${host}: the image gave no Cline store; the data the warehouse held of it is kept (--accept-empty ${host} replaces it)\n`,
+            );
+          }
+          if (run.hosts_kept_empty.length > 0) code = EXIT.keptEmpty;
           onEvent({ event: 'done', run, duplicates_dropped: run.duplicates_dropped });
           io.stdout(summaryLine(run, out, Date.now() - t0));
         },
@@ -164,7 +187,9 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
       )
       .demandCommand(1, 'Give a command: load or query (see --help)')
       .strict()
-      .epilogue('Exit codes: 0 done; 1 load or query failed; 2 bad arguments or paths; 3 another load holds OUT.')
+      .epilogue(
+        'Exit codes: 0 done; 1 load or query failed; 2 bad arguments or paths; 3 another load holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
+      )
       .fail((msg, err) => {
         throw err ?? new ArgumentError(msg);
       })
@@ -174,5 +199,5 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
   } catch (err) {
     return report(err, io);
   }
-  return EXIT.ok;
+  return code;
 }

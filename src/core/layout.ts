@@ -39,6 +39,16 @@ export function secretsFileName(gen: string): string {
   return `_secrets.${gen}.jsonl`;
 }
 
+/** The host of a partition folder (`.../host=<H>/store=<S>`), decoded. */
+export function partitionHost(dir: string): string {
+  return decodeURIComponent(path.basename(path.dirname(dir)).slice('host='.length));
+}
+
+/** The store of a partition folder (`.../host=<H>/store=<S>`). */
+export function partitionStore(dir: string): string {
+  return path.basename(dir).slice('store='.length);
+}
+
 /** Partition folders under OUT/parquet/events: `host=H/store=S`, as absolute paths. */
 export async function partitionFolders(outDir: string): Promise<string[]> {
   const events = eventsDir(outDir);

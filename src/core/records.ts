@@ -163,7 +163,7 @@ export const COLUMNS: readonly Column[] = [
 
 /** A field of a written record: the DuckDB type the warehouse reads it as, and what it holds. */
 export interface RecordColumn {
-  sql: 'VARCHAR' | 'BIGINT' | 'INTEGER' | 'BOOLEAN' | 'TIMESTAMPTZ' | 'DOUBLE';
+  sql: 'VARCHAR' | 'VARCHAR[]' | 'BIGINT' | 'INTEGER' | 'BOOLEAN' | 'TIMESTAMPTZ' | 'DOUBLE';
   doc: string;
 }
 
@@ -289,6 +289,12 @@ export interface RunRecord {
   duplicates_dropped: number | null;
   /** When the warehouse was built or kept and old files retired; null until then (a killed run). */
   finished_at: string | null;
+  /** Whether the load withdrew the hosts not in its input (`--prune`). */
+  prune: boolean;
+  /** Hosts the warehouse holds that were not in this input: kept (absent without `--prune`), or withdrawn with it. */
+  hosts_absent: string[];
+  /** Hosts of this input whose image gave no store while the warehouse held data for them: that data was kept. */
+  hosts_kept_empty: string[];
 }
 
 export const RUN_SHAPE: RecordShape<RunRecord> = {
@@ -318,5 +324,14 @@ export const RUN_SHAPE: RecordShape<RunRecord> = {
   finished_at: {
     sql: 'TIMESTAMPTZ',
     doc: 'When the run finished: warehouse built or kept, old files retired (UTC); null for a run killed before.',
+  },
+  prune: { sql: 'BOOLEAN', doc: 'The load withdrew the hosts not in its input (--prune); null for old runs.' },
+  hosts_absent: {
+    sql: 'VARCHAR[]',
+    doc: 'Hosts the warehouse held that were not in the input: kept, or withdrawn with --prune; null for old runs.',
+  },
+  hosts_kept_empty: {
+    sql: 'VARCHAR[]',
+    doc: 'Hosts of the input whose image gave no Cline store while the warehouse held data for them: their data was kept (--accept-empty replaces it); null for old runs.',
   },
 };

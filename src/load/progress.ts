@@ -23,6 +23,8 @@ export type LoadEvent =
       parser_errors: number;
     }
   | { event: 'models'; rebuilt: boolean }
+  /** A host of the input whose image gave no store while the warehouse held data for it: kept. */
+  | { event: 'kept-empty'; host: string }
   | { event: 'done'; run: RunRecord; duplicates_dropped: number | null };
 
 /** Seconds between plain progress lines when stderr is not a terminal. */
@@ -69,7 +71,8 @@ export function createProgress(options: ProgressOptions): (e: LoadEvent) => void
   };
   return (e) => {
     if (options.format === 'json') {
-      if (!options.quiet || e.event === 'done') options.write(`${JSON.stringify({ ts: new Date(now()).toISOString(), ...e })}\n`);
+      if (!options.quiet || e.event === 'done' || e.event === 'kept-empty')
+        options.write(`${JSON.stringify({ ts: new Date(now()).toISOString(), ...e })}\n`);
       return;
     }
     if (options.quiet) return;
@@ -106,6 +109,13 @@ export function createProgress(options: ProgressOptions): (e: LoadEvent) => void
   };
 }
 
+/** `; N <what>: a, b` for a non-empty list of hosts (the first 10 named). */
+function hostList(what: string, hosts: readonly string[] | null | undefined): string {
+  if (!hosts || hosts.length === 0) return '';
+  const named = hosts.slice(0, 10).join(', ') + (hosts.length > 10 ? `, ... (+${hosts.length - 10})` : '');
+  return `; ${hosts.length} ${what}: ${named}`;
+}
+
 /** The final summary line (stdout), printed whatever the log options. */
 export function summaryLine(run: RunRecord, out: string, elapsedMs: number): string {
   const secrets =
@@ -113,6 +123,10 @@ export function summaryLine(run: RunRecord, out: string, elapsedMs: number): str
   return (
     `loaded ${run.hosts} host(s): ${run.partitions_written} partition(s) written, ${run.partitions_unchanged} unchanged, ` +
     `${run.partitions_removed} removed; ${run.files_read} file(s) read, ${run.files_unchanged} unchanged; ${run.rows_written} row(s), ` +
-    `${run.parser_errors} parser error(s), ${run.duplicates_dropped ?? '-'} duplicate(s) dropped, ${secrets} in ${(elapsedMs / 1000).toFixed(1)} s -> ${out}\n`
+    `${run.parser_errors} parser error(s), ${run.duplicates_dropped ?? '-'} duplicate(s) dropped, ${secrets} in ${(elapsedMs / 1000).toFixed(1)} s -> ${out}` +
+    hostList('host(s) not in this input kept', run.prune === true ? [] : run.hosts_absent) +
+    hostList('host(s) not in this input withdrawn (--prune)', run.prune === true ? run.hosts_absent : []) +
+    hostList('empty image(s), earlier data kept', run.hosts_kept_empty) +
+    '\n'
   );
 }

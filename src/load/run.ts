@@ -14,7 +14,8 @@ import { acquireLock } from './lock.js';
 import { testStop } from '../core/test-stops.js';
 import type { PartitionResult } from './partition.js';
 import { JOB_BYTES, planJobs } from './jobs.js';
-import { partitionDir, partitionFolders } from '../core/layout.js';
+import { partitionDir } from '../core/layout.js';
+import { planMembership } from './membership.js';
 import { removeUnreferenced, RETIRE_GRACE_MS, withdrawPartition } from './retire.js';
 import {
   clinetrailVersion,
@@ -45,6 +46,10 @@ export interface LoadOptions {
    * `[REDACTED:<kind>:<fingerprint>]` and listed in the `secrets` table.
    */
   keepSecrets?: boolean;
+  /** Withdraw the hosts the warehouse holds that are not in this input (`--prune`); kept by default. */
+  prune?: boolean;
+  /** Hosts whose empty image replaces what the warehouse holds of them (`--accept-empty HOST`). */
+  acceptEmpty?: readonly string[];
   /** Progress events (rendered on stderr by the CLI, load/progress.ts). */
   onEvent?: (event: LoadEvent) => void;
 }
@@ -257,15 +262,22 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
         }),
       ),
     ).finally(() => pool.close());
-    // Partitions of sources no longer in the input leave the next warehouse; their files stay until it
+    // Partitions withdrawn leave the next warehouse (load/membership.ts); their files stay until it
     // replaces the current one, which still reads them.
-    const current = new Set([...groups.values()].map((g) => partitionDir(out, g.host, g.store)));
+    const membership = await planMembership({
+      out,
+      given: images.map((i) => i.host),
+      current: new Set([...groups.values()].map((g) => partitionDir(out, g.host, g.store))),
+      found: new Set([...groups.values()].filter((g) => g.store !== 'discovery').map((g) => g.host)),
+      prune: options.prune === true,
+      acceptEmpty: new Set(options.acceptEmpty ?? []),
+    });
     let removed = 0;
-    for (const dir of await partitionFolders(out)) {
-      if (current.has(dir)) continue;
+    for (const dir of membership.withdraw) {
       await markStale();
       if (await withdrawPartition(dir)) removed += 1;
     }
+    for (const host of membership.keptEmpty) emit({ event: 'kept-empty', host });
     const record: RunRecord = {
       run_id: randomUUID(),
       clinetrail_version: await clinetrailVersion(),
@@ -285,6 +297,9 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       secrets_found: results.reduce((n, r) => n + r.secrets, 0),
       duplicates_dropped: null,
       finished_at: null,
+      prune: options.prune === true,
+      hosts_absent: membership.absent,
+      hosts_kept_empty: membership.keptEmpty,
     };
     // written before the build, which reads the runs folder; taken back if the build fails
     const runFile = await recordRun(out, record);

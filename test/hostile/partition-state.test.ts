@@ -206,7 +206,8 @@ describe('a host withdrawn from the fleet', () => {
 
   it('a load killed after the withdrawal leaves the previous warehouse answering as before', async () => {
     // stopped by the test-only hook (core/test-stops.ts) once the withdrawal is done, before the models
-    const run = await runCli(loadArgs(out), { timeoutMs: 300_000, env: { CLINETRAIL_TEST_STOP_AT: 'before-models' } });
+    // --prune: a host no longer in the input is kept otherwise (load/membership.ts)
+    const run = await runCli(loadArgs(out, '--prune'), { timeoutMs: 300_000, env: { CLINETRAIL_TEST_STOP_AT: 'before-models' } });
     expect(run.signal, `before-models not reached: ${describeRun(run)}`).toBe('SIGKILL');
     for (const [i, q] of counts.entries()) expect(String((await query(out, q))[0][0]), q).toBe(before[i]);
   });
@@ -217,7 +218,7 @@ describe('a host withdrawn from the fleet', () => {
     let done = false;
     // with the retire grace of a real load (the suites shorten it): with none, a query that opened the
     // old fleet.duckdb just before the swap failed on a Parquet part already deleted
-    const loading = runCli(loadArgs(out, '--full'), {
+    const loading = runCli(loadArgs(out, '--full', '--prune'), {
       timeoutMs: 300_000,
       env: { CLINETRAIL_TEST_RETIRE_GRACE_MS: String(RETIRE_GRACE_DEFAULT_MS) },
     }).finally(() => (done = true));

@@ -142,10 +142,10 @@ describe('incremental loads', () => {
     expect(run).toMatchObject({ partitions_written: 1, partitions_unchanged: 2 });
   });
 
-  it('removes the partitions of a host that is gone, and --full reads everything again', async () => {
+  it('with --prune, removes the partitions of a host that is gone, and --full reads everything again', async () => {
     const { fleet, out } = own('gone', true);
     rmSync(path.join(fleet, 'lnx-3'), { recursive: true });
-    const run = await runLoad({ fleet, out });
+    const run = await runLoad({ fleet, out, prune: true });
     expect(run).toMatchObject({ partitions_written: 0, partitions_unchanged: 2, partitions_removed: 1 });
     const hosts = await queryWarehouse(out, 'select distinct host from raw_events order by host');
     expect(hosts.rows).toEqual([['WIN-1'], ['lnx-2']]);

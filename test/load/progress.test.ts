@@ -22,6 +22,9 @@ const RUN: RunRecord = {
   secrets_found: 0,
   duplicates_dropped: 5,
   finished_at: '2026-10-03T09:01:01.234Z',
+  prune: false,
+  hosts_absent: [],
+  hosts_kept_empty: [],
 };
 
 function harness(format: 'text' | 'json', isTTY: boolean, quiet = false) {

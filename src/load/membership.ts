@@ -1,0 +1,47 @@
+/**
+ * Which partitions a load takes out of the warehouse. A load updates the hosts it was given and keeps
+ * every other host as it is, so collections can be added one at a time; `--prune` withdraws the hosts
+ * not in the input. A given host whose image yields no Cline store (an unmounted disk, a half-copied
+ * collection, an encoded tree) keeps what the warehouse holds of it unless `--accept-empty HOST` says the
+ * empty image is the truth. Within a host that yielded stores, a store no longer found is withdrawn.
+ */
+import { partitionFolders, partitionHost, partitionStore } from '../core/layout.js';
+import { readManifest } from '../core/manifest.js';
+
+export interface MembershipInput {
+  out: string;
+  /** Host names of the input, in order. */
+  given: readonly string[];
+  /** Partition folders this load wrote or kept unchanged. */
+  current: ReadonlySet<string>;
+  /** Hosts of the input that yielded at least one Cline store (not only discovery problems). */
+  found: ReadonlySet<string>;
+  prune: boolean;
+  acceptEmpty: ReadonlySet<string>;
+}
+
+export interface MembershipPlan {
+  /** Partition folders to withdraw from the next warehouse. */
+  withdraw: string[];
+  /** Hosts the warehouse holds that are not in the input (kept, or withdrawn with prune). */
+  absent: string[];
+  /** Hosts of the input with an empty image whose earlier data is kept. */
+  keptEmpty: string[];
+}
+
+export async function planMembership(input: MembershipInput): Promise<MembershipPlan> {
+  const given = new Set(input.given);
+  const folders = (await partitionFolders(input.out)).filter((dir) => readManifest(dir) !== null);
+  // what the warehouse holds of each host: partitions of Cline stores (a discovery partition is no data)
+  const held = new Set(folders.filter((dir) => partitionStore(dir) !== 'discovery').map(partitionHost));
+  const keptEmpty = input.given.filter((h) => !input.found.has(h) && held.has(h) && !input.acceptEmpty.has(h));
+  const absent = [...new Set(folders.map(partitionHost))].filter((h) => !given.has(h)).sort();
+  const keep = new Set(keptEmpty);
+  const withdraw = folders.filter((dir) => {
+    if (input.current.has(dir)) return false;
+    const host = partitionHost(dir);
+    if (!given.has(host)) return input.prune;
+    return !keep.has(host);
+  });
+  return { withdraw, absent, keptEmpty };
+}
