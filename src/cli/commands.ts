@@ -13,7 +13,7 @@ import type { HostImage } from '../discover/discover.js';
 import { formatResult, type OutputFormat } from './format.js';
 import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
 import { runLoad, UsageError } from '../load/run.js';
-import { clinetrailVersion, packageVersion } from '../load/state.js';
+import { clinetrailVersion } from '../load/state.js';
 import { LockHeldError } from '../load/lock.js';
 import { queryWarehouse } from '../warehouse/build.js';
 import { TEMP_MAX_DEFAULT, TEMP_MAX_ENV } from '../warehouse/query-sandbox.js';
@@ -108,9 +108,10 @@ function report(err: unknown, io: CommandIO, json: boolean): number {
 /** Runs one command line (`argv` without node and the script); resolves to its exit code, never rejects. */
 export async function runCommandLine(argv: readonly string[], io: CommandIO): Promise<number> {
   const json = wantsJson(argv);
-  // what the load records as its version (package and code), worked out only when it is asked for
-  const asksVersion = argv.includes('--version') || argv.includes('-V');
-  const version = asksVersion ? `clinetrail ${await clinetrailVersion()}` : await packageVersion();
+  // what a load records as its version (package and code): it hashes the row-shaping modules, so it is
+  // worked out only when asked for
+  const asksVersion = argv.some((a) => a === '-V' || a === '--version' || a.startsWith('--version='));
+  const version = `clinetrail${asksVersion ? ` ${await clinetrailVersion()}` : ''}`;
   // --help and --version: yargs hands their text to parseAsync's callback instead of console.log
   let shown = '';
   try {

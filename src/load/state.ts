@@ -32,7 +32,7 @@ export function loaderVersion(): Promise<string> {
 }
 
 /** package.json's version, read once: from src/ or from dist/src/. */
-export async function packageVersion(): Promise<string> {
+async function packageVersion(): Promise<string> {
   for (const dir of [path.resolve(SRC, '..'), path.resolve(SRC, '..', '..')]) {
     const text = await fs.readFile(path.join(dir, 'package.json'), 'utf8').catch(() => null);
     if (text !== null) return (JSON.parse(text) as { version?: string }).version ?? 'unknown';
