@@ -2,15 +2,18 @@
  * The clinetrail command line as a function: the arguments and two output sinks in, the exit code out.
  * cli/main.ts runs it on the process's argv and streams; tests run the same function in-process.
  * Progress goes to stderr, results to stdout. Exit codes: 0 done; 1 the load or query failed
- * (I/O error, SQL error); 2 bad arguments or paths; 3 another load holds OUT.
+ * (I/O error, SQL error); 2 bad arguments or paths; 3 another load holds OUT. A bad argument is refused
+ * before anything is written, with one `clinetrail: ` line on stderr (one JSON error event with
+ * `--log-format json`).
  */
 import yargs from 'yargs';
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { HostImage } from '../discover/discover.js';
 import { formatResult, type OutputFormat } from './format.js';
-import { createProgress, summaryLine, type LogFormat } from '../load/progress.js';
+import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
 import { runLoad, UsageError } from '../load/run.js';
+import { clinetrailVersion } from '../load/state.js';
 import { LockHeldError } from '../load/lock.js';
 import { queryWarehouse } from '../warehouse/build.js';
 import { TEMP_MAX_DEFAULT, TEMP_MAX_ENV } from '../warehouse/query-sandbox.js';
@@ -22,6 +25,43 @@ function parseHost(spec: string): HostImage {
   const eq = spec.indexOf('=');
   if (eq <= 0 || eq === spec.length - 1) throw new UsageError(`load: --host wants NAME=PATH, got '${spec}'`);
   return { host: spec.slice(0, eq), root: path.resolve(spec.slice(eq + 1)) };
+}
+
+/** The `--concurrency` text as a number: a whole number of at least 1 (runLoad refuses any other). */
+function parseConcurrency(text: string): number {
+  if (!/^[0-9]+$/.test(text) || Number(text) < 1)
+    throw new UsageError(`load: --concurrency wants a whole number of at least 1, got '${text}'`);
+  return Number(text);
+}
+
+/**
+ * Refuses an option that takes one value but was given more than once: yargs makes it an array, which
+ * would otherwise reach the command as a value of the wrong type (`--fleet a --fleet b`).
+ */
+function once<T>(command: string, name: string, value: T | T[]): T {
+  if (Array.isArray(value)) throw new UsageError(`${command}: --${name} given more than once`);
+  return value;
+}
+
+/** The `--out` of a query: a folder that exists (what it holds is checked by the query). */
+function queryOut(out: string): string {
+  if (out === '') throw new UsageError("query: --out wants the output folder of a load, got ''");
+  const st = statSync(out, { throwIfNoEntry: false });
+  if (st !== undefined && !st.isDirectory()) throw new UsageError(`query: --out ${out} is not a folder`);
+  return path.resolve(out);
+}
+
+/**
+ * Whether errors go out as JSON events: the last `--log-format` of the arguments says json. Read from
+ * the raw arguments, so that arguments yargs refuses are reported in the format asked for too.
+ */
+function wantsJson(argv: readonly string[]): boolean {
+  let format: string | undefined;
+  argv.forEach((arg, i) => {
+    if (arg === '--log-format' || arg === '--logFormat') format = argv[i + 1];
+    else if (arg.startsWith('--log-format=') || arg.startsWith('--logFormat=')) format = arg.slice(arg.indexOf('=') + 1);
+  });
+  return format === 'json';
 }
 
 /** The `--allow-read` folders, each of which must be an existing folder. */
@@ -44,20 +84,38 @@ export interface CommandIO {
 /** Arguments yargs refused: the message and a pointer to --help, exit 2. */
 class ArgumentError extends UsageError {}
 
-/** One `clinetrail: ` line (two for refused arguments) on stderr; returns the exit code of the error. */
-function report(err: unknown, io: CommandIO): number {
+/**
+ * The error as one line on stderr: `clinetrail: <message>`, or a JSON error event with `--log-format
+ * json`. Returns the exit code of the error.
+ */
+function report(err: unknown, io: CommandIO, json: boolean): number {
+  const raw = err instanceof Error ? err.message : String(err);
+  let message: string;
   if (err instanceof ArgumentError) {
-    io.stderr(`clinetrail: ${err.message}\nRun clinetrail --help for usage.\n`);
-    return EXIT.usage;
+    // yargs' messages may span lines ("Invalid values:\n  Argument: ..."): one line, and where to look
+    const flat = raw
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
+      .join(' ');
+    message = `${/^Did you mean /.test(flat) ? `Unknown command. ${flat}` : flat} (see clinetrail --help)`;
+  } else {
+    message = raw.split('\n')[0];
   }
-  const message = err instanceof Error ? err.message : String(err);
-  io.stderr(`clinetrail: ${message.split('\n')[0]}\n`);
+  io.stderr(json ? errorJsonLine(message) : `clinetrail: ${message}\n`);
   return err instanceof UsageError ? EXIT.usage : err instanceof LockHeldError ? EXIT.locked : EXIT.failed;
 }
 
 /** Runs one command line (`argv` without node and the script); resolves to its exit code, never rejects. */
 export async function runCommandLine(argv: readonly string[], io: CommandIO): Promise<number> {
   let code: number = EXIT.ok;
+  const json = wantsJson(argv);
+  // what a load records as its version (package and code): it hashes the row-shaping modules, so it is
+  // worked out only when asked for
+  const asksVersion = argv.some((a) => a === '-V' || a === '--version' || a.startsWith('--version='));
+  const version = `clinetrail${asksVersion ? ` ${await clinetrailVersion()}` : ''}`;
+  // --help and --version: yargs hands their text to parseAsync's callback instead of console.log
+  let shown = '';
   try {
     await yargs([...argv])
       .scriptName('clinetrail')
@@ -71,14 +129,16 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           y
             .option('fleet', {
               type: 'string',
+              requiresArg: true,
               describe: 'Folder whose child folders are host images, each named by its folder name',
             })
             .option('host', { type: 'string', array: true, describe: 'A host image named explicitly, NAME=PATH (repeatable)' })
             .option('out', { type: 'string', demandOption: true, describe: 'Output folder: parquet/, fleet.duckdb, state/' })
             .option('concurrency', {
-              type: 'number',
-              default: 2,
-              describe: 'Partitions (host, store) written at once, each in a worker thread',
+              // a string, checked by parseConcurrency: yargs' number type makes 'abc' null and '2.5' 2.5
+              type: 'string',
+              defaultDescription: '2',
+              describe: 'Partitions (host, store) written at once, each in a worker thread (a whole number >= 1)',
             })
             .option('full', {
               type: 'boolean',
@@ -117,20 +177,25 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
             .example('$0 load --fleet /cases/acme/collections --out /cases/acme/warehouse', 'load every host image of a fleet')
             .example('$0 load --host WS-042=/mnt/ws042 --out ./wh', 'load one image under an explicit host name'),
         async (args) => {
+          const outArg = once('load', 'out', args.out);
+          const fleet = once('load', 'fleet', args.fleet);
+          const concurrencyArg = once('load', 'concurrency', args.concurrency);
+          const concurrency = concurrencyArg === undefined ? 2 : parseConcurrency(concurrencyArg);
+          const logFormat = once('load', 'log-format', args.logFormat) as LogFormat;
           const hosts = (args.host ?? []).map(parseHost);
           const onEvent = createProgress({
-            format: args.logFormat as LogFormat,
+            format: logFormat,
             quiet: args.quiet,
             isTTY: io.stderrIsTTY,
             write: io.stderr,
           });
           const t0 = Date.now();
-          const out = path.resolve(args.out);
+          const out = path.resolve(outArg);
           const run = await runLoad({
-            fleet: args.fleet ? path.resolve(args.fleet) : undefined,
+            fleet: fleet === undefined || fleet === '' ? fleet : path.resolve(fleet),
             hosts,
-            out,
-            concurrency: args.concurrency,
+            out: outArg,
+            concurrency,
             full: args.full,
             keepSecrets: args.keepSecrets,
             prune: args.prune,
@@ -179,14 +244,17 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
               `Sandbox: the query reads only the warehouse's files and the --allow-read folders, writes no file, loads no extension, and is one statement: select, from, with, values, table, describe, show, summarize, or explain of those. It spills into a folder of its own under OUT/tmp (or TMPDIR if OUT is read-only), removed when it ends, of at most ${TEMP_MAX_ENV} (default ${TEMP_MAX_DEFAULT}).`,
             ),
         async (args) => {
-          const result = await queryWarehouse(path.resolve(args.out), args.sql, {
+          const out = queryOut(once('query', 'out', args.out));
+          const format = once('query', 'format', args.format) as OutputFormat;
+          const result = await queryWarehouse(out, once('query', 'sql', args.sql), {
             allowRead: allowReadDirs(args.allowRead ?? []),
           });
-          io.stdout(formatResult(result, args.format as OutputFormat));
+          io.stdout(formatResult(result, format));
         },
       )
-      .demandCommand(1, 'Give a command: load or query (see --help)')
+      .demandCommand(1, 'Give a command: load or query')
       .strict()
+      .recommendCommands()
       .epilogue(
         'Exit codes: 0 done; 1 load or query failed; 2 bad arguments or paths; 3 another load holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
       )
@@ -195,9 +263,15 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
       })
       .exitProcess(false)
       .help()
-      .parseAsync();
+      .alias('help', 'h')
+      .version(version)
+      .alias('version', 'V')
+      .parseAsync([...argv], {}, (_err, _args, output) => {
+        shown = output;
+      });
   } catch (err) {
-    return report(err, io);
+    return report(err, io, json);
   }
+  if (shown !== '') io.stdout(`${shown}\n`);
   return code;
 }

@@ -39,6 +39,19 @@ function duration(ms: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
+/** One event as a line of `--log-format json`: its time, then its fields. */
+function jsonLine(e: object, at: number): string {
+  return `${JSON.stringify({ ts: new Date(at).toISOString(), ...e })}\n`;
+}
+
+/**
+ * An error that ends the command, as a line of `--log-format json`: the shape of the progress events,
+ * `{"ts":...,"event":"error","level":"error","message":...}`, written even with `--quiet`.
+ */
+export function errorJsonLine(message: string, at: number = Date.now()): string {
+  return jsonLine({ event: 'error', level: 'error', message }, at);
+}
+
 export interface ProgressOptions {
   format: LogFormat;
   quiet: boolean;
@@ -71,8 +84,7 @@ export function createProgress(options: ProgressOptions): (e: LoadEvent) => void
   };
   return (e) => {
     if (options.format === 'json') {
-      if (!options.quiet || e.event === 'done' || e.event === 'kept-empty')
-        options.write(`${JSON.stringify({ ts: new Date(now()).toISOString(), ...e })}\n`);
+      if (!options.quiet || e.event === 'done' || e.event === 'kept-empty') options.write(jsonLine(e, now()));
       return;
     }
     if (options.quiet) return;

@@ -84,19 +84,39 @@ async function recordRun(outDir: string, record: RunRecord): Promise<string> {
   return file;
 }
 
-async function isDir(p: string): Promise<boolean> {
-  return (await fs.stat(p).catch(() => null))?.isDirectory() ?? false;
+/** What is at a path, following links: a folder, something else, or nothing. */
+async function kindOf(p: string): Promise<'folder' | 'other' | 'none'> {
+  const st = await fs.stat(p).catch(() => null);
+  return st === null ? 'none' : st.isDirectory() ? 'folder' : 'other';
+}
+
+/**
+ * The options that need no file read, checked before anything else: a bad one is refused before OUT is
+ * created or touched. An empty `out` would be the current folder, an existing file cannot become one,
+ * and a concurrency must be a whole number of at least 1.
+ */
+export async function checkLoadOptions(options: LoadOptions): Promise<void> {
+  if (options.out === '') throw new UsageError("load: --out wants a folder, got ''");
+  if ((await kindOf(path.resolve(options.out))) === 'other') throw new UsageError(`load: --out ${options.out} is not a folder`);
+  if (options.fleet === '') throw new UsageError("load: --fleet wants a folder, got ''");
+  const c = options.concurrency;
+  if (c !== undefined && !(Number.isInteger(c) && c >= 1))
+    throw new UsageError(`load: --concurrency wants a whole number of at least 1, got ${c}`);
 }
 
 /** The host images of a load, checked: every path a folder, every name given once. */
 export async function resolveImages(options: LoadOptions): Promise<HostImage[]> {
   const images: HostImage[] = [];
   if (options.fleet !== undefined) {
-    if (!(await isDir(options.fleet))) throw new UsageError(`load: fleet folder not found: ${options.fleet}`);
+    const kind = await kindOf(options.fleet);
+    if (kind === 'none') throw new UsageError(`load: fleet folder not found: ${options.fleet}`);
+    if (kind === 'other') throw new UsageError(`load: --fleet ${options.fleet} is not a folder`);
     images.push(...(await listFleet(options.fleet)));
   }
   for (const image of options.hosts ?? []) {
-    if (!(await isDir(image.root))) throw new UsageError(`load: host image folder not found: ${image.host}=${image.root}`);
+    const kind = await kindOf(image.root);
+    if (kind === 'none') throw new UsageError(`load: host image folder not found: ${image.host}=${image.root}`);
+    if (kind === 'other') throw new UsageError(`load: --host ${image.host}=${image.root} is not a folder`);
     images.push(image);
   }
   const seen = new Set<string>();
@@ -176,6 +196,7 @@ function groupByPartition(
 export async function runLoad(options: LoadOptions): Promise<RunRecord> {
   const emit = options.onEvent ?? (() => {});
   const started = new Date();
+  await checkLoadOptions(options);
   const images = await resolveImages(options);
   if (images.length === 0) throw new UsageError('load: no host image to load (give --fleet DIR or --host NAME=PATH)');
   const out = path.resolve(options.out);
