@@ -28,7 +28,10 @@ select
     secrets_redacted as is_secrets_redacted,
     secrets_found as count_secrets_redacted,
     case when recency = 1 then (select count(*) from sessions) end as count_sessions,
-    is_full_load
+    is_full_load,
+    prune as is_pruned,
+    hosts_absent,
+    hosts_kept_empty
 from runs
 order by started_at;
 
@@ -43,6 +46,9 @@ comment on column load_runs.ended_at_utc is 'When its partitions were written, b
 comment on column load_runs.count_hosts is 'Host images in its input.';
 comment on column load_runs.count_partitions_written is '(host, store) partitions it read and wrote.';
 comment on column load_runs.count_partitions_unchanged is 'Partitions it kept as they were.';
+comment on column load_runs.is_pruned is 'The load withdrew the hosts not in its input (--prune); null for runs recorded before.';
+comment on column load_runs.hosts_absent is 'Hosts the warehouse held that were not in the input: kept, or withdrawn with --prune; null for runs recorded before.';
+comment on column load_runs.hosts_kept_empty is 'Hosts of the input whose image gave no Cline store while the warehouse held data for them: that data was kept (exit 4); null for runs recorded before.';
 comment on column load_runs.count_partitions_removed is 'Partitions of hosts or stores no longer in the input that it withdrew.';
 comment on column load_runs.count_files_read is 'Evidence files it read.';
 comment on column load_runs.count_files_unchanged is 'Evidence files of unchanged partitions, not read.';

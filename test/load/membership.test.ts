@@ -105,7 +105,7 @@ describe('membership', () => {
     );
     expect(kept.stdout).toContain(`; 1 empty image(s), earlier data kept: ${victim}`);
     expect((await queryWarehouse(out, `select count(*) from raw_events where host = '${victim}'`)).rows).toEqual(before);
-    const runs = await queryWarehouse(out, 'select hosts_kept_empty from raw_runs order by started_at desc limit 1');
+    const runs = await queryWarehouse(out, 'select hosts_kept_empty from load_runs order by started_at_utc desc limit 1');
     expect(runs.rows).toEqual([[[victim]]]);
     const accepted = await captureCommandLine(runCommandLine, [
       'load',
