@@ -163,7 +163,15 @@ export const COLUMNS: readonly Column[] = [
 
 /** A field of a written record: the DuckDB type the warehouse reads it as, and what it holds. */
 export interface RecordColumn {
-  sql: 'VARCHAR' | 'VARCHAR[]' | 'BIGINT' | 'INTEGER' | 'BOOLEAN' | 'TIMESTAMPTZ' | 'DOUBLE';
+  sql:
+    | 'VARCHAR'
+    | 'VARCHAR[]'
+    | 'STRUCT(host VARCHAR, image_path VARCHAR, status VARCHAR)[]'
+    | 'BIGINT'
+    | 'INTEGER'
+    | 'BOOLEAN'
+    | 'TIMESTAMPTZ'
+    | 'DOUBLE';
   doc: string;
 }
 
@@ -295,6 +303,8 @@ export interface RunRecord {
   hosts_absent: string[];
   /** Hosts of this input whose image gave no store while the warehouse held data for them: that data was kept. */
   hosts_kept_empty: string[];
+  /** Every host image of the input, with what the load found in it (load/membership.ts HostStatus). */
+  host_images: Array<{ host: string; image_path: string; status: string }>;
 }
 
 export const RUN_SHAPE: RecordShape<RunRecord> = {
@@ -329,6 +339,10 @@ export const RUN_SHAPE: RecordShape<RunRecord> = {
   hosts_absent: {
     sql: 'VARCHAR[]',
     doc: 'Hosts the warehouse held that were not in the input: kept, or withdrawn with --prune; null for old runs.',
+  },
+  host_images: {
+    sql: 'STRUCT(host VARCHAR, image_path VARCHAR, status VARCHAR)[]',
+    doc: 'Every host image of the input: name, path and what the load found (loaded, no Cline data, unreadable, kept after empty image); null for old runs.',
   },
   hosts_kept_empty: {
     sql: 'VARCHAR[]',

@@ -29,6 +29,25 @@ export interface MembershipPlan {
   keptEmpty: string[];
 }
 
+/** What a load found in a host image of its input. */
+export type HostStatus = 'loaded' | 'no Cline data' | 'unreadable' | 'kept after empty image';
+
+/**
+ * The status of a given host: `loaded` when it yielded a Cline store; else `kept after empty image` when
+ * the warehouse kept its earlier data, `unreadable` when discovery could not search all of it, and `no
+ * Cline data` when it searched everything and found none.
+ */
+export function hostStatus(
+  host: string,
+  found: ReadonlySet<string>,
+  keptEmpty: readonly string[],
+  hadProblems: boolean,
+): HostStatus {
+  if (found.has(host)) return 'loaded';
+  if (keptEmpty.includes(host)) return 'kept after empty image';
+  return hadProblems ? 'unreadable' : 'no Cline data';
+}
+
 export async function planMembership(input: MembershipInput): Promise<MembershipPlan> {
   const given = new Set(input.given);
   const folders = (await partitionFolders(input.out)).filter((dir) => readManifest(dir) !== null);

@@ -15,7 +15,7 @@ import { testStop } from '../core/test-stops.js';
 import type { PartitionResult } from './partition.js';
 import { JOB_BYTES, planJobs } from './jobs.js';
 import { partitionDir } from '../core/layout.js';
-import { planMembership } from './membership.js';
+import { hostStatus, planMembership } from './membership.js';
 import { removeUnreferenced, RETIRE_GRACE_MS, withdrawPartition } from './retire.js';
 import {
   clinetrailVersion,
@@ -285,11 +285,12 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     ).finally(() => pool.close());
     // Partitions withdrawn leave the next warehouse (load/membership.ts); their files stay until it
     // replaces the current one, which still reads them.
+    const found = new Set([...groups.values()].filter((g) => g.store !== 'discovery').map((g) => g.host));
     const membership = await planMembership({
       out,
       given: images.map((i) => i.host),
       current: new Set([...groups.values()].map((g) => partitionDir(out, g.host, g.store))),
-      found: new Set([...groups.values()].filter((g) => g.store !== 'discovery').map((g) => g.host)),
+      found,
       prune: options.prune === true,
       acceptEmpty: new Set(options.acceptEmpty ?? []),
     });
@@ -321,6 +322,11 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       prune: options.prune === true,
       hosts_absent: membership.absent,
       hosts_kept_empty: membership.keptEmpty,
+      host_images: images.map((image, i) => ({
+        host: image.host,
+        image_path: image.root,
+        status: hostStatus(image.host, found, membership.keptEmpty, discoveries[i].problems.length > 0),
+      })),
     };
     // written before the build, which reads the runs folder; taken back if the build fails
     const runFile = await recordRun(out, record);

@@ -31,11 +31,18 @@ async function contents(out: string): Promise<Record<string, unknown[][]>> {
   const names = (
     await queryWarehouse(
       out,
-      `select table_name from information_schema.tables where table_schema = 'main' and table_name not in ('load_runs', 'raw_runs') and table_name not like 'int_%' order by 1`,
+      `select table_name from information_schema.tables where table_schema = 'main' and table_name not in ('load_runs', 'raw_runs', 'hosts') and table_name not like 'int_%' order by 1`,
     )
   ).rows.map((r) => r[0] as string);
   const all: Record<string, unknown[][]> = {};
   for (const name of names) all[name] = (await queryWarehouse(out, `select * from "${name}" order by all`)).rows;
+  // hosts but the times of the loads and the status (one by one, all but the last are absent from the last input)
+  all.hosts = (
+    await queryWarehouse(
+      out,
+      'select host, image_path, stores, count_files, count_rows, count_parser_errors from hosts order by all',
+    )
+  ).rows;
   return all;
 }
 
@@ -120,5 +127,48 @@ describe('membership', () => {
     expect(accepted.code, accepted.stderr).toBe(0);
     expect((await queryWarehouse(out, `select count(*) from raw_events where host = '${victim}'`)).rows).toEqual([['0']]);
     expect(await hostsIn(out)).toEqual(HOSTS.filter((h) => h !== victim));
+  });
+
+  it('lists in `hosts` every host seen, with its image, status and what it holds; names an image with no Cline data', async () => {
+    const out = newOut();
+    const nothing = path.join(work, 'no-cline');
+    mkdirSync(path.join(nothing, 'home', 'u', 'projects'), { recursive: true });
+    const first = await captureCommandLine(runCommandLine, [
+      'load',
+      '--quiet',
+      ...HOSTS.flatMap((h) => ['--host', `${h}=${path.join(FLEET, h)}`]),
+      '--host',
+      `bare=${nothing}`,
+      '--out',
+      out,
+    ]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('; 1 image(s) with no Cline data: bare');
+    // a later load given one host only: the others are absent from the last input, and kept
+    await runLoad({ hosts: [image(HOSTS[0])], out });
+    const rows = (
+      await queryWarehouse(
+        out,
+        `select host, image_path, status, stores, count_rows::INTEGER, first_loaded_at_utc is not null, last_seen_at_utc >= first_seen_at_utc from hosts order by host`,
+      )
+    ).rows;
+    const held = await queryWarehouse(
+      out,
+      `select host, list(distinct store order by store) filter (where store <> 'discovery'), count(*)::INTEGER from raw_events group by host order by host`,
+    );
+    const heldBy = new Map(held.rows.map((r) => [r[0], r]));
+    expect(rows).toEqual(
+      [...HOSTS, 'bare']
+        .sort()
+        .map((h) => [
+          h,
+          h === 'bare' ? nothing : path.join(FLEET, h),
+          h === HOSTS[0] ? 'loaded' : 'absent from last input',
+          h === 'bare' ? [] : heldBy.get(h)![1],
+          h === 'bare' ? 0 : heldBy.get(h)![2],
+          h !== 'bare',
+          true,
+        ]),
+    );
   });
 });

@@ -25,6 +25,7 @@ const RUN: RunRecord = {
   prune: false,
   hosts_absent: [],
   hosts_kept_empty: [],
+  host_images: [],
 };
 
 function harness(format: 'text' | 'json', isTTY: boolean, quiet = false) {

@@ -1,0 +1,74 @@
+-- hosts: every host image a load of this OUT was given or holds data of, with where it was found, when it
+-- was loaded, what it holds and its status, so "where did we find nothing" is one query. Inputs: raw_runs
+-- (each run's host_images: name, image path, what the load found), raw_files (what each host's partitions
+-- read). Grain: one row per host.
+--   status: the status of its last load (loaded, no Cline data, unreadable, kept after empty image), or
+--   `absent from last input` when the newest run was not given it (its data kept, load/membership.ts).
+-- A view, as load_runs is: a load that changed no partition keeps fleet.duckdb, and its run still counts.
+create or replace view hosts as
+with seen as (
+    select r.started_at, h.host, h.image_path, h.status
+    from raw_runs as r, unnest(r.host_images) as u(h)
+    where r.host_images is not null
+),
+
+per_host as (
+    select
+        host,
+        arg_max(image_path, started_at) as image_path,
+        min(started_at) as first_seen_at_utc,
+        min(started_at) filter (where status = 'loaded') as first_loaded_at_utc,
+        max(started_at) filter (where status = 'loaded') as last_loaded_at_utc,
+        max(started_at) as last_seen_at_utc,
+        arg_max(status, started_at) as last_status
+    from seen
+    group by host
+),
+
+held as (
+    select
+        host,
+        list(distinct store order by store) filter (where store <> 'discovery') as stores,
+        count(*) as count_files,
+        coalesce(sum(rows), 0) as count_rows,
+        coalesce(sum(errors), 0) as count_parser_errors
+    from raw_files
+    group by host
+),
+
+newest as (
+    select max(started_at) as started_at from raw_runs
+)
+
+select
+    coalesce(p.host, h.host) as host,
+    p.image_path,
+    case
+        when p.host is null then 'loaded'
+        when p.last_seen_at_utc < (select started_at from newest) then 'absent from last input'
+        else p.last_status
+    end as status,
+    p.first_seen_at_utc,
+    p.first_loaded_at_utc,
+    p.last_loaded_at_utc,
+    p.last_seen_at_utc,
+    coalesce(h.stores, []) as stores,
+    coalesce(h.count_files, 0) as count_files,
+    coalesce(h.count_rows, 0) as count_rows,
+    coalesce(h.count_parser_errors, 0) as count_parser_errors
+from per_host as p
+full join held as h on h.host = p.host
+order by host;
+
+comment on view hosts is 'Every host image loaded or seen on this OUT: image path, loads, what it holds and its status. Grain: one row per host.';
+comment on column hosts.host is 'Host image name.';
+comment on column hosts.image_path is 'Path of its image at its last load (as given: --fleet child folder or --host PATH).';
+comment on column hosts.status is 'loaded, no Cline data, unreadable (discovery could not search all of it), kept after empty image (exit 4: its earlier data kept), or absent from last input (the newest load was not given it; its data kept).';
+comment on column hosts.first_seen_at_utc is 'Start of the first load given it.';
+comment on column hosts.first_loaded_at_utc is 'Start of the first load that found Cline data in it.';
+comment on column hosts.last_loaded_at_utc is 'Start of the last load that found Cline data in it.';
+comment on column hosts.last_seen_at_utc is 'Start of the last load given it.';
+comment on column hosts.stores is 'Stores the warehouse holds of it, sorted (discovery left out).';
+comment on column hosts.count_files is 'Evidence files its partitions read (discovery problems included).';
+comment on column hosts.count_rows is 'Rows its partitions hold, parser rows included.';
+comment on column hosts.count_parser_errors is 'parser: rows of its partitions.';
