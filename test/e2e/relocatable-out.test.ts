@@ -150,7 +150,10 @@ describe('a copy of OUT', () => {
     // raw_secrets reads files only where a load redacted a secret (none in this fleet)
     const readers = reads.map(([what]) => String(what));
     expect(readers).toEqual(expect.arrayContaining(['view raw_events', 'view raw_files', 'view raw_runs']));
-    expect(readers.every((what) => /^view raw_(events|files|runs|secrets)$/.test(what)), readers.join()).toBe(true);
+    expect(
+      readers.every((what) => /^view raw_(events|files|runs|secrets)$/.test(what)),
+      readers.join(),
+    ).toBe(true);
     for (const [what, text] of reads) expect(String(text), String(what)).toMatch(/read_(parquet|json)\(out_files?\(/);
     const bytes = readFileSync(path.join(copy, 'fleet.duckdb'));
     expect(bytes.includes(original)).toBe(false);
