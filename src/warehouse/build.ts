@@ -78,17 +78,34 @@ const SECRET_COLUMNS = columnList(SECRET_SHAPE);
 const RUN_COLUMNS = columnList(RUN_SHAPE);
 
 /**
- * The files of the current generation of every partition (core/manifest.ts), sorted. Older
- * generations and partitions without a manifest are left out: they belong to the previous warehouse.
+ * The variable that holds the absolute OUT on clinetrail's connections: the macros of sql/00_out_files.sql
+ * put it before the paths relative to OUT that the views hold.
+ */
+export const OUT_VARIABLE = 'clinetrail_out';
+
+/** The statement that points a connection's views at `outDir` (sql/00_out_files.sql). */
+export function setOutStatement(outDir: string): string {
+  return `set variable ${OUT_VARIABLE} = ${sqlString(path.resolve(outDir))}`;
+}
+
+/** A path of OUT's, relative to OUT with `/` separators: what the views hold (sql/00_out_files.sql). */
+function outRelative(outDir: string, file: string): string {
+  return path.relative(outDir, file).split(path.sep).join('/');
+}
+
+/**
+ * The files of the current generation of every partition (core/manifest.ts), relative to OUT, sorted.
+ * Older generations and partitions without a manifest are left out: they belong to the previous warehouse.
  */
 async function partitionFiles(outDir: string): Promise<{ parquet: string[]; inventory: string[]; secrets: string[] }> {
   const found = { parquet: [] as string[], inventory: [] as string[], secrets: [] as string[] };
+  const rel = (dir: string, name: string) => outRelative(outDir, path.join(dir, name));
   for (const dir of await partitionFolders(outDir)) {
     const m = readManifest(dir);
     if (m === null) continue;
-    found.parquet.push(...m.parts.map((f) => path.join(dir, f.name)));
-    found.inventory.push(path.join(dir, m.inventory.name));
-    if (m.secrets_file) found.secrets.push(path.join(dir, m.secrets_file.name));
+    found.parquet.push(...m.parts.map((f) => rel(dir, f.name)));
+    found.inventory.push(rel(dir, m.inventory.name));
+    if (m.secrets_file) found.secrets.push(rel(dir, m.secrets_file.name));
   }
   for (const files of Object.values(found)) files.sort();
   return found;
@@ -99,10 +116,15 @@ function fileList(files: string[]): string {
   return `[${files.map(sqlString).join(', ')}]`;
 }
 
+/** The files of OUT at `files` (relative to OUT), through the macro of sql/00_out_files.sql. */
+function outFiles(files: string[]): string {
+  return `out_files(${fileList(files)})`;
+}
+
 /**
- * The placeholders model files may use, resolved to the files under OUT. The partitions' files are
- * listed by name rather than by a glob: each scan of a glob lists every partition folder again, and
- * the models scan raw_events up to 20 times. fleet.duckdb is rebuilt whenever a partition changes
+ * The placeholders model files may use, resolved to the files under OUT, named relative to OUT
+ * (sql/00_out_files.sql). The partitions' files are listed by name rather than by a glob: each scan of
+ * a glob lists every partition folder again, and the models scan raw_events up to 20 times. fleet.duckdb is rebuilt whenever a partition changes
  * (load/run.ts), so the list is never out of date. The store specification gives the rest
  * (warehouse/stores-table.ts specPlaceholders).
  */
@@ -111,18 +133,18 @@ async function placeholders(outDir: string): Promise<Record<string, string>> {
   const files = await partitionFiles(outDir);
   return {
     events_source: files.parquet.length
-      ? `read_parquet(${fileList(files.parquet)}, hive_partitioning = false)`
+      ? `read_parquet(${outFiles(files.parquet)}, hive_partitioning = false)`
       : emptyRelation(COLUMNS.map((c) => [c.name, c.sql] as const)),
     files_source: files.inventory.length
-      ? `read_json(${fileList(files.inventory)}, format = 'newline_delimited', columns = ${jsonColumns(FILE_COLUMNS)})`
+      ? `read_json(${outFiles(files.inventory)}, format = 'newline_delimited', columns = ${jsonColumns(FILE_COLUMNS)})`
       : emptyRelation(FILE_COLUMNS),
     secrets_source: files.secrets.length
-      ? `read_json(${fileList(files.secrets)}, format = 'newline_delimited', columns = ${jsonColumns(SECRET_COLUMNS)})`
+      ? `read_json(${outFiles(files.secrets)}, format = 'newline_delimited', columns = ${jsonColumns(SECRET_COLUMNS)})`
       : emptyRelation(SECRET_COLUMNS),
     ...specPlaceholders(),
     ...recordCommentPlaceholders(),
     runs_source: existsSync(runs)
-      ? `read_json(${sqlString(path.join(runs, '*.json'))}, format = 'newline_delimited', columns = ${jsonColumns(RUN_COLUMNS)})`
+      ? `read_json(out_file(${sqlString('state/runs/*.json')}), format = 'newline_delimited', columns = ${jsonColumns(RUN_COLUMNS)})`
       : emptyRelation(RUN_COLUMNS),
   };
 }
@@ -207,6 +229,7 @@ export async function buildWarehouse(outDir: string): Promise<BuildSummary> {
     // one), and each committed alone cost a WAL write; the new file is all or nothing anyway (renamed
     // into place). One host's build: 1.29 s against 1.53 s (means of nine); the generated fleet's: 2.4 s against 2.9 s,
     // at 166 MB of RSS against 159 MB.
+    await conn.run(setOutStatement(outDir));
     await conn.run('begin transaction');
     await runModels(conn, await placeholders(outDir));
     await conn.run('commit');
@@ -259,6 +282,8 @@ export async function queryWarehouse(outDir: string, sql: string, options: Query
   try {
     const { instance, conn } = await open(file, { access_mode: 'READ_ONLY', temp_directory: temp.dir });
     try {
+      // before the sandbox's lock: the views name OUT's files relative to OUT (sql/00_out_files.sql)
+      await conn.run(setOutStatement(outDir));
       for (const [name, value] of sandboxSettings(allowed)) await conn.run(`set ${name} = ${settingValue(value)}`);
       const prepared = await prepareQuery(conn, sql);
       const reader = await prepared.runAndReadAll();

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setOutStatement } from '../../src/warehouse/build.js';
 import { REPO } from '../helpers/source.js';
 
 const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
@@ -90,7 +91,9 @@ class Warehouse {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
     });
-    return new Warehouse(instance, await instance.connect());
+    const conn = await instance.connect();
+    await conn.run(setOutStatement(out));
+    return new Warehouse(instance, conn);
   }
 
   /** Rows as objects, values made plain. */

@@ -5,6 +5,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { setOutStatement } from '../../src/warehouse/build.js';
 import { listFiles } from './source.js';
 
 /** Rows of a query on OUT/fleet.duckdb, opened read-only. */
@@ -16,6 +17,7 @@ export async function queryOut(out: string, sql: string): Promise<unknown[][]> {
   });
   const conn = await instance.connect();
   try {
+    await conn.run(setOutStatement(out));
     return (await conn.runAndReadAll(sql)).getRowsJson() as unknown[][];
   } finally {
     conn.closeSync();
