@@ -47,12 +47,18 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('a model build that fails', () => {
-  it('ends the load with exit 1 and one clinetrail: line naming the model file, without a stack', () => {
+  it('ends the load with exit 1 and one error event naming the model file, without a stack', () => {
     expect(failed.code, describeRun(failed)).toBe(1);
-    const lines = failed.stderr.split('\n').filter((l) => l.startsWith('clinetrail:'));
-    expect(lines, describeRun(failed)).toHaveLength(1);
-    expect(lines[0]).toMatch(/^clinetrail: warehouse: model \d\d_[a-z_]+\.sql failed: Out of Memory Error/);
+    // --log-format json: the error is a JSON event like the progress events
+    const errors = failed.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { event: string; message?: string })
+      .filter((e) => e.event === 'error');
+    expect(errors, describeRun(failed)).toHaveLength(1);
+    expect(errors[0].message).toMatch(/^warehouse: model \d\d_[a-z_]+\.sql failed: Out of Memory Error/);
     expect(failed.stderr).not.toMatch(/\n\s+at /);
+    expect(failed.stderr).not.toMatch(/^clinetrail:/m);
   });
 
   it('keeps the previous warehouse, which answers exactly as before, and leaves no temporary warehouse file', async () => {
