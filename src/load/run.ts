@@ -9,7 +9,7 @@ import pLimit from 'p-limit';
 import { removeStaleCopies } from '../evidence/private-folders.js';
 import type { RunRecord } from '../core/records.js';
 import type { Source, StoreId } from '../core/row.js';
-import { discoverImage, listFleet, type Discovery, type DiscoveryProblem, type HostImage } from '../discover/discover.js';
+import { discoverImage, type Discovery, type DiscoveryProblem, type HostImage } from '../discover/discover.js';
 import { acquireLock } from './lock.js';
 import { testStop } from '../core/test-stops.js';
 import type { PartitionResult } from './partition.js';
@@ -30,34 +30,12 @@ import { buildWarehouse, modelsVersion, queryWarehouse } from '../warehouse/buil
 import type { LoadEvent } from './progress.js';
 import { createPartitionPool, type PartitionJob } from './worker-pool.js';
 
-export interface LoadOptions {
-  /** Folder whose child folders are host images. */
-  fleet?: string;
-  /** Host images named explicitly (`--host NAME=PATH`). */
-  hosts?: HostImage[];
-  /** Output folder: parquet/, fleet.duckdb, state/. */
-  out: string;
-  /** Partitions written at once, each in its own worker thread (default: 2, the cores of these machines). */
-  concurrency?: number;
-  /** Read every partition again, even those whose files did not change. */
-  full?: boolean;
-  /**
-   * Store texts with their secrets (`--keep-secrets`). By default every secret in a text is replaced by
-   * `[REDACTED:<kind>:<fingerprint>]` and listed in the `secrets` table.
-   */
-  keepSecrets?: boolean;
-  /** Withdraw the hosts the warehouse holds that are not in this input (`--prune`); kept by default. */
-  prune?: boolean;
-  /** Hosts whose empty image replaces what the warehouse holds of them (`--accept-empty HOST`). */
-  acceptEmpty?: readonly string[];
-  /** Progress events (rendered on stderr by the CLI, load/progress.ts). */
-  onEvent?: (event: LoadEvent) => void;
-}
+import { checkLoadOptions, type LoadOptions, resolveImages, UsageError } from './load-inputs.js';
+
+export type { LoadOptions } from './load-inputs.js';
+export { checkLoadOptions, resolveImages, UsageError } from './load-inputs.js';
 
 export type { RunRecord } from '../core/records.js';
-
-/** A user error: bad paths or arguments. The CLI prints the message alone and exits 2. */
-export class UsageError extends Error {}
 
 /**
  * mkdir -p one level at a time. Node 20's recursive mkdir loops forever where a file system answers
@@ -82,49 +60,6 @@ async function recordRun(outDir: string, record: RunRecord): Promise<string> {
   await fs.writeFile(`${file}.tmp`, `${JSON.stringify(record)}\n`);
   await fs.rename(`${file}.tmp`, file);
   return file;
-}
-
-/** What is at a path, following links: a folder, something else, or nothing. */
-async function kindOf(p: string): Promise<'folder' | 'other' | 'none'> {
-  const st = await fs.stat(p).catch(() => null);
-  return st === null ? 'none' : st.isDirectory() ? 'folder' : 'other';
-}
-
-/**
- * The options that need no file read, checked before anything else: a bad one is refused before OUT is
- * created or touched. An empty `out` would be the current folder, an existing file cannot become one,
- * and a concurrency must be a whole number of at least 1.
- */
-export async function checkLoadOptions(options: LoadOptions): Promise<void> {
-  if (options.out === '') throw new UsageError("load: --out wants a folder, got ''");
-  if ((await kindOf(path.resolve(options.out))) === 'other') throw new UsageError(`load: --out ${options.out} is not a folder`);
-  if (options.fleet === '') throw new UsageError("load: --fleet wants a folder, got ''");
-  const c = options.concurrency;
-  if (c !== undefined && !(Number.isInteger(c) && c >= 1))
-    throw new UsageError(`load: --concurrency wants a whole number of at least 1, got ${c}`);
-}
-
-/** The host images of a load, checked: every path a folder, every name given once. */
-export async function resolveImages(options: LoadOptions): Promise<HostImage[]> {
-  const images: HostImage[] = [];
-  if (options.fleet !== undefined) {
-    const kind = await kindOf(options.fleet);
-    if (kind === 'none') throw new UsageError(`load: fleet folder not found: ${options.fleet}`);
-    if (kind === 'other') throw new UsageError(`load: --fleet ${options.fleet} is not a folder`);
-    images.push(...(await listFleet(options.fleet)));
-  }
-  for (const image of options.hosts ?? []) {
-    const kind = await kindOf(image.root);
-    if (kind === 'none') throw new UsageError(`load: host image folder not found: ${image.host}=${image.root}`);
-    if (kind === 'other') throw new UsageError(`load: --host ${image.host}=${image.root} is not a folder`);
-    images.push(image);
-  }
-  const seen = new Set<string>();
-  for (const image of images) {
-    if (seen.has(image.host)) throw new UsageError(`load: host name given twice: ${image.host}`);
-    seen.add(image.host);
-  }
-  return images;
 }
 
 /**
