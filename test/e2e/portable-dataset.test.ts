@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsDir, partitionDir, partsDirOf } from '../../src/core/layout.js';
+import { eventsDir, hostFolder, partitionDir, partitionHost, partsDirOf } from '../../src/core/layout.js';
 import { readManifest } from '../../src/core/manifest.js';
 import { PART_BYTES } from '../../src/load/partition.js';
 import { runLoad } from '../../src/load/run.js';
@@ -44,6 +44,24 @@ beforeAll(async () => {
 afterAll(() => {
   conn?.closeSync();
   rmSync(work, { recursive: true, force: true });
+});
+
+describe('host folder names', () => {
+  it('are no hive keys and no names pyarrow skips, and give the host back', () => {
+    const cases: Array<[string, string]> = [
+      ['0042', '0042'],
+      ['host=web', 'host%3Dweb'],
+      ['a/b', 'a%2Fb'],
+      ['_build', '%5Fbuild'],
+      ['.hidden', '%2Ehidden'],
+      ['..', '%2E.'],
+      ['WIN-ALICE01', 'WIN-ALICE01'],
+    ];
+    for (const [host, folder] of cases) {
+      expect(hostFolder(host)).toBe(folder);
+      expect(partitionHost(partitionDir('/out', host, 'cline-tasks'))).toBe(host);
+    }
+  });
 });
 
 describe('the demo fleet as a dataset', () => {
