@@ -18,8 +18,12 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { RecordBatchStreamWriter, type RecordBatch } from 'apache-arrow';
 import * as parquet from 'parquet-wasm/node';
 
-/** Bytes of a row group, as parquet-wasm counts its buffered data, before it is flushed to the file. */
-export const ROW_GROUP_BYTES = 16 * 1024 * 1024;
+/**
+ * Bytes of a row group, as parquet-wasm estimates its buffered data, before it is flushed to the file
+ * (8 MB on disk of random text; 18 MB of the bench's text in 5 MB). At 16 MiB the bench fleet's load
+ * peaked at 353 MB RSS instead of 324 MB (docs/BENCHMARKS.md).
+ */
+export const ROW_GROUP_BYTES = 8 * 1024 * 1024;
 
 /** What a closed part holds. */
 export interface WrittenPart {
