@@ -189,7 +189,7 @@ async function stageGeneration(
   let secretsFile: string | null = null;
   const redactor = keepSecrets ? null : new RowRedactor();
   /** The part being written, and its name; null between parts. */
-  let part: { writer: PartWriter; name: string } | null = null;
+  let part = null as { writer: PartWriter; name: string } | null; // `as`: closures assign it
   const closePart = async () => {
     if (part === null) return;
     const written = await part.writer.close();
@@ -234,49 +234,55 @@ async function stageGeneration(
   };
   const byRel = new Map<string, string>();
   const stamps = new Map<string, string | null>();
-  for (const source of sources) {
-    // fingerprinted before the reader opens them: the inventory describes the bytes the rows come from
-    for (const file of source.files) {
-      const { stamp, ...print } = await fingerprint(file);
-      Object.assign(fileRecord(source, file), print);
-      byRel.set(imagePath(source, file), file);
-      stamps.set(file, stamp);
-    }
-    for await (const row of rowsOf(source)) {
-      const abs = byRel.get(row.source_file) ?? path.join(source.imageRoot, row.source_file);
-      await take(source, abs, row);
-    }
-  }
-  for (const problem of problems) {
-    // discovery gives every partition with problems a source (load/run.ts groupByPartition)
-    const source = sources.find((s) => problem.file.startsWith(s.root)) ?? sources[0];
-    if (!source) throw new Error(`partition ${host}/${store}: a discovery problem without a source: ${problem.file}`);
-    await take(source, problem.file, parserRow(source, problem.file, null, problem.message));
-  }
-  const changed = new Set([...stamps].filter(([file, stamp]) => stampOf(file) !== stamp).map(([file]) => file));
   const inputs: InputStat[] = [];
-  for (const source of sources) {
-    for (const file of source.files) {
-      const rec = fileRecord(source, file);
-      const moved = changed.has(file);
-      inputs.push({ source_file: rec.source_file, size: moved ? null : rec.size, mtime_ms: moved ? null : rec.mtime_ms });
-      if (moved && last) {
-        await take(
-          source,
-          file,
-          parserRow(
-            source,
-            file,
-            null,
-            `changed while being read, ${READ_ATTEMPTS} times; its rows may mix two versions of the file, and the next load reads it again`,
-          ),
-        );
+  let changed = new Set<string>();
+  try {
+    for (const source of sources) {
+      // fingerprinted before the reader opens them: the inventory describes the bytes the rows come from
+      for (const file of source.files) {
+        const { stamp, ...print } = await fingerprint(file);
+        Object.assign(fileRecord(source, file), print);
+        byRel.set(imagePath(source, file), file);
+        stamps.set(file, stamp);
+      }
+      for await (const row of rowsOf(source)) {
+        const abs = byRel.get(row.source_file) ?? path.join(source.imageRoot, row.source_file);
+        await take(source, abs, row);
       }
     }
+    for (const problem of problems) {
+      // discovery gives every partition with problems a source (load/run.ts groupByPartition)
+      const source = sources.find((s) => problem.file.startsWith(s.root)) ?? sources[0];
+      if (!source) throw new Error(`partition ${host}/${store}: a discovery problem without a source: ${problem.file}`);
+      await take(source, problem.file, parserRow(source, problem.file, null, problem.message));
+    }
+    changed = new Set([...stamps].filter(([file, stamp]) => stampOf(file) !== stamp).map(([file]) => file));
+    for (const source of sources) {
+      for (const file of source.files) {
+        const rec = fileRecord(source, file);
+        const moved = changed.has(file);
+        inputs.push({ source_file: rec.source_file, size: moved ? null : rec.size, mtime_ms: moved ? null : rec.mtime_ms });
+        if (moved && last) {
+          await take(
+            source,
+            file,
+            parserRow(
+              source,
+              file,
+              null,
+              `changed while being read, ${READ_ATTEMPTS} times; its rows may mix two versions of the file, and the next load reads it again`,
+            ),
+          );
+        }
+      }
+    }
+    inputs.push(...problemInputs(sources, problems));
+    await flush();
+    await closePart();
+  } catch (err) {
+    part?.writer.abort(); // the part is staged only: its file goes with the staging folder
+    throw err;
   }
-  inputs.push(...problemInputs(sources, problems));
-  await flush();
-  await closePart();
   const files = [...tally.values()].sort((a, b) => (a.source_file < b.source_file ? -1 : 1));
   const inventoryFile = inventoryFileName(gen);
   await fs.writeFile(

@@ -67,6 +67,8 @@ export class PartWriter {
   private wake: (() => void) | null = null;
   private done: Promise<void> | null = null;
   private failure: unknown = null;
+  /** Set by abort: the file is closed, and whatever the writer still emits is dropped. */
+  private aborted = false;
 
   constructor(readonly file: string) {
     this.fd = openSync(file, 'wx');
@@ -92,6 +94,7 @@ export class PartWriter {
     );
     const sink = new WritableStream<Uint8Array>({
       write: (chunk) => {
+        if (this.aborted) return;
         writeSync(this.fd, chunk);
         this.hash.update(chunk);
         this.size += chunk.length;
@@ -121,6 +124,15 @@ export class PartWriter {
     this.rows += batch.numRows;
   }
 
+  /** Gives up the part after a failure elsewhere: the writer's stream is ended and the file closed. */
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.queue.push(null);
+    this.wake?.();
+    closeSync(this.fd);
+  }
+
   /** Writes the footer and closes the file; returns its size and SHA-256. */
   async close(): Promise<WrittenPart> {
     try {
@@ -130,7 +142,8 @@ export class PartWriter {
         if (this.failure !== null) throw this.failure;
       }
     } finally {
-      closeSync(this.fd);
+      if (!this.aborted) closeSync(this.fd);
+      this.aborted = true;
     }
     return { size: this.size, sha256: this.hash.digest('hex'), rows: this.rows };
   }
