@@ -4,13 +4,14 @@
 #   make query Q="select ..."         query the warehouse
 #   make test                         install, build (tsc type-checks as it emits), run every test suite
 #   make real-corpus [MAJORS=3]       drive the released Cline CLIs into fixtures/real-producer (needs npm)
+#   make interop [INTEROP_DIR=DIR]    open OUT/parquet/events with pandas, pyarrow, polars and DuckDB (needs pip)
 FLEET ?= fixtures/fleet
 OUT ?= warehouse
 Q ?= select host, store, count(*) as rows from raw_events group by all order by all
 FORMAT ?= table
 CLI := node dist/src/cli/main.js
 
-.PHONY: load query test build install bench clean imports lint format real-corpus
+.PHONY: load query test build install bench clean imports lint format real-corpus interop
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -56,6 +57,21 @@ bench: build
 # Needs the npm registry and a few minutes; not part of `make test`. MAJORS="3" drives one generation only.
 real-corpus: build
 	node dist/corpus/drive.js $(MAJORS)
+
+# Interop (issue 13): a private virtualenv (interop/.venv, git-ignored) with the engines of
+# interop/requirements.txt, a fleet with numeric host names loaded by the CLI, and each engine's default
+# call checked against the warehouse (interop/check.py): one PASS/FAIL line each, exit 1 on any FAIL.
+# Not part of `make test`: it needs pip and about 200 MB under INTEROP_DIR.
+INTEROP_DIR ?= /tmp/clinetrail-interop
+interop/.venv/.installed: interop/requirements.txt
+	python3 -m venv interop/.venv
+	interop/.venv/bin/pip install --quiet --disable-pip-version-check -r interop/requirements.txt
+	@touch $@
+
+interop: build interop/.venv/.installed
+	interop/make-fleet.sh "$(INTEROP_DIR)"
+	$(CLI) load --fleet "$(INTEROP_DIR)/fleet" --out "$(INTEROP_DIR)/out" --quiet
+	interop/.venv/bin/python interop/check.py "$(INTEROP_DIR)/out" $(CLI)
 
 clean:
 	rm -rf dist warehouse

@@ -1,7 +1,7 @@
 -- raw_events: every row every reader wrote, as stored in the Parquet partitions
--- OUT/parquet/events/host=H/store=S/*.parquet. Grain: one row per reader row, named by row_id.
--- host and store are columns of every Parquet file (always VARCHAR: a host named 0042 stays text), so the
--- partition folder names are not parsed (hive_partitioning = false).
+-- OUT/parquet/events/<host>/<store>/*.parquet. Grain: one row per reader row, named by row_id.
+-- host and store are columns of every Parquet file (always VARCHAR: a host named 0042 stays text); the
+-- folder names are no hive keys, and are not parsed (hive_partitioning = false).
 --
 -- row_id is the one identity of a row, which every model joins on: the MD5 (128 bits, UHUGEINT) of
 -- (host, store, source_file, file_row). file_row is the row's position among the rows its partition wrote

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import type { HostImage } from '../discover/discover.js';
 import { formatResult, type OutputFormat } from './format.js';
 import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
+import { oldLayoutError } from '../core/layout.js';
 import { runLoad, UsageError } from '../load/run.js';
 import { clinetrailVersion } from '../load/state.js';
 import { LockHeldError } from '../load/lock.js';
@@ -48,6 +49,8 @@ function queryOut(out: string): string {
   if (out === '') throw new UsageError("query: --out wants the output folder of a load, got ''");
   const st = statSync(out, { throwIfNoEntry: false });
   if (st !== undefined && !st.isDirectory()) throw new UsageError(`query: --out ${out} is not a folder`);
+  const old = oldLayoutError(path.resolve(out));
+  if (old !== null) throw new Error(`query: ${old}`);
   return path.resolve(out);
 }
 

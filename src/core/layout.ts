@@ -3,22 +3,56 @@
  * that the main thread of a load (state, warehouse) does not load the readers, Arrow and parquet-wasm
  * (~37 MB of RSS) that only the workers use.
  *
- * A partition folder holds one or more generations of files, each generation the whole output of one
- * write of that partition, its id in every file name: `part-<gen>-NNNNN.parquet`, `_files.<gen>.jsonl`
- * and `_secrets.<gen>.jsonl`. `_partition.json` (core/manifest.ts) names the current generation;
- * older ones stay until the warehouse that reads them has been replaced (load/retire.ts).
+ * A partition has two folders, named alike (`<host>/<store>`, host escaped by hostFolder):
+ * - `OUT/parquet/events/<host>/<store>/` holds only its Parquet parts, `part-<gen>-NNNNN.parquet`, so
+ *   the dataset folder is plain Parquet that pandas, pyarrow, polars and DuckDB open with their default
+ *   calls. The folders are not `host=`/`store=` (hive) names on purpose: those readers infer a hive
+ *   key's type from the folder names (`0042` became the integer 42 in polars and pyarrow) or clash it
+ *   with the column in the files (pyarrow: "string vs dictionary"); `host` and `store` are columns
+ *   of every file instead (docs/ARCHITECTURE.md, "The Parquet dataset").
+ * - `OUT/records/<host>/<store>/` holds the commit record `_partition.json` (core/manifest.ts) and
+ *   the side files of each generation, `_files.<gen>.jsonl` and `_secrets.<gen>.jsonl`.
+ * Each generation is the whole output of one write of that partition, its id in every file name; the
+ * manifest names the current one, and older ones stay until the warehouse that reads them has been
+ * replaced (load/retire.ts).
  */
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 
-/** Folder of every partition folder: `OUT/parquet/events`. */
+/** Folder of the Parquet dataset: `OUT/parquet/events`, nothing but `<host>/<store>/*.parquet`. */
 export function eventsDir(outDir: string): string {
   return path.join(outDir, 'parquet', 'events');
 }
 
-/** Folder of a partition under `OUT/parquet/events`; host names are percent-encoded. */
+/** Folder of the partitions' commit records and side files: `OUT/records`. */
+export function recordsDir(outDir: string): string {
+  return path.join(outDir, 'records');
+}
+
+/**
+ * A host's folder name: percent-encoded (so `=`, `/`, `%` and the like never reach a folder name, and
+ * no reader takes it for a hive `key=value`), with a leading `.` or `_` encoded too, since pyarrow
+ * skips files and folders whose names start with them. `0042` stays `0042`.
+ */
+export function hostFolder(host: string): string {
+  const enc = encodeURIComponent(host);
+  return enc.startsWith('.') || enc.startsWith('_') ? `%${enc.charCodeAt(0).toString(16).toUpperCase()}${enc.slice(1)}` : enc;
+}
+
+/** The partition's folder of records (`OUT/records/<host>/<store>`): its manifest and side files. */
 export function partitionDir(outDir: string, host: string, store: string): string {
-  return path.join(eventsDir(outDir), `host=${encodeURIComponent(host)}`, `store=${store}`);
+  return path.join(recordsDir(outDir), hostFolder(host), store);
+}
+
+/** The Parquet folder of the partition whose records folder is `dir`: `OUT/parquet/events/<host>/<store>`. */
+export function partsDirOf(dir: string): string {
+  const out = path.dirname(path.dirname(path.dirname(dir)));
+  return path.join(eventsDir(out), path.basename(path.dirname(dir)), path.basename(dir));
+}
+
+/** The folder a file of the partition at `dir` lives in: parts in the dataset, the rest beside the manifest. */
+export function fileDirOf(dir: string, name: string): string {
+  return name.endsWith('.parquet') ? partsDirOf(dir) : dir;
 }
 
 /** The partition's commit record, naming its current generation (core/manifest.ts). */
@@ -39,26 +73,46 @@ export function secretsFileName(gen: string): string {
   return `_secrets.${gen}.jsonl`;
 }
 
-/** The host of a partition folder (`.../host=<H>/store=<S>`), decoded. */
+/** The host of a partition folder (`.../<host>/<store>`), decoded. */
 export function partitionHost(dir: string): string {
-  return decodeURIComponent(path.basename(path.dirname(dir)).slice('host='.length));
+  return decodeURIComponent(path.basename(path.dirname(dir)));
 }
 
-/** The store of a partition folder (`.../host=<H>/store=<S>`). */
+/** The store of a partition folder (`.../<host>/<store>`). */
 export function partitionStore(dir: string): string {
-  return path.basename(dir).slice('store='.length);
+  return path.basename(dir);
 }
 
-/** Partition folders under OUT/parquet/events: `host=H/store=S`, as absolute paths. */
-export async function partitionFolders(outDir: string): Promise<string[]> {
-  const events = eventsDir(outDir);
+/** The `<host>/<store>` folders two levels under `root`, as absolute paths. */
+async function twoLevels(root: string): Promise<string[]> {
   const found: string[] = [];
   const list = (d: string) => fs.readdir(d, { withFileTypes: true }).catch(() => []);
-  for (const h of await list(events)) {
-    if (!h.isDirectory() || !h.name.startsWith('host=')) continue;
-    for (const s of await list(path.join(events, h.name))) {
-      if (s.isDirectory() && s.name.startsWith('store=')) found.push(path.join(events, h.name, s.name));
-    }
+  for (const h of await list(root)) {
+    if (!h.isDirectory()) continue;
+    for (const s of await list(path.join(root, h.name))) if (s.isDirectory()) found.push(path.join(root, h.name, s.name));
   }
   return found.sort();
+}
+
+/** Partition folders of records under OUT/records (`<host>/<store>`), as absolute paths. */
+export function partitionFolders(outDir: string): Promise<string[]> {
+  return twoLevels(recordsDir(outDir));
+}
+
+/** Parquet folders under OUT/parquet/events (`<host>/<store>`), as absolute paths. */
+export function partsFolders(outDir: string): Promise<string[]> {
+  return twoLevels(eventsDir(outDir));
+}
+
+/**
+ * The one-line error for an OUT written by clinetrail before this layout (`parquet/events/host=H/store=S`
+ * with the manifests and side files beside the parts), or null. Such an OUT is not migrated: its hosts
+ * absent from the next input would be lost, so the user chooses.
+ */
+export function oldLayoutError(outDir: string): string | null {
+  const events = eventsDir(outDir);
+  if (!existsSync(events)) return null;
+  const old = readdirSync(events).some((name) => name.startsWith('host='));
+  if (!old) return null;
+  return `${outDir} holds the old parquet/events/host=H/store=S layout; load into a new --out, or delete ${path.join(outDir, 'parquet')} and ${path.join(outDir, 'fleet.duckdb')} to read every partition again (hosts absent from this input are then lost)`;
 }

@@ -13,11 +13,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { MANIFEST_FILE } from './layout.js';
+import { fileDirOf, MANIFEST_FILE } from './layout.js';
 
 /** One file of a generation, as written by the load. */
 export interface GenerationFile {
-  /** File name inside the partition folder. */
+  /** File name: a part's inside the partition's Parquet folder, any other's beside the manifest (core/layout.ts fileDirOf). */
   name: string;
   size: number;
   mtime_ms: number;
@@ -60,15 +60,21 @@ export function sha256Text(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-/** Size, mtime and SHA-256 of a file the load just wrote with `bytes`. */
-export function describeBytes(dir: string, name: string, bytes: Uint8Array): GenerationFile {
+/** Size, mtime and SHA-256 of a file the load just wrote, whose SHA-256 it computed as it wrote. */
+export function describeWritten(dir: string, name: string, sha256: string): GenerationFile {
   const st = statSync(path.join(dir, name));
-  return { name, size: st.size, mtime_ms: Math.trunc(st.mtimeMs), sha256: createHash('sha256').update(bytes).digest('hex') };
+  return { name, size: st.size, mtime_ms: Math.trunc(st.mtimeMs), sha256 };
 }
 
 /** Size, mtime and SHA-256 of a small file the load wrote (an inventory, a secrets file), read back whole. */
 export function describeFile(dir: string, name: string): GenerationFile {
-  return describeBytes(dir, name, readFileSync(path.join(dir, name)));
+  return describeWritten(
+    dir,
+    name,
+    createHash('sha256')
+      .update(readFileSync(path.join(dir, name)))
+      .digest('hex'),
+  );
 }
 
 /** Every file a manifest names. */
@@ -103,7 +109,7 @@ export function tamperedFile(dir: string, m: PartitionManifest): string | null {
   for (const f of manifestFiles(m)) {
     let st: ReturnType<typeof statSync>;
     try {
-      st = statSync(path.join(dir, f.name));
+      st = statSync(path.join(fileDirOf(dir, f.name), f.name));
     } catch {
       return `${f.name} is missing`;
     }
@@ -115,13 +121,18 @@ export function tamperedFile(dir: string, m: PartitionManifest): string | null {
 }
 
 /**
- * Commits a generation staged in `stagingDir`: its files are renamed into `finalDir` (created when
- * new), then the manifest is written beside them and renamed over the old one. A kill before that
- * last rename leaves the previous generation current and the new files unreferenced.
+ * Commits a generation staged in `stagingDir`: its parts are renamed into the partition's Parquet
+ * folder and its side files into `finalDir` (both created when new), then the manifest is written in
+ * `finalDir` and renamed over the old one. A kill before that last rename leaves the previous
+ * generation current and the new files unreferenced.
  */
 export async function commitGeneration(stagingDir: string, finalDir: string, manifest: PartitionManifest): Promise<void> {
+  for (const f of manifestFiles(manifest)) {
+    const dir = fileDirOf(finalDir, f.name);
+    await fs.mkdir(dir, { recursive: true });
+    await fs.rename(path.join(stagingDir, f.name), path.join(dir, f.name));
+  }
   await fs.mkdir(finalDir, { recursive: true });
-  for (const f of manifestFiles(manifest)) await fs.rename(path.join(stagingDir, f.name), path.join(finalDir, f.name));
   const tmp = path.join(finalDir, `${MANIFEST_FILE}.${manifest.generation}.tmp`);
   await fs.writeFile(tmp, `${JSON.stringify(manifest, null, 1)}\n`);
   await fs.rename(tmp, path.join(finalDir, MANIFEST_FILE));

@@ -14,7 +14,8 @@ import type { Row, StoreId } from './row.js';
  * `source_seq`, the position of a row among the rows of one record), then `file_row` (stamped by the
  * partition writer) and the fact columns readers fill beside their texts. Names are a contract.
  */
-export type ColumnType = 'utf8' | 'int64' | 'int32' | 'float64' | 'bool' | 'timestamp_ms';
+/** `timestamp`: the row holds epoch milliseconds; Parquet stores INT64 microseconds, UTC-adjusted (write/arrow-batch.ts). */
+export type ColumnType = 'utf8' | 'int64' | 'int32' | 'float64' | 'bool' | 'timestamp';
 
 export interface Column {
   name: keyof Row;
@@ -71,7 +72,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     name: 'timestamp_utc',
-    type: 'timestamp_ms',
+    type: 'timestamp',
     sql: 'TIMESTAMPTZ',
     doc: 'When it happened, UTC; null where the source records no time.',
   },

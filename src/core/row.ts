@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { SourceRole, StoreId } from './stores.js';
 
-/** Store ids: the `store=` partition values, derived from the store specification (core/stores.ts). */
+/** Store ids: the `store` column and partition folder names, derived from the store specification (core/stores.ts). */
 export type { SourceRole, StoreId };
 
 export type TurnType = 'user' | 'assistant' | 'thinking' | 'tool_use' | 'tool_result' | 'system';

@@ -1,5 +1,5 @@
 /**
- * The store specification: one entry per store (partition `store=`), from which the rest is derived:
+ * The store specification: one entry per store (the `store` column and partition folder), from which the rest is derived:
  * the `StoreId` type, discovery's file matching (discover/store-files.ts), the warehouse's `stores`
  * table (warehouse/stores-table.ts) and the test helpers. The reader of each store is the entry of
  * the same id in readers/registry.ts, which the compiler checks is complete; it is kept there because
@@ -11,7 +11,7 @@ import type { RootKindId } from './root-kinds.js';
 export type SourceRole = 'primary' | 'secondary';
 
 export interface StoreSpec {
-  /** The `store=` partition value: a contract with analysts' saved queries. */
+  /** The `store` column and partition folder name: a contract with analysts' saved queries. */
   id: string;
   role: SourceRole;
   /** One line: what the store holds. */
@@ -212,7 +212,7 @@ export const STORES = [
   },
 ] as const satisfies readonly StoreSpec[];
 
-/** Store ids: the `store=` partition values. */
+/** Store ids: the `store` column and partition folder names. */
 export type StoreId = (typeof STORES)[number]['id'];
 
 /** Every store id, in the specification's order. */

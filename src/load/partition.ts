@@ -28,25 +28,33 @@ import { fingerprint, stampOf } from '../evidence/fingerprint.js';
 import { inventoryFileName, partFileName, partitionDir, secretsFileName } from '../core/layout.js';
 import {
   commitGeneration,
-  describeBytes,
   describeFile,
+  describeWritten,
   newGeneration,
   sha256Text,
   type GenerationFile,
   type PartitionManifest,
 } from '../core/manifest.js';
-import { recordBatchToParquet } from '../write/parquet-file.js';
+import { PartWriter } from '../write/parquet-file.js';
 import { RowRedactor } from '../write/redact-row.js';
 import { inputSignature, problemInputs, writerVersion, type InputStat, type WriterVersion } from './state.js';
 
 /**
- * Rows per Parquet part, and text bytes (UTF-16 units) per part, whichever comes first. Each part's
- * texts are held about four times over at its flush (rows, Arrow buffers, IPC bytes, parquet-wasm's
- * memory, which never shrinks), in each of the two workers: at 2 Mi characters instead of 4 the full
- * bench load peaked at 376-388 MB instead of 401 MB (3 runs against 1), in the same wall time.
+ * Rows per Arrow batch handed to the Parquet writer, and text bytes (UTF-16 units) per batch,
+ * whichever comes first. Each batch's texts are held about four times over at its flush (rows, Arrow
+ * buffers, IPC bytes, parquet-wasm's memory, which never shrinks), in each of the two workers: at 2 Mi
+ * characters instead of 4 the full bench load peaked at 376-388 MB instead of 401 MB (3 runs against
+ * 1), in the same wall time.
  */
 export const BATCH_ROWS = 50_000;
 export const BATCH_TEXT_CHARS = 2 * 1024 * 1024;
+
+/**
+ * A part is closed, and the next batch starts a new one, once its flushed row groups reach this many
+ * bytes: parts of tens of MB for Spark, Trino and Athena rather than one small file per batch. Memory
+ * does not grow with it: the writer holds one row group (write/parquet-file.ts ROW_GROUP_BYTES).
+ */
+export const PART_BYTES = 64 * 1024 * 1024;
 
 /** Reads of a partition whose files keep changing under it, before it is kept as last read. */
 export const READ_ATTEMPTS = 3;
@@ -180,6 +188,15 @@ async function stageGeneration(
   let secretLines: string[] = [];
   let secretsFile: string | null = null;
   const redactor = keepSecrets ? null : new RowRedactor();
+  /** The part being written, and its name; null between parts. */
+  let part = null as { writer: PartWriter; name: string } | null; // `as`: closures assign it
+  const closePart = async () => {
+    if (part === null) return;
+    const written = await part.writer.close();
+    // described from the bytes hashed as they were written, not read back
+    parts.push(describeWritten(staging, part.name, written.sha256));
+    part = null;
+  };
   const flush = async () => {
     if (secretLines.length > 0) {
       secretsFile ??= secretsFileName(gen);
@@ -187,13 +204,14 @@ async function stageGeneration(
       secretLines = [];
     }
     if (batch.length === 0) return;
-    const name = partFileName(gen, parts.length);
-    const bytes = recordBatchToParquet(rowsToRecordBatch(batch));
-    await fs.writeFile(path.join(staging, name), bytes);
-    // described from the bytes in hand, not read back
-    parts.push(describeBytes(staging, name, bytes));
+    if (part === null) {
+      const name = partFileName(gen, parts.length);
+      part = { writer: new PartWriter(path.join(staging, name)), name };
+    }
+    await part.writer.write(rowsToRecordBatch(batch));
     batch = [];
     batchChars = 0;
+    if (part.writer.bytesWritten >= PART_BYTES) await closePart();
   };
   /** Rows taken so far per source_file: each row's `file_row`, which with host, store and source_file names it. */
   const rowsOfFile = new Map<string, number>();
@@ -216,48 +234,55 @@ async function stageGeneration(
   };
   const byRel = new Map<string, string>();
   const stamps = new Map<string, string | null>();
-  for (const source of sources) {
-    // fingerprinted before the reader opens them: the inventory describes the bytes the rows come from
-    for (const file of source.files) {
-      const { stamp, ...print } = await fingerprint(file);
-      Object.assign(fileRecord(source, file), print);
-      byRel.set(imagePath(source, file), file);
-      stamps.set(file, stamp);
-    }
-    for await (const row of rowsOf(source)) {
-      const abs = byRel.get(row.source_file) ?? path.join(source.imageRoot, row.source_file);
-      await take(source, abs, row);
-    }
-  }
-  for (const problem of problems) {
-    // discovery gives every partition with problems a source (load/run.ts groupByPartition)
-    const source = sources.find((s) => problem.file.startsWith(s.root)) ?? sources[0];
-    if (!source) throw new Error(`partition ${host}/${store}: a discovery problem without a source: ${problem.file}`);
-    await take(source, problem.file, parserRow(source, problem.file, null, problem.message));
-  }
-  const changed = new Set([...stamps].filter(([file, stamp]) => stampOf(file) !== stamp).map(([file]) => file));
   const inputs: InputStat[] = [];
-  for (const source of sources) {
-    for (const file of source.files) {
-      const rec = fileRecord(source, file);
-      const moved = changed.has(file);
-      inputs.push({ source_file: rec.source_file, size: moved ? null : rec.size, mtime_ms: moved ? null : rec.mtime_ms });
-      if (moved && last) {
-        await take(
-          source,
-          file,
-          parserRow(
-            source,
-            file,
-            null,
-            `changed while being read, ${READ_ATTEMPTS} times; its rows may mix two versions of the file, and the next load reads it again`,
-          ),
-        );
+  let changed = new Set<string>();
+  try {
+    for (const source of sources) {
+      // fingerprinted before the reader opens them: the inventory describes the bytes the rows come from
+      for (const file of source.files) {
+        const { stamp, ...print } = await fingerprint(file);
+        Object.assign(fileRecord(source, file), print);
+        byRel.set(imagePath(source, file), file);
+        stamps.set(file, stamp);
+      }
+      for await (const row of rowsOf(source)) {
+        const abs = byRel.get(row.source_file) ?? path.join(source.imageRoot, row.source_file);
+        await take(source, abs, row);
       }
     }
+    for (const problem of problems) {
+      // discovery gives every partition with problems a source (load/run.ts groupByPartition)
+      const source = sources.find((s) => problem.file.startsWith(s.root)) ?? sources[0];
+      if (!source) throw new Error(`partition ${host}/${store}: a discovery problem without a source: ${problem.file}`);
+      await take(source, problem.file, parserRow(source, problem.file, null, problem.message));
+    }
+    changed = new Set([...stamps].filter(([file, stamp]) => stampOf(file) !== stamp).map(([file]) => file));
+    for (const source of sources) {
+      for (const file of source.files) {
+        const rec = fileRecord(source, file);
+        const moved = changed.has(file);
+        inputs.push({ source_file: rec.source_file, size: moved ? null : rec.size, mtime_ms: moved ? null : rec.mtime_ms });
+        if (moved && last) {
+          await take(
+            source,
+            file,
+            parserRow(
+              source,
+              file,
+              null,
+              `changed while being read, ${READ_ATTEMPTS} times; its rows may mix two versions of the file, and the next load reads it again`,
+            ),
+          );
+        }
+      }
+    }
+    inputs.push(...problemInputs(sources, problems));
+    await flush();
+    await closePart();
+  } catch (err) {
+    part?.writer.abort(); // the part is staged only: its file goes with the staging folder
+    throw err;
   }
-  inputs.push(...problemInputs(sources, problems));
-  await flush();
   const files = [...tally.values()].sort((a, b) => (a.source_file < b.source_file ? -1 : 1));
   const inventoryFile = inventoryFileName(gen);
   await fs.writeFile(

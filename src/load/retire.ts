@@ -7,7 +7,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { eventsDir, MANIFEST_FILE, partitionFolders } from '../core/layout.js';
+import { eventsDir, MANIFEST_FILE, partitionFolders, partsFolders, recordsDir } from '../core/layout.js';
 import { manifestFiles, readManifest } from '../core/manifest.js';
 
 /**
@@ -35,26 +35,40 @@ export const RETIRE_GRACE_DEFAULT_MS = 1000;
 export const RETIRE_GRACE_MS = Number(process.env.CLINETRAIL_TEST_RETIRE_GRACE_MS ?? RETIRE_GRACE_DEFAULT_MS);
 
 /**
- * Deletes every file and folder under OUT/parquet/events that no manifest names, after `graceMs` when
- * there is anything to delete.
+ * Deletes every file and folder under OUT/parquet/events and OUT/records that no manifest names, after
+ * `graceMs` when there is anything to delete. A Parquet folder is judged by the manifest of the
+ * records folder of the same name.
  */
 export async function removeUnreferenced(outDir: string, graceMs = 0): Promise<void> {
   const doomed: string[] = [];
+  const kept = new Map<string, Set<string>>();
   for (const dir of await partitionFolders(outDir)) {
     const m = readManifest(dir);
     if (m === null) {
       doomed.push(dir);
       continue;
     }
-    const keep = new Set([MANIFEST_FILE, ...manifestFiles(m).map((f) => f.name)]);
+    const names = manifestFiles(m).map((f) => f.name);
+    kept.set(path.relative(recordsDir(outDir), dir), new Set(names.filter((n) => n.endsWith('.parquet'))));
+    const keep = new Set([MANIFEST_FILE, ...names]);
+    for (const name of await fs.readdir(dir)) if (!keep.has(name)) doomed.push(path.join(dir, name));
+  }
+  const events = eventsDir(outDir);
+  for (const dir of await partsFolders(outDir)) {
+    const keep = kept.get(path.relative(events, dir));
+    if (keep === undefined) {
+      doomed.push(dir);
+      continue;
+    }
     for (const name of await fs.readdir(dir)) if (!keep.has(name)) doomed.push(path.join(dir, name));
   }
   if (doomed.length === 0) return;
   if (graceMs > 0) await new Promise((resolve) => setTimeout(resolve, graceMs));
   for (const p of doomed) await fs.rm(p, { recursive: true, force: true });
-  const events = eventsDir(outDir);
-  for (const h of await fs.readdir(events).catch(() => [] as string[])) {
-    // a host folder whose every partition is gone
-    await fs.rmdir(path.join(events, h)).catch(() => {});
+  for (const root of [events, recordsDir(outDir)]) {
+    for (const h of await fs.readdir(root).catch(() => [] as string[])) {
+      // a host folder whose every partition is gone
+      await fs.rmdir(path.join(root, h)).catch(() => {});
+    }
   }
 }

@@ -14,7 +14,7 @@ import { acquireLock } from './lock.js';
 import { testStop } from '../core/test-stops.js';
 import type { PartitionResult } from './partition.js';
 import { JOB_BYTES, planJobs } from './jobs.js';
-import { partitionDir } from '../core/layout.js';
+import { oldLayoutError, partitionDir } from '../core/layout.js';
 import { hostStatus, planMembership } from './membership.js';
 import { removeUnreferenced, RETIRE_GRACE_MS, withdrawPartition } from './retire.js';
 import {
@@ -135,6 +135,8 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
   const images = await resolveImages(options);
   if (images.length === 0) throw new UsageError('load: no host image to load (give --fleet DIR or --host NAME=PATH)');
   const out = path.resolve(options.out);
+  const old = oldLayoutError(out);
+  if (old !== null) throw new Error(`load: ${old}`);
   try {
     await makeFolder(out);
   } catch (err) {

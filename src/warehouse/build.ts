@@ -8,7 +8,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { partitionFolders } from '../core/layout.js';
+import { fileDirOf, partitionFolders } from '../core/layout.js';
 import { readManifest } from '../core/manifest.js';
 import { COLUMNS, columnList, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE } from '../core/records.js';
 import { folderVersion, moduleGraphVersion } from '../core/code-version.js';
@@ -99,7 +99,7 @@ function outRelative(outDir: string, file: string): string {
  */
 async function partitionFiles(outDir: string): Promise<{ parquet: string[]; inventory: string[]; secrets: string[] }> {
   const found = { parquet: [] as string[], inventory: [] as string[], secrets: [] as string[] };
-  const rel = (dir: string, name: string) => outRelative(outDir, path.join(dir, name));
+  const rel = (dir: string, name: string) => outRelative(outDir, path.join(fileDirOf(dir, name), name));
   for (const dir of await partitionFolders(outDir)) {
     const m = readManifest(dir);
     if (m === null) continue;

@@ -17,7 +17,7 @@
 import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { partitionFolders } from '../core/layout.js';
+import { partitionFolders, partsDirOf } from '../core/layout.js';
 
 /** Environment variable that sets the size limit of a query's temporary folder (a DuckDB size: 8GB, 500MB). */
 export const TEMP_MAX_ENV = 'CLINETRAIL_QUERY_TEMP_MAX';
@@ -36,15 +36,14 @@ async function aliases(dir: string): Promise<string[]> {
 }
 
 /**
- * The folders a query may read: every partition folder (`parquet/events/host=H/store=S`, whatever the
- * names of the files in it) and `state/runs` of OUT, under OUT as given and as resolved through links,
+ * The folders a query may read: both folders of every partition (`parquet/events/<host>/<store>` and
+ * `records/<host>/<store>`, whatever the names of the files in them) and `state/runs` of OUT, under OUT as given and as resolved through links,
  * plus the `allowRead` folders. Each ends with a separator, so `/x/iocs` does not open `/x/iocs-old`.
  */
 export async function allowedDirectories(outDir: string, allowRead: readonly string[]): Promise<string[]> {
   const roots = await aliases(outDir);
-  const inside = [...(await partitionFolders(roots[0])), path.join(roots[0], 'state', 'runs')].map((dir) =>
-    path.relative(roots[0], dir),
-  );
+  const partitions = (await partitionFolders(roots[0])).flatMap((dir) => [dir, partsDirOf(dir)]);
+  const inside = [...partitions, path.join(roots[0], 'state', 'runs')].map((dir) => path.relative(roots[0], dir));
   const dirs = roots.flatMap((root) => inside.map((rel) => path.join(root, rel)));
   for (const dir of allowRead) dirs.push(...(await aliases(dir)));
   return [...new Set(dirs.map((d) => (d.endsWith(path.sep) ? d : d + path.sep)))];

@@ -12,7 +12,7 @@ import {
   RecordBatch,
   Schema,
   Struct,
-  TimestampMillisecond,
+  TimestampMicrosecond,
   Utf8,
   type DataType,
 } from 'apache-arrow';
@@ -31,8 +31,9 @@ function arrowType(type: ColumnType): DataType {
       return new Float64();
     case 'bool':
       return new Bool();
-    case 'timestamp_ms':
-      return new TimestampMillisecond('UTC');
+    case 'timestamp':
+      // microseconds, UTC-adjusted: the unit Spark, Trino and Iceberg all read (Iceberg has no milliseconds)
+      return new TimestampMicrosecond('UTC');
   }
 }
 
@@ -80,13 +81,14 @@ function utf8Column(rows: Row[], name: keyof Row) {
 function numberColumn(rows: Row[], name: keyof Row, type: ColumnType) {
   const { bitmap, nulls } = validity(rows, name);
   const n = rows.length;
-  if (type === 'int64' || type === 'timestamp_ms') {
+  if (type === 'int64' || type === 'timestamp') {
     const data = new BigInt64Array(n);
+    const scale = type === 'timestamp' ? 1000n : 1n; // rows hold epoch ms
     for (let i = 0; i < n; i++) {
       const v = rows[i][name];
-      if (typeof v === 'number') data[i] = BigInt(Math.trunc(v));
+      if (typeof v === 'number') data[i] = BigInt(Math.trunc(v)) * scale;
     }
-    const t = type === 'int64' ? new Int64() : new TimestampMillisecond('UTC');
+    const t = type === 'int64' ? new Int64() : new TimestampMicrosecond('UTC');
     return makeData({ type: t, length: n, nullCount: nulls, nullBitmap: bitmap, data } as never);
   }
   if (type === 'int32') {

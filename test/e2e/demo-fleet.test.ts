@@ -201,7 +201,7 @@ describe('demo fleet: first load', () => {
       ]);
     }
     expect(await wh.tuples("select count(*) from raw_events where host = '42'")).toEqual([[0]]);
-    expect(fs.existsSync(path.join(out, 'parquet', 'events', 'host=0042', 'store=sdk-sessions'))).toBe(true);
+    expect(fs.existsSync(path.join(out, 'parquet', 'events', '0042', 'sdk-sessions'))).toBe(true);
   });
 
   it('finds each layout with its home and client', async () => {

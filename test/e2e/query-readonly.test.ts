@@ -46,7 +46,7 @@ afterAll(() => {
 
 describe('clinetrail query cannot change the warehouse', () => {
   const part = () => {
-    const dir = path.join(out, 'parquet', 'events', 'host=lnx-u01', 'store=sdk-sessions');
+    const dir = path.join(out, 'parquet', 'events', 'lnx-u01', 'sdk-sessions');
     return path.join(dir, fs.readdirSync(dir).find((n) => n.endsWith('.parquet'))!);
   };
   const writes: Array<[string, () => string]> = [

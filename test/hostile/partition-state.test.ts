@@ -124,7 +124,7 @@ describe('a Parquet part changed behind the loader', () => {
     const where = `host = 'control' and store = 'vscode-tasks'`;
     const [[rows]] = await query(out, `select count(*) from raw_events where ${where}`);
     expect(Number(rows)).toBeGreaterThan(1);
-    const dir = path.join(out, 'parquet', 'events', 'host=control', 'store=vscode-tasks');
+    const dir = path.join(out, 'parquet', 'events', 'control', 'vscode-tasks');
     const part = path.join(dir, readdirSync(dir).find((n) => n.endsWith('.parquet'))!);
     // what `query "copy (select ... limit 1) to '<part>'"` did: the part rewritten with one row
     const instance = await DuckDBInstance.create(':memory:', {
@@ -239,7 +239,8 @@ describe('a host withdrawn from the fleet', () => {
     expect(answers.length).toBeGreaterThan(2);
     expect(new Set(answers.filter((a) => a !== after && a !== `${before[0]}/${before[1]}`))).toEqual(new Set());
     expect(await query(out, `select count(*) from raw_events where host = 'small-7'`)).toEqual([['0']]);
-    expect(existsSync(path.join(out, 'parquet', 'events', 'host=small-7'))).toBe(false);
+    expect(existsSync(path.join(out, 'parquet', 'events', 'small-7'))).toBe(false);
+    expect(existsSync(path.join(out, 'records', 'small-7'))).toBe(false);
   });
 });
 

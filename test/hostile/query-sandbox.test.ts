@@ -28,7 +28,7 @@ const outside = path.join(work, 'outside');
 const iocs = path.join(work, 'iocs');
 const sibling = path.join(work, 'iocs-sibling');
 const CANARY = `canary-${randomBytes(6).toString('hex')}`;
-const partDir = path.join(out, 'parquet', 'events', 'host=lnx-u01', 'store=sdk-sessions');
+const partDir = path.join(out, 'parquet', 'events', 'lnx-u01', 'sdk-sessions');
 const part = (): string => path.join(partDir, fs.readdirSync(partDir).find((n) => n.endsWith('.parquet'))!);
 let before: Record<string, string> = {};
 
