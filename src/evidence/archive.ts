@@ -1,0 +1,227 @@
+/**
+ * Host images held in archives (`.zip`, `.tar`, `.tar.gz`/`.tgz`) and collections whose member paths a
+ * collector encoded (an unpacked Velociraptor collection): the listing of their members, and the copy of
+ * chosen members into a private folder, streamed one member at a time (bounded memory whatever a
+ * member's size). The archive is only read: nothing is ever written beside it.
+ *
+ * zip through yauzl (central directory, ZIP64, one stream per member, lazy); tar through node-tar
+ * (streamed, gzip detected by its magic bytes), in strict mode so a truncated or corrupt tarball throws.
+ */
+import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import * as tar from 'tar';
+import * as yauzl from 'yauzl';
+
+export type ArchiveFormat = 'zip' | 'tar' | 'folder';
+
+/** One member as the archive (or folder) lists it. */
+export interface ArchiveMember {
+  /** The member's path as stored: raw, undecoded, `/` separated. */
+  name: string;
+  kind: 'file' | 'dir' | 'other';
+  size: number;
+  /** Modification time the archive records, ms since the epoch (zip DOS times read as UTC); null when none. */
+  mtime_ms: number | null;
+}
+
+/** A member to copy: where to, and at which time to stamp the copy. */
+export interface MemberCopy {
+  name: string;
+  dest: string;
+  mtime_ms: number | null;
+}
+
+/** The archive format a file name says, or null for anything else. */
+export function archiveFormatOf(fileName: string): Exclude<ArchiveFormat, 'folder'> | null {
+  const lower = fileName.toLowerCase();
+  if (lower.endsWith('.zip')) return 'zip';
+  if (lower.endsWith('.tar') || lower.endsWith('.tar.gz') || lower.endsWith('.tgz')) return 'tar';
+  return null;
+}
+
+/** The file name without its archive extension: `alice-laptop.tar.gz` → `alice-laptop`. */
+export function archiveBaseName(fileName: string): string {
+  return path.basename(fileName).replace(/\.(zip|tar|tar\.gz|tgz)$/i, '');
+}
+
+const ZIP_OPTIONS: yauzl.Options = { lazyEntries: true, autoClose: false, validateEntrySizes: true };
+
+async function eachZipEntry(file: string, visit: (zip: yauzl.ZipFile, entry: yauzl.Entry) => Promise<void>): Promise<void> {
+  const zip = await yauzl.openPromise(file, ZIP_OPTIONS);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on('error', reject);
+      zip.on('end', resolve);
+      zip.on('entry', (entry: yauzl.Entry) => {
+        visit(zip, entry).then(() => zip.readEntry(), reject);
+      });
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
+}
+
+function zipMember(entry: yauzl.Entry): ArchiveMember {
+  const dir = entry.fileName.endsWith('/');
+  return {
+    name: dir ? entry.fileName.slice(0, -1) : entry.fileName,
+    kind: dir ? 'dir' : 'file',
+    size: entry.uncompressedSize,
+    mtime_ms: entry.getLastModDate({ timezone: 'UTC' }).getTime(),
+  };
+}
+
+function tarMember(entry: tar.ReadEntry): ArchiveMember {
+  const kind =
+    entry.type === 'File' || entry.type === 'OldFile' || entry.type === 'ContiguousFile'
+      ? 'file'
+      : entry.type === 'Directory'
+        ? 'dir'
+        : 'other';
+  return {
+    name: entry.path.replace(/^(\.\/)+/, '').replace(/\/$/, ''),
+    kind,
+    size: entry.size,
+    mtime_ms: entry.mtime ? entry.mtime.getTime() : null,
+  };
+}
+
+/** Files and folders under `root`, relative and `/` separated; links and special files are `other`, never followed. */
+async function folderMembers(root: string): Promise<ArchiveMember[]> {
+  const out: ArchiveMember[] = [];
+  const visit = async (rel: string): Promise<void> => {
+    const entries = await fs.readdir(path.join(root, rel), { withFileTypes: true });
+    for (const e of entries) {
+      const name = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        out.push({ name, kind: 'dir', size: 0, mtime_ms: null });
+        await visit(name);
+      } else if (e.isFile()) {
+        const st = await fs.stat(path.join(root, name));
+        out.push({ name, kind: 'file', size: st.size, mtime_ms: Math.trunc(st.mtimeMs) });
+      } else out.push({ name, kind: 'other', size: 0, mtime_ms: null });
+    }
+  };
+  await visit('');
+  return out;
+}
+
+/** Every member of an archive (or a collection folder). Throws when the archive cannot be read whole. */
+export async function listMembers(file: string, format: ArchiveFormat): Promise<ArchiveMember[]> {
+  if (format === 'folder') return folderMembers(file);
+  const out: ArchiveMember[] = [];
+  if (format === 'zip') await eachZipEntry(file, async (_zip, entry) => void out.push(zipMember(entry)));
+  else await tar.t({ file, strict: true, onReadEntry: (entry) => void out.push(tarMember(entry)) });
+  return out;
+}
+
+async function writeMember(stream: Readable, copy: MemberCopy): Promise<void> {
+  await fs.mkdir(path.dirname(copy.dest), { recursive: true });
+  await pipeline(stream, createWriteStream(copy.dest, { flags: 'wx', mode: 0o600 }));
+  if (copy.mtime_ms !== null) await fs.utimes(copy.dest, copy.mtime_ms / 1000, copy.mtime_ms / 1000);
+}
+
+/**
+ * Copies the chosen members into their `dest` paths, streamed. Returns the error of each member that
+ * failed (its partial copy removed); throws only when the archive itself cannot be opened or walked.
+ */
+export async function copyMembers(
+  file: string,
+  format: ArchiveFormat,
+  copies: readonly MemberCopy[],
+): Promise<Map<string, string>> {
+  const wanted = new Map(copies.map((c) => [c.name, c]));
+  const failed = new Map<string, string>();
+  const fail = async (copy: MemberCopy, err: unknown) => {
+    failed.set(copy.name, (err as Error).message);
+    await fs.rm(copy.dest, { force: true });
+  };
+  if (format === 'folder') {
+    for (const copy of copies) {
+      await writeMember(createReadStream(path.join(file, copy.name)), copy).catch((err) => fail(copy, err));
+    }
+  } else if (format === 'zip') {
+    await eachZipEntry(file, async (zip, entry) => {
+      const copy = wanted.get(zipMember(entry).name);
+      if (!copy || entry.fileName.endsWith('/')) return;
+      wanted.delete(copy.name);
+      await zip
+        .openReadStreamPromise(entry)
+        .then((stream) => writeMember(stream, copy))
+        .catch((err) => fail(copy, err));
+    });
+  } else {
+    const writes: Promise<void>[] = [];
+    await tar
+      .t({
+        file,
+        strict: true,
+        noResume: true,
+        onReadEntry: (entry) => {
+          const copy = wanted.get(tarMember(entry).name);
+          if (!copy) return entry.resume();
+          wanted.delete(copy.name);
+          writes.push(writeMember(entry as unknown as Readable, copy).catch((err) => fail(copy, err)));
+        },
+      })
+      .catch(async (err: unknown) => {
+        // the tarball ends or breaks midway: the members not yet whole fail with it
+        await Promise.all(writes);
+        for (const copy of wanted.values()) failed.set(copy.name, (err as Error).message);
+        throw err;
+      });
+    await Promise.all(writes);
+  }
+  for (const copy of wanted.values())
+    if (!failed.has(copy.name) && format !== 'folder') failed.set(copy.name, 'member not found in the archive');
+  return failed;
+}
+
+/** One small member read whole (collection metadata such as `client_info.json`), or null when absent or unreadable. */
+export async function readSmallMember(
+  file: string,
+  format: ArchiveFormat,
+  name: string,
+  limit = 1024 * 1024,
+): Promise<Buffer | null> {
+  try {
+    if (format === 'folder') {
+      const st = await fs.stat(path.join(file, name));
+      return st.isFile() && st.size <= limit ? await fs.readFile(path.join(file, name)) : null;
+    }
+    let found: Buffer | null = null;
+    const collect = async (stream: Readable) => {
+      const chunks: Buffer[] = [];
+      let total = 0;
+      for await (const chunk of stream) {
+        total += (chunk as Buffer).length;
+        if (total > limit) throw new Error(`${name}: larger than ${limit} bytes`);
+        chunks.push(chunk as Buffer);
+      }
+      found = Buffer.concat(chunks);
+    };
+    if (format === 'zip') {
+      await eachZipEntry(file, async (zip, entry) => {
+        if (found === null && entry.fileName === name) await collect(await zip.openReadStreamPromise(entry));
+      });
+    } else {
+      const reads: Promise<void>[] = [];
+      await tar.t({
+        file,
+        strict: true,
+        noResume: true,
+        onReadEntry: (entry) => {
+          if (tarMember(entry).name === name) reads.push(collect(entry as unknown as Readable));
+          else entry.resume();
+        },
+      });
+      await Promise.all(reads);
+    }
+    return found;
+  } catch {
+    return null;
+  }
+}
