@@ -118,8 +118,13 @@ export async function listMembers(file: string, format: ArchiveFormat): Promise<
   return out;
 }
 
-async function writeMember(stream: Readable, copy: MemberCopy): Promise<void> {
+/** Streams one member to its copy. The folder is made first: no await may come between a stream's opening and its pipeline. */
+async function writeMember(open: () => Readable | Promise<Readable>, copy: MemberCopy): Promise<void> {
   await fs.mkdir(path.dirname(copy.dest), { recursive: true });
+  const stream = await open();
+  // yauzl forwards a zlib error to its stream on a later tick, and can emit a second one (the byte count)
+  // after the pipeline has failed on the first: the same fault, already recorded
+  stream.on('error', () => {});
   await pipeline(stream, createWriteStream(copy.dest, { flags: 'wx', mode: 0o600 }));
   if (copy.mtime_ms !== null) await fs.utimes(copy.dest, copy.mtime_ms / 1000, copy.mtime_ms / 1000);
 }
@@ -141,17 +146,14 @@ export async function copyMembers(
   };
   if (format === 'folder') {
     for (const copy of copies) {
-      await writeMember(createReadStream(path.join(file, copy.name)), copy).catch((err) => fail(copy, err));
+      await writeMember(() => createReadStream(path.join(file, copy.name)), copy).catch((err) => fail(copy, err));
     }
   } else if (format === 'zip') {
     await eachZipEntry(file, async (zip, entry) => {
       const copy = wanted.get(zipMember(entry).name);
       if (!copy || entry.fileName.endsWith('/')) return;
       wanted.delete(copy.name);
-      await zip
-        .openReadStreamPromise(entry)
-        .then((stream) => writeMember(stream, copy))
-        .catch((err) => fail(copy, err));
+      await writeMember(() => zip.openReadStreamPromise(entry), copy).catch((err) => fail(copy, err));
     });
   } else {
     const writes: Promise<void>[] = [];
@@ -164,7 +166,7 @@ export async function copyMembers(
           const copy = wanted.get(tarMember(entry).name);
           if (!copy) return entry.resume();
           wanted.delete(copy.name);
-          writes.push(writeMember(entry as unknown as Readable, copy).catch((err) => fail(copy, err)));
+          writes.push(writeMember(() => entry as unknown as Readable, copy).catch((err) => fail(copy, err)));
         },
       })
       .catch(async (err: unknown) => {

@@ -28,7 +28,6 @@ import {
   writerVersion,
 } from './state.js';
 import { buildWarehouse, modelsVersion, queryWarehouse } from '../warehouse/build.js';
-import type { LoadEvent } from './progress.js';
 import { createPartitionPool, type PartitionJob } from './worker-pool.js';
 
 import { checkLoadOptions, type LoadOptions, resolveImages, UsageError } from './load-inputs.js';

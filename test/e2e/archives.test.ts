@@ -193,7 +193,8 @@ describe('an archive on the next load', () => {
     const zip = path.join(fleet, 'alice-collection.zip');
     const st = statSync(zip);
     writeFileSync(zip, Buffer.alloc(st.size, 0x41));
-    utimesSync(zip, st.atime, st.mtime);
+    // as seconds: a Date would round the mtime to the nearest ms, which can differ from the one recorded
+    utimesSync(zip, st.atimeMs / 1000, st.mtimeMs / 1000);
     const second = await runCli(['load', '--fleet', fleet, '--out', out, '--log-format', 'json'], { env: { TMPDIR: tmp } });
     expect(second.code, describeRun(second)).toBe(0);
     const events = second.stderr
