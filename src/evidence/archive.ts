@@ -82,7 +82,7 @@ function tarMember(entry: tar.ReadEntry): ArchiveMember {
         ? 'dir'
         : 'other';
   return {
-    name: entry.path.replace(/^(\.\/)+/, '').replace(/\/$/, ''),
+    name: entry.path.replace(/\/$/, ''),
     kind,
     size: entry.size,
     mtime_ms: entry.mtime ? entry.mtime.getTime() : null,

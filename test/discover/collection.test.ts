@@ -41,6 +41,9 @@ describe('Velociraptor path escapes', () => {
     expect(velociraptorPrefix(names)).toBeNull();
     expect(velociraptorPrefix(new Set(['c1/client_info.json', 'c1/uploads/auto/y']))).toBe('c1/');
     expect(velociraptorPrefix(new Set(['uploads.json', 'uploads/auto/y']))).toBe('');
+    // a collection folder tarred as `tar -C dir .`: every member starts with ./
+    expect(velociraptorPrefix(new Set(['./client_info.json', './uploads/auto/y']))).toBe('./');
+    expect(logicalPath('./uploads/auto/home/u/%2Ecline/x', './')).toBe('home/u/.cline/x');
   });
 });
 
