@@ -90,6 +90,8 @@ export interface ArchiveRef {
   mtime_ms: number;
   /** Image-relative (logical, decoded) path → the member's path as stored in the archive (raw). */
   members: Record<string, string>;
+  /** Image-relative path → the member's uncompressed size: what reading it costs (load/jobs.ts), before it is copied. */
+  member_sizes: Record<string, number>;
 }
 
 /** The fields a reader decides; provenance comes from the source and the file. */

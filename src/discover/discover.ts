@@ -29,7 +29,7 @@ export interface HostImage {
 
 /** An image read through its member listing; its files are copied to `stagingRoot` before they are read. */
 export interface CollectionImage {
-  archive: Omit<ArchiveRef, 'members'>;
+  archive: Omit<ArchiveRef, 'members' | 'member_sizes'>;
   /** Private folder the members are copied to, under their logical paths: the image root of its sources. */
   stagingRoot: string;
   /** null when the archive could not be listed (`error` says why). */
@@ -103,11 +103,14 @@ export async function discoverImage(image: HostImage): Promise<Discovery> {
 /** The archive of a collection source, with the raw member name of each of its files. */
 function archiveRef(source: Source, collection: CollectionImage): ArchiveRef {
   const members: Record<string, string> = {};
+  const sizes: Record<string, number> = {};
   for (const file of source.files) {
     const rel = path.relative(collection.stagingRoot, file).split(path.sep).join('/');
-    members[rel] = collection.listing?.files.get(rel)?.name ?? rel;
+    const member = collection.listing?.files.get(rel);
+    members[rel] = member?.name ?? rel;
+    sizes[rel] = member?.size ?? 0;
   }
-  return { ...collection.archive, members };
+  return { ...collection.archive, members, member_sizes: sizes };
 }
 
 function inside(realRoot: string, real: string): boolean {

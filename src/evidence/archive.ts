@@ -11,6 +11,7 @@ import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 import * as tar from 'tar';
 import * as yauzl from 'yauzl';
 
@@ -74,6 +75,42 @@ function zipMember(entry: yauzl.Entry): ArchiveMember {
   };
 }
 
+/** Whether a file starts with gzip's magic bytes. */
+async function isGzip(file: string): Promise<boolean> {
+  const fd = await fs.open(file, 'r');
+  try {
+    const { bytesRead, buffer } = await fd.read(Buffer.alloc(2), 0, 2, 0);
+    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
+  } finally {
+    await fd.close();
+  }
+}
+
+/**
+ * Every entry of a tarball, streamed from the file with backpressure, so an entry whose consumer waits
+ * holds the read. The gzip layer is ours: node-tar's own inflates whatever it is given without waiting for
+ * the entry, and held a 214 MB member whole in memory (a 3 MB .tar.gz). Strict: a truncated or corrupt
+ * tarball rejects.
+ */
+async function walkTar(file: string, onReadEntry: (entry: tar.ReadEntry) => void): Promise<void> {
+  const gzip = await isGzip(file);
+  await new Promise<void>((resolve, reject) => {
+    const parser = new tar.Parser({ strict: true, onReadEntry });
+    const input = createReadStream(file);
+    const fail = (err: unknown) => {
+      input.destroy();
+      reject(err);
+    };
+    parser.on('error', fail);
+    parser.on('end', () => resolve());
+    input.on('error', fail);
+    // piped, not `pipeline`d: node-tar's Parser is no Node stream, and pipeline did not wait on it
+    const sink = parser as unknown as NodeJS.WritableStream;
+    if (gzip) input.pipe(createGunzip().on('error', fail)).pipe(sink);
+    else input.pipe(sink);
+  });
+}
+
 function tarMember(entry: tar.ReadEntry): ArchiveMember {
   const kind =
     entry.type === 'File' || entry.type === 'OldFile' || entry.type === 'ContiguousFile'
@@ -114,7 +151,11 @@ export async function listMembers(file: string, format: ArchiveFormat): Promise<
   if (format === 'folder') return folderMembers(file);
   const out: ArchiveMember[] = [];
   if (format === 'zip') await eachZipEntry(file, async (_zip, entry) => void out.push(zipMember(entry)));
-  else await tar.t({ file, strict: true, onReadEntry: (entry) => void out.push(tarMember(entry)) });
+  else
+    await walkTar(file, (entry) => {
+      out.push(tarMember(entry));
+      entry.resume();
+    });
   return out;
 }
 
@@ -123,9 +164,20 @@ async function writeMember(open: () => Readable | Promise<Readable>, copy: Membe
   await fs.mkdir(path.dirname(copy.dest), { recursive: true });
   const stream = await open();
   // yauzl forwards a zlib error to its stream on a later tick, and can emit a second one (the byte count)
-  // after the pipeline has failed on the first: the same fault, already recorded
-  stream.on('error', () => {});
-  await pipeline(stream, createWriteStream(copy.dest, { flags: 'wx', mode: 0o600 }));
+  // after the first: the same fault, recorded once
+  // piped, not `pipeline`d: pipeline reads a tar entry (a Minipass) through its async iterator, which
+  // never tells node-tar to wait, and a 214 MB member was held whole (70 MB peak piped)
+  await new Promise<void>((resolve, reject) => {
+    const out = createWriteStream(copy.dest, { flags: 'wx', mode: 0o600 });
+    const failed = (err: unknown) => {
+      out.destroy();
+      reject(err);
+    };
+    stream.on('error', failed);
+    out.on('error', failed);
+    out.on('close', () => resolve());
+    stream.pipe(out);
+  });
   if (copy.mtime_ms !== null) await fs.utimes(copy.dest, copy.mtime_ms / 1000, copy.mtime_ms / 1000);
 }
 
@@ -157,24 +209,17 @@ export async function copyMembers(
     });
   } else {
     const writes: Promise<void>[] = [];
-    await tar
-      .t({
-        file,
-        strict: true,
-        noResume: true,
-        onReadEntry: (entry) => {
-          const copy = wanted.get(tarMember(entry).name);
-          if (!copy) return entry.resume();
-          wanted.delete(copy.name);
-          writes.push(writeMember(() => entry as unknown as Readable, copy).catch((err) => fail(copy, err)));
-        },
-      })
-      .catch(async (err: unknown) => {
-        // the tarball ends or breaks midway: the members not yet whole fail with it
-        await Promise.all(writes);
-        for (const copy of wanted.values()) failed.set(copy.name, (err as Error).message);
-        throw err;
-      });
+    await walkTar(file, (entry) => {
+      const copy = wanted.get(tarMember(entry).name);
+      if (!copy) return void entry.resume();
+      wanted.delete(copy.name);
+      writes.push(writeMember(() => entry as unknown as Readable, copy).catch((err) => fail(copy, err)));
+    }).catch(async (err: unknown) => {
+      // the tarball ends or breaks midway: the members not yet whole fail with it
+      await Promise.all(writes);
+      for (const copy of wanted.values()) failed.set(copy.name, (err as Error).message);
+      throw err;
+    });
     await Promise.all(writes);
   }
   for (const copy of wanted.values())
@@ -211,14 +256,9 @@ export async function readSmallMember(
       });
     } else {
       const reads: Promise<void>[] = [];
-      await tar.t({
-        file,
-        strict: true,
-        noResume: true,
-        onReadEntry: (entry) => {
-          if (tarMember(entry).name === name) reads.push(collect(entry as unknown as Readable));
-          else entry.resume();
-        },
+      await walkTar(file, (entry) => {
+        if (tarMember(entry).name === name) reads.push(collect(entry as unknown as Readable));
+        else entry.resume();
       });
       await Promise.all(reads);
     }

@@ -62,7 +62,7 @@ export function groupByPartition(
           client: '-',
           root,
           files: [],
-          ...(image.collection ? { archive: { ...image.collection.archive, members: {} } } : {}),
+          ...(image.collection ? { archive: { ...image.collection.archive, members: {}, member_sizes: {} } } : {}),
         };
         g = { host: image.host, store: 'discovery', sources: [source], problems: [] };
         groups.set(`${problem.host}\0discovery`, g);

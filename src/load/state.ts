@@ -126,7 +126,8 @@ function statOrNull(file: string): Stats | null {
  */
 export function inputStatOf(source: Source, file: string): { size: number | null; mtime_ms: number | null; bytes: number } {
   const archive = source.archive;
-  if (archive && archive.format !== 'folder') return { size: archive.size, mtime_ms: archive.mtime_ms, bytes: 0 };
+  if (archive && archive.format !== 'folder')
+    return { size: archive.size, mtime_ms: archive.mtime_ms, bytes: archive.member_sizes[imagePath(source, file)] ?? 0 };
   const raw = archive?.members[imagePath(source, file)];
   const st = statOrNull(archive && raw !== undefined ? path.join(archive.path, raw) : file);
   return { size: st?.size ?? null, mtime_ms: st ? Math.trunc(st.mtimeMs) : null, bytes: st?.size ?? 0 };

@@ -83,6 +83,7 @@ describe('discovery over a listing', () => {
       size: 10,
       mtime_ms: 5,
       members: { 'home/u/.cline/data/logs/hooks.jsonl': 'uploads/auto/home/u/%2Ecline/data/logs/hooks.jsonl' },
+      member_sizes: { 'home/u/.cline/data/logs/hooks.jsonl': 1 },
     });
   });
 

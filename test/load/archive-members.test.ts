@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import * as tar from 'tar';
 import * as yazl from 'yazl';
 import { REPO } from '../helpers/source.js';
 import { assertBuilt, describeRun, query, runCli, workDir } from '../hostile/harness.js';
@@ -66,6 +67,25 @@ describe('a member whose stream fails midway', () => {
     expect(
       await query(out, `select count(*)::INTEGER > 0 from raw_events where store = 'input-history' and kind <> 'parser'`),
     ).toEqual([[true]]);
+  });
+});
+
+describe('a truncated tarball', () => {
+  it('is one discovery parser row and a files entry naming it; the host is unreadable', async () => {
+    const fleet = path.join(work, 'truncated');
+    mkdirSync(fleet);
+    const whole = path.join(work, 'whole.tar.gz');
+    tar.c({ gzip: true, file: whole, cwd: path.join(REPO, 'fixtures', 'fleet', 'lnx-u01'), sync: true }, ['home']);
+    const bytes = readFileSync(whole);
+    writeFileSync(path.join(fleet, 'cut.tar.gz'), bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    const out = path.join(work, 'truncated-out');
+    const run = await runCli(['load', '--fleet', fleet, '--out', out]);
+    expect(run.code, describeRun(run)).toBe(0);
+    const archive = path.join(fleet, 'cut.tar.gz');
+    const [[text]] = await query(out, `select text from raw_events where host = 'cut' and store = 'discovery'`);
+    expect(String(text)).toContain(`archive not readable (${archive}): `);
+    expect(await query(out, `select archive from files where host = 'cut'`)).toEqual([[archive]]);
+    expect(await query(out, `select status from hosts where host = 'cut'`)).toEqual([['unreadable']]);
   });
 });
 
