@@ -106,4 +106,23 @@ describe('two collections of one host name', () => {
     expect(run.stderr).toContain('load: host name given twice: SAME');
     expect(existsSync(out)).toBe(false);
   });
+
+  it('are loaded once --host names one of them: the name given beats the Hostname', async () => {
+    const fleet = path.join(work, 'twice');
+    const out = path.join(work, 'named-out');
+    const run = await runCli([
+      'load',
+      '--host',
+      `first=${path.join(fleet, 'a.zip')}`,
+      '--host',
+      `SAME=${path.join(fleet, 'b.zip')}`,
+      '--out',
+      out,
+    ]);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(await query(out, `select host, home from raw_events where kind <> 'parser' group by all order by all`)).toEqual([
+      ['SAME', 'home/u'],
+      ['first', 'home/u'],
+    ]);
+  });
 });
