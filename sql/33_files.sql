@@ -17,6 +17,8 @@ select
     rows as count_rows,
     errors as count_errors,
     first_error,
+    archive,
+    archive_member,
     store = 'credentials' or source_file like '%/cline_mcp_settings.json' as holds_credentials
 from raw_files
 order by host, store, source_file;
@@ -33,4 +35,6 @@ comment on column files.sha256 is 'SHA-256 of the bytes read, hex.';
 comment on column files.count_rows is 'Rows it gave, parser: rows included.';
 comment on column files.count_errors is 'parser: rows it gave.';
 comment on column files.first_error is 'Text of its first parser: row, null if none.';
+comment on column files.archive is 'Archive (zip, tar, tar.gz) or encoded Velociraptor collection folder the file was read from, as given to the load; null for a folder image.';
+comment on column files.archive_member is 'Path of the file inside that archive as stored there (raw, undecoded: Velociraptor escapes such as %2E kept); null for a folder image.';
 comment on column files.holds_credentials is 'True for a file Cline keeps credentials in (the credentials store, every cline_mcp_settings.json): only key names are read from it.';

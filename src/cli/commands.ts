@@ -133,9 +133,14 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
             .option('fleet', {
               type: 'string',
               requiresArg: true,
-              describe: 'Folder whose child folders are host images, each named by its folder name',
+              describe:
+                'Folder whose child folders and archives (.zip, .tar, .tar.gz, .tgz) are host images, each named by its folder or archive name (a Velociraptor collection: its Hostname)',
             })
-            .option('host', { type: 'string', array: true, describe: 'A host image named explicitly, NAME=PATH (repeatable)' })
+            .option('host', {
+              type: 'string',
+              array: true,
+              describe: 'A host image (folder or archive) named explicitly, NAME=PATH (repeatable)',
+            })
             .option('out', { type: 'string', demandOption: true, describe: 'Output folder: parquet/, fleet.duckdb, state/' })
             .option('concurrency', {
               // a string, checked by parseConcurrency: yargs' number type makes 'abc' null and '2.5' 2.5

@@ -197,6 +197,10 @@ export interface FileRecord {
   rows: number;
   errors: number;
   first_error: string | null;
+  /** The archive (or encoded collection folder) the file was read from, as the load was given it; null for a folder image. */
+  archive: string | null;
+  /** The file's path inside that archive as stored there (raw, undecoded); null for a folder image. */
+  archive_member: string | null;
 }
 
 export const FILE_SHAPE: RecordShape<FileRecord> = {
@@ -211,6 +215,14 @@ export const FILE_SHAPE: RecordShape<FileRecord> = {
   rows: { sql: 'BIGINT', doc: 'Rows the file gave, parser: rows included.' },
   errors: { sql: 'BIGINT', doc: 'parser: rows among them.' },
   first_error: { sql: 'VARCHAR', doc: 'Text of the first parser: row of the file.' },
+  archive: {
+    sql: 'VARCHAR',
+    doc: 'Archive (zip, tar, tar.gz) or encoded collection folder the file was read from, as given to the load; null for a folder image.',
+  },
+  archive_member: {
+    sql: 'VARCHAR',
+    doc: 'Path of the file inside that archive as stored there (raw, undecoded); null for a folder image.',
+  },
 };
 
 /** The columns a secret can be redacted from (write/redact-row.ts REDACTED_COLUMNS). */

@@ -74,6 +74,24 @@ export interface Source {
   root: string;
   /** Absolute paths of the regular files of this store under `root`, sorted. */
   files: string[];
+  /** Set when the image is an archive or an encoded collection: its files are copies of its members under `imageRoot`. */
+  archive?: ArchiveRef;
+}
+
+/**
+ * The archive (or collection folder) a source's files were copied from. Its size and mtime stand for
+ * every member in the partition's input signature: an unchanged archive is not opened again.
+ */
+export interface ArchiveRef {
+  /** The archive as the load was given it (`--fleet` entry or `--host NAME=PATH`). */
+  path: string;
+  format: 'zip' | 'tar' | 'folder';
+  size: number;
+  mtime_ms: number;
+  /** Image-relative (logical, decoded) path → the member's path as stored in the archive (raw). */
+  members: Record<string, string>;
+  /** Image-relative path → the member's uncompressed size: what reading it costs (load/jobs.ts), before it is copied. */
+  member_sizes: Record<string, number>;
 }
 
 /** The fields a reader decides; provenance comes from the source and the file. */

@@ -3,19 +3,38 @@
  * each store under it. Reads directory listings only; never follows a link out of the image, never
  * loops on link cycles, never opens anything for writing.
  */
-import { promises as fs, type Dirent } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { Source, StoreId } from '../core/row.js';
+import { archiveBaseName, archiveFormatOf } from '../evidence/archive.js';
+import type { ArchiveRef, Source, StoreId } from '../core/row.js';
 import { rootKindsAt, type RootKind, type RootKindId } from '../core/root-kinds.js';
 import { STORE_ROLES } from '../core/stores.js';
+import type { LogicalListing } from './collection.js';
+import { homeAndClient } from './home-client.js';
 import { folderDepth, folderStore, listsRootFolder, storeOf } from './store-files.js';
+import { FOLDER_TREE, listingTree, type ImageTree, type TreeEntry } from './tree.js';
+
+export { homeAndClient } from './home-client.js';
 
 export { folderStore, storeOf } from './store-files.js';
 
-/** One host image: a name and the folder holding it. */
+/** One host image: a name and the folder (or archive) holding it. */
 export interface HostImage {
   host: string;
+  /** The folder or archive as given. */
   root: string;
+  /** Set for an archive, or a folder whose member paths a collector encoded: walked as a listing. */
+  collection?: CollectionImage;
+}
+
+/** An image read through its member listing; its files are copied to `stagingRoot` before they are read. */
+export interface CollectionImage {
+  archive: Omit<ArchiveRef, 'members' | 'member_sizes'>;
+  /** Private folder the members are copied to, under their logical paths: the image root of its sources. */
+  stagingRoot: string;
+  /** null when the archive could not be listed (`error` says why). */
+  listing: LogicalListing | null;
+  error: string | null;
 }
 
 /** A path found but not read: a link out of the image, a FIFO, an unreadable folder, ... */
@@ -37,23 +56,28 @@ const PRUNE = new Set(['node_modules', '.git', '.hg', '.svn', '.npm', '.cache', 
 /** Deepest folder searched below an image root. */
 const MAX_DEPTH = 48;
 
-/** Each child folder of the fleet root is one host image named by the folder name. */
+/**
+ * Each child of the fleet root that is a folder or an archive (`.zip`, `.tar`, `.tar.gz`, `.tgz`) is one
+ * host image, named by the folder name or the archive name without its extension; the load names a
+ * collection by its own metadata where it has some (load/collections.ts).
+ */
 export async function listFleet(fleetRoot: string): Promise<HostImage[]> {
   const entries = await fs.readdir(fleetRoot, { withFileTypes: true });
   const hosts: HostImage[] = [];
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const p = path.join(fleetRoot, e.name);
-    if (e.isDirectory()) hosts.push({ host: e.name, root: p });
-    else if (e.isSymbolicLink()) {
-      const st = await fs.stat(p).catch(() => null);
-      if (st?.isDirectory()) hosts.push({ host: e.name, root: p });
-    }
+    const st = e.isSymbolicLink() ? await fs.stat(p).catch(() => null) : e;
+    if (st?.isDirectory()) hosts.push({ host: e.name, root: p });
+    else if (st?.isFile() && archiveFormatOf(e.name) !== null) hosts.push({ host: archiveBaseName(e.name), root: p });
   }
   return hosts;
 }
 
 interface Walk {
   image: HostImage;
+  tree: ImageTree;
+  /** The image root the walk starts at: the image folder, or a collection's staging folder. */
+  root: string;
   realRoot: string;
   visited: Set<string>;
   out: Discovery;
@@ -61,11 +85,32 @@ interface Walk {
 
 /** Every Cline source of one host image. */
 export async function discoverImage(image: HostImage): Promise<Discovery> {
-  const realRoot = await fs.realpath(image.root);
-  const walk: Walk = { image, realRoot, visited: new Set(), out: { sources: [], problems: [] } };
-  await walkDir(walk, image.root, 0);
+  const collection = image.collection;
+  if (collection?.listing === null) {
+    const message = `archive not readable (${collection.archive.path}): ${collection.error ?? 'unknown error'}`;
+    return { sources: [], problems: [{ host: image.host, store: null, file: image.root, message }] };
+  }
+  const tree = collection ? listingTree(collection.stagingRoot, collection.listing) : FOLDER_TREE;
+  const root = collection ? collection.stagingRoot : image.root;
+  const realRoot = await tree.realpath(root);
+  const walk: Walk = { image, tree, root, realRoot, visited: new Set(), out: { sources: [], problems: [] } };
+  await walkDir(walk, root, 0);
   walk.out.sources.sort((a, b) => (a.root + a.store < b.root + b.store ? -1 : 1));
+  if (collection) for (const source of walk.out.sources) source.archive = archiveRef(source, collection);
   return walk.out;
+}
+
+/** The archive of a collection source, with the raw member name of each of its files. */
+function archiveRef(source: Source, collection: CollectionImage): ArchiveRef {
+  const members: Record<string, string> = {};
+  const sizes: Record<string, number> = {};
+  for (const file of source.files) {
+    const rel = path.relative(collection.stagingRoot, file).split(path.sep).join('/');
+    const member = collection.listing?.files.get(rel);
+    members[rel] = member?.name ?? rel;
+    sizes[rel] = member?.size ?? 0;
+  }
+  return { ...collection.archive, members, member_sizes: sizes };
 }
 
 function inside(realRoot: string, real: string): boolean {
@@ -76,7 +121,7 @@ function inside(realRoot: string, real: string): boolean {
 async function resolveEntry(
   walk: Walk,
   full: string,
-  entry: Dirent,
+  entry: TreeEntry,
   store: StoreId | null,
   owner: StoreId | null = store,
 ): Promise<'dir' | 'file' | null> {
@@ -87,10 +132,10 @@ async function resolveEntry(
     return null;
   };
   if (entry.isSymbolicLink()) {
-    const real = await fs.realpath(full).catch(() => null);
+    const real = await walk.tree.realpath(full).catch(() => null);
     if (real === null) return store ? problem('broken symbolic link, not followed') : null;
     if (!inside(walk.realRoot, real)) return problem(`symbolic link leads out of the image (${real}), not followed`);
-    const st = await fs.stat(full).catch(() => null);
+    const st = await walk.tree.stat(full);
     if (st?.isDirectory()) return 'dir';
     if (st?.isFile()) return 'file';
     return store ? problem('symbolic link to a special file, not read') : null;
@@ -106,9 +151,9 @@ async function resolveEntry(
   return problem(`${kind}, not read`);
 }
 
-async function readDir(walk: Walk, dir: string, store: StoreId | null): Promise<Dirent[]> {
+async function readDir(walk: Walk, dir: string, store: StoreId | null): Promise<TreeEntry[]> {
   try {
-    return (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return (await walk.tree.readdir(dir)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
     walk.out.problems.push({
       host: walk.image.host,
@@ -121,7 +166,7 @@ async function readDir(walk: Walk, dir: string, store: StoreId | null): Promise<
 }
 
 async function walkDir(walk: Walk, dir: string, depth: number): Promise<void> {
-  const real = await fs.realpath(dir).catch(() => dir);
+  const real = await walk.tree.realpath(dir).catch(() => dir);
   if (walk.visited.has(real)) return;
   walk.visited.add(real);
   if (depth > MAX_DEPTH) {
@@ -148,8 +193,8 @@ async function walkDir(walk: Walk, dir: string, depth: number): Promise<void> {
 /** A folder of a root kind: the store root itself, or its `sub` folder when that is a folder inside the image. */
 async function addKindRoot(walk: Walk, folder: string, kind: RootKind & { id: RootKindId }): Promise<void> {
   const isFolderInside = async (p: string): Promise<boolean> => {
-    const st = await fs.stat(p).catch(() => null);
-    return st?.isDirectory() === true && inside(walk.realRoot, await fs.realpath(p));
+    const st = await walk.tree.stat(p);
+    return st?.isDirectory() === true && inside(walk.realRoot, await walk.tree.realpath(p));
   };
   if (kind.requires !== undefined && !(await isFolderInside(path.join(folder, kind.requires)))) return;
   if (kind.sub === undefined) return addRoot(walk, folder, kind.id);
@@ -157,43 +202,8 @@ async function addKindRoot(walk: Walk, folder: string, kind: RootKind & { id: Ro
   if (await isFolderInside(root)) await addRoot(walk, root, kind.id);
 }
 
-/** Home folder and client of a store root, from its image-relative path. */
-export function homeAndClient(relRoot: string, kind: RootKindId): { home: string; client: string } {
-  const segs = relRoot.split('/');
-  if (kind === 'cline-data') return { home: segs.slice(0, -2).join('/'), client: 'cline' };
-  if (kind === 'cline-home') return { home: segs.slice(0, -1).join('/'), client: 'cline' };
-  if (kind === 'documents-cline') {
-    // `<home>/Documents/Cline` or `<home>/OneDrive.../Documents/Cline`; every Cline client shares it
-    let homeEnd = segs.length - 2;
-    if (homeEnd > 0 && /^OneDrive\b/.test(segs[homeEnd - 1])) homeEnd -= 1;
-    return { home: segs.slice(0, homeEnd).join('/'), client: '-' };
-  }
-  const user = segs.lastIndexOf('User');
-  const editorIdx = user - 1;
-  const editor = segs[editorIdx] ?? '';
-  const server = segs.findIndex((s, i) => i < user && /^\.[\w.-]+-server(-insiders)?$/.test(s));
-  if (server !== -1) return { home: segs.slice(0, server).join('/'), client: segs[server].slice(1) };
-  const anchors: Array<[string, string?]> = [['AppData'], ['Library', 'Application Support'], ['.config'], ['.var'], ['.local']];
-  for (const [a, b] of anchors) {
-    const i = segs.lastIndexOf(a, user);
-    if (i !== -1 && i < user && (b === undefined || segs[i + 1] === b))
-      return { home: segs.slice(0, i).join('/'), client: clientName(editor) };
-  }
-  return { home: segs.slice(0, Math.max(0, editorIdx - 1)).join('/'), client: clientName(editor) };
-}
-
-function clientName(editor: string): string {
-  const known: Record<string, string> = {
-    Code: 'vscode',
-    'Code - Insiders': 'vscode-insiders',
-    'Code - OSS': 'code-oss',
-    'code-server': 'code-server',
-  };
-  return known[editor] ?? (editor.toLowerCase().replace(/\s+/g, '-') || 'unknown');
-}
-
 async function addRoot(walk: Walk, root: string, kind: RootKindId): Promise<void> {
-  const relRoot = path.relative(walk.image.root, root).split(path.sep).join('/');
+  const relRoot = path.relative(walk.root, root).split(path.sep).join('/');
   const { home, client } = homeAndClient(relRoot, kind);
   const byStore = new Map<StoreId, string[]>();
   const visit = async (dir: string, rel: string, depth: number): Promise<void> => {
@@ -228,7 +238,7 @@ async function addRoot(walk: Walk, root: string, kind: RootKindId): Promise<void
       host: walk.image.host,
       store,
       role: STORE_ROLES[store],
-      imageRoot: walk.image.root,
+      imageRoot: walk.root,
       home,
       client,
       root,

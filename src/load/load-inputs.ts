@@ -5,6 +5,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { listFleet, type HostImage } from '../discover/discover.js';
+import { archiveFormatOf } from '../evidence/archive.js';
+import { openCollections, type OpenedCollection } from './collections.js';
 import type { LoadEvent } from './progress.js';
 
 export interface LoadOptions {
@@ -54,8 +56,12 @@ export async function checkLoadOptions(options: LoadOptions): Promise<void> {
     throw new UsageError(`load: --concurrency wants a whole number of at least 1, got ${c}`);
 }
 
-/** The host images of a load, checked: every path a folder, every name given once. */
-export async function resolveImages(options: LoadOptions): Promise<HostImage[]> {
+/**
+ * The host images of a load, checked: every path a folder or an archive, every name given once. The
+ * collections among them are listed here (load/collections.ts), since a collection's own metadata can
+ * name its host: two images of one host name are refused, whichever way they got it.
+ */
+export async function resolveImages(options: LoadOptions): Promise<OpenedCollection[]> {
   const images: HostImage[] = [];
   if (options.fleet !== undefined) {
     const kind = await kindOf(options.fleet);
@@ -63,16 +69,21 @@ export async function resolveImages(options: LoadOptions): Promise<HostImage[]> 
     if (kind === 'other') throw new UsageError(`load: --fleet ${options.fleet} is not a folder`);
     images.push(...(await listFleet(options.fleet)));
   }
+  const named = new Set<HostImage>();
   for (const image of options.hosts ?? []) {
     const kind = await kindOf(image.root);
     if (kind === 'none') throw new UsageError(`load: host image folder not found: ${image.host}=${image.root}`);
-    if (kind === 'other') throw new UsageError(`load: --host ${image.host}=${image.root} is not a folder`);
+    if (kind === 'other' && archiveFormatOf(image.root) === null)
+      throw new UsageError(`load: --host ${image.host}=${image.root} is not a folder or an archive (.zip, .tar, .tar.gz, .tgz)`);
     images.push(image);
+    named.add(image);
   }
-  const seen = new Set<string>();
-  for (const image of images) {
-    if (seen.has(image.host)) throw new UsageError(`load: host name given twice: ${image.host}`);
-    seen.add(image.host);
+  const opened = await openCollections(images, named, path.resolve(options.out));
+  const seen = new Map<string, string>();
+  for (const { image } of opened) {
+    const other = seen.get(image.host);
+    if (other !== undefined) throw new UsageError(`load: host name given twice: ${image.host} (${other} and ${image.root})`);
+    seen.set(image.host, image.root);
   }
-  return images;
+  return opened;
 }

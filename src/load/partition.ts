@@ -37,7 +37,7 @@ import {
 } from '../core/manifest.js';
 import { PartWriter } from '../write/parquet-file.js';
 import { RowRedactor } from '../write/redact-row.js';
-import { inputSignature, problemInputs, writerVersion, type InputStat, type WriterVersion } from './state.js';
+import { inputSignature, inputStatOf, problemInputs, writerVersion, type InputStat, type WriterVersion } from './state.js';
 
 /**
  * Rows per Arrow batch handed to the Parquet writer, and text bytes (UTF-16 units) per batch,
@@ -173,6 +173,8 @@ async function stageGeneration(
         rows: 0,
         errors: 0,
         first_error: null,
+        archive: source.archive?.path ?? null,
+        archive_member: source.archive?.members[key] ?? null,
       };
       tally.set(key, rec);
     }
@@ -261,7 +263,9 @@ async function stageGeneration(
       for (const file of source.files) {
         const rec = fileRecord(source, file);
         const moved = changed.has(file);
-        inputs.push({ source_file: rec.source_file, size: moved ? null : rec.size, mtime_ms: moved ? null : rec.mtime_ms });
+        // a member of an archive counts with the archive's size and mtime (load/state.ts inputStatOf)
+        const counted = source.archive ? inputStatOf(source, file) : rec;
+        inputs.push({ source_file: rec.source_file, size: moved ? null : counted.size, mtime_ms: moved ? null : counted.mtime_ms });
         if (moved && last) {
           await take(
             source,

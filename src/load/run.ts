@@ -8,8 +8,9 @@ import * as path from 'node:path';
 import pLimit from 'p-limit';
 import { removeStaleCopies } from '../evidence/private-folders.js';
 import type { RunRecord } from '../core/records.js';
-import type { Source, StoreId } from '../core/row.js';
-import { discoverImage, type Discovery, type DiscoveryProblem, type HostImage } from '../discover/discover.js';
+import { discoverOrReport, groupByPartition } from './groups.js';
+import { makeStagingFolders, releaseStaging, saveListings } from './collections.js';
+import { stageMembers } from './staging.js';
 import { acquireLock } from './lock.js';
 import { testStop } from '../core/test-stops.js';
 import type { PartitionResult } from './partition.js';
@@ -27,7 +28,6 @@ import {
   writerVersion,
 } from './state.js';
 import { buildWarehouse, modelsVersion, queryWarehouse } from '../warehouse/build.js';
-import type { LoadEvent } from './progress.js';
 import { createPartitionPool, type PartitionJob } from './worker-pool.js';
 
 import { checkLoadOptions, type LoadOptions, resolveImages, UsageError } from './load-inputs.js';
@@ -62,77 +62,13 @@ async function recordRun(outDir: string, record: RunRecord): Promise<string> {
   return file;
 }
 
-/**
- * Discovery of one image; an image that cannot be searched at all (its folder name is not valid UTF-8,
- * it vanished, it is unreadable) becomes one problem of its own, never the end of the fleet's load.
- */
-async function discoverOrReport(image: HostImage): Promise<Discovery> {
-  try {
-    return await discoverImage(image);
-  } catch (err) {
-    return {
-      sources: [],
-      problems: [{ host: image.host, store: null, file: image.root, message: `image not searched: ${(err as Error).message}` }],
-    };
-  }
-}
-
-interface PartitionGroup {
-  host: string;
-  store: StoreId;
-  sources: Source[];
-  problems: DiscoveryProblem[];
-}
-
-/**
- * Sources and discovery problems grouped by (host, store). Every problem is logged and becomes a
- * `parser:` row: in its store's partition, or in the host's `discovery` partition when it lies
- * outside every store root.
- */
-function groupByPartition(
-  images: HostImage[],
-  discoveries: Discovery[],
-  emit: (event: LoadEvent) => void,
-): Map<string, PartitionGroup> {
-  const groups = new Map<string, PartitionGroup>();
-  discoveries.forEach((d, i) => {
-    for (const source of d.sources) {
-      const key = `${source.host}\0${source.store}`;
-      const g = groups.get(key) ?? { host: source.host, store: source.store, sources: [], problems: [] };
-      g.sources.push(source);
-      groups.set(key, g);
-    }
-    for (const problem of d.problems) {
-      emit({ event: 'problem', host: images[i].host, file: problem.file, message: problem.message });
-      let g = groups.get(`${problem.host}\0${problem.store ?? 'discovery'}`);
-      if (!g) {
-        // outside every store root: the host's `discovery` partition, whose source is the image itself
-        const image = images[i];
-        const source: Source = {
-          host: image.host,
-          store: 'discovery',
-          role: 'primary',
-          imageRoot: image.root,
-          home: '',
-          client: '-',
-          root: image.root,
-          files: [],
-        };
-        g = { host: image.host, store: 'discovery', sources: [source], problems: [] };
-        groups.set(`${problem.host}\0discovery`, g);
-      }
-      g.problems.push(problem);
-    }
-  });
-  return groups;
-}
-
 /** Runs a whole load; returns the run record it wrote to OUT/state/runs/. */
 export async function runLoad(options: LoadOptions): Promise<RunRecord> {
   const emit = options.onEvent ?? (() => {});
   const started = new Date();
   await checkLoadOptions(options);
-  const images = await resolveImages(options);
+  const opened = await resolveImages(options);
+  const images = opened.map((o) => o.image);
   if (images.length === 0) throw new UsageError('load: no host image to load (give --fleet DIR or --host NAME=PATH)');
   const out = path.resolve(options.out);
   const old = oldLayoutError(out);
@@ -144,7 +80,9 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
   }
   const release = await acquireLock(out);
   try {
-    removeStaleCopies(); // private SQLite copies of killed loads (evidence/private-folders.ts)
+    removeStaleCopies(); // private SQLite copies and staged members of killed loads (evidence/private-folders.ts)
+    await saveListings(out, opened);
+    makeStagingFolders(images);
     await fs.rm(path.join(out, 'parquet', '.tmp'), { recursive: true, force: true });
     const concurrency = options.concurrency ?? 2;
     const limit = pLimit(Math.max(concurrency, 4));
@@ -187,6 +125,17 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
         bytes: now.bytes,
       });
     }
+    // a collection's members are copied out only for its partitions read again; its folder goes once they are written
+    const pending = new Map<string, number>();
+    for (const p of planned) pending.set(p.item.host, (pending.get(p.item.host) ?? 0) + 1);
+    for (const image of images) {
+      if (!pending.has(image.host)) releaseStaging(image);
+      else
+        await stageMembers(
+          image,
+          planned.filter((p) => p.item.host === image.host).map((p) => p.item),
+        );
+    }
     const results: PartitionResult[] = [];
     const jobs = planJobs(planned);
     // no more workers than jobs: an unchanged run starts none, a run with one changed partition one; and
@@ -202,6 +151,9 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
           await markStale();
           await pool.write(job, (result) => {
             results.push(result);
+            const left = (pending.get(result.host) ?? 1) - 1;
+            pending.set(result.host, left);
+            if (left === 0) for (const image of images) if (image.host === result.host) releaseStaging(image);
             const bytes = result.files.reduce((n, f) => n + (f.size ?? 0), 0);
             const reason = reasons.get(`${result.host}\0${result.store}`);
             emit({
@@ -297,6 +249,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     await fs.rm(path.join(out, 'state', 'loader.json'), { force: true });
     return record;
   } finally {
+    for (const image of images) releaseStaging(image);
     await release();
   }
 }

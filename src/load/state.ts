@@ -120,6 +120,20 @@ function statOrNull(file: string): Stats | null {
 }
 
 /**
+ * The size and mtime a source file counts with in the input signature: its own, or for a member of an
+ * archive the archive's (an unchanged archive is not opened again); for a member of an encoded collection
+ * folder, the member file's own. `bytes` is what reading it costs (the member's size when known).
+ */
+export function inputStatOf(source: Source, file: string): { size: number | null; mtime_ms: number | null; bytes: number } {
+  const archive = source.archive;
+  if (archive && archive.format !== 'folder')
+    return { size: archive.size, mtime_ms: archive.mtime_ms, bytes: archive.member_sizes[imagePath(source, file)] ?? 0 };
+  const raw = archive?.members[imagePath(source, file)];
+  const st = statOrNull(archive && raw !== undefined ? path.join(archive.path, raw) : file);
+  return { size: st?.size ?? null, mtime_ms: st ? Math.trunc(st.mtimeMs) : null, bytes: st?.size ?? 0 };
+}
+
+/**
  * The inputs of a partition as they are now: every source file's size and mtime and every problem
  * path, the SHA-256 of their signature, and their bytes (to cut the writes into jobs, load/jobs.ts).
  */
@@ -133,13 +147,9 @@ export function currentInputs(
   for (const source of sources) {
     for (const file of source.files) {
       files += 1;
-      const st = statOrNull(file);
-      bytes += st?.size ?? 0;
-      entries.push({
-        source_file: imagePath(source, file),
-        size: st?.size ?? null,
-        mtime_ms: st ? Math.trunc(st.mtimeMs) : null,
-      });
+      const st = inputStatOf(source, file);
+      bytes += st.bytes;
+      entries.push({ source_file: imagePath(source, file), size: st.size, mtime_ms: st.mtime_ms });
     }
   }
   entries.push(...problemInputs(sources, problems));

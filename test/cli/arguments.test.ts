@@ -144,10 +144,10 @@ describe('load: a bad argument is refused before anything is written', () => {
     expectRefused(await run(['load', '--fleet', '', '--out', loaded]), /^clinetrail: load: --fleet wants a folder, got ''$/);
   });
 
-  it('--host naming a regular file: not a folder', async () => {
+  it('--host naming a regular file that is no archive: not a folder or an archive', async () => {
     expectRefused(
       await run(['load', '--host', `h=${file}`, '--out', loaded]),
-      new RegExp(`^clinetrail: load: --host h=${file} is not a folder$`),
+      new RegExp(`^clinetrail: load: --host h=${file} is not a folder or an archive \\(\\.zip, \\.tar, \\.tar\\.gz, \\.tgz\\)$`),
     );
   });
 });

@@ -1,0 +1,268 @@
+/**
+ * Host images held in archives (`.zip`, `.tar`, `.tar.gz`/`.tgz`) and collections whose member paths a
+ * collector encoded (an unpacked Velociraptor collection): the listing of their members, and the copy of
+ * chosen members into a private folder, streamed one member at a time (bounded memory whatever a
+ * member's size). The archive is only read: nothing is ever written beside it.
+ *
+ * zip through yauzl (central directory, ZIP64, one stream per member, lazy); tar through node-tar
+ * (streamed, gzip detected by its magic bytes), in strict mode so a truncated or corrupt tarball throws.
+ */
+import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import * as tar from 'tar';
+import * as yauzl from 'yauzl';
+
+export type ArchiveFormat = 'zip' | 'tar' | 'folder';
+
+/** One member as the archive (or folder) lists it. */
+export interface ArchiveMember {
+  /** The member's path as stored: raw, undecoded, `/` separated. */
+  name: string;
+  kind: 'file' | 'dir' | 'other';
+  size: number;
+  /** Modification time the archive records, ms since the epoch (zip DOS times read as UTC); null when none. */
+  mtime_ms: number | null;
+}
+
+/** A member to copy: where to, and at which time to stamp the copy. */
+export interface MemberCopy {
+  name: string;
+  dest: string;
+  mtime_ms: number | null;
+}
+
+/** The archive format a file name says, or null for anything else. */
+export function archiveFormatOf(fileName: string): Exclude<ArchiveFormat, 'folder'> | null {
+  const lower = fileName.toLowerCase();
+  if (lower.endsWith('.zip')) return 'zip';
+  if (lower.endsWith('.tar') || lower.endsWith('.tar.gz') || lower.endsWith('.tgz')) return 'tar';
+  return null;
+}
+
+/** The file name without its archive extension: `alice-laptop.tar.gz` → `alice-laptop`. */
+export function archiveBaseName(fileName: string): string {
+  return path.basename(fileName).replace(/\.(zip|tar|tar\.gz|tgz)$/i, '');
+}
+
+const ZIP_OPTIONS: yauzl.Options = { lazyEntries: true, autoClose: false, validateEntrySizes: true };
+
+async function eachZipEntry(file: string, visit: (zip: yauzl.ZipFile, entry: yauzl.Entry) => Promise<void>): Promise<void> {
+  const zip = await yauzl.openPromise(file, ZIP_OPTIONS);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on('error', reject);
+      zip.on('end', resolve);
+      zip.on('entry', (entry: yauzl.Entry) => {
+        visit(zip, entry).then(() => zip.readEntry(), reject);
+      });
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
+}
+
+function zipMember(entry: yauzl.Entry): ArchiveMember {
+  const dir = entry.fileName.endsWith('/');
+  return {
+    name: dir ? entry.fileName.slice(0, -1) : entry.fileName,
+    kind: dir ? 'dir' : 'file',
+    size: entry.uncompressedSize,
+    mtime_ms: entry.getLastModDate({ timezone: 'UTC' }).getTime(),
+  };
+}
+
+/** Whether a file starts with gzip's magic bytes. */
+async function isGzip(file: string): Promise<boolean> {
+  const fd = await fs.open(file, 'r');
+  try {
+    const { bytesRead, buffer } = await fd.read(Buffer.alloc(2), 0, 2, 0);
+    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
+  } finally {
+    await fd.close();
+  }
+}
+
+/**
+ * Every entry of a tarball, streamed from the file with backpressure, so an entry whose consumer waits
+ * holds the read. The gzip layer is ours: node-tar's own inflates whatever it is given without waiting for
+ * the entry, and held a 214 MB member whole in memory (a 3 MB .tar.gz). Strict: a truncated or corrupt
+ * tarball rejects.
+ */
+async function walkTar(file: string, onReadEntry: (entry: tar.ReadEntry) => void): Promise<void> {
+  const gzip = await isGzip(file);
+  await new Promise<void>((resolve, reject) => {
+    const parser = new tar.Parser({ strict: true, onReadEntry });
+    const input = createReadStream(file);
+    const fail = (err: unknown) => {
+      input.destroy();
+      reject(err);
+    };
+    parser.on('error', fail);
+    parser.on('end', () => resolve());
+    input.on('error', fail);
+    // piped, not `pipeline`d: node-tar's Parser is no Node stream, and pipeline did not wait on it
+    const sink = parser as unknown as NodeJS.WritableStream;
+    if (gzip) input.pipe(createGunzip().on('error', fail)).pipe(sink);
+    else input.pipe(sink);
+  });
+}
+
+function tarMember(entry: tar.ReadEntry): ArchiveMember {
+  const kind =
+    entry.type === 'File' || entry.type === 'OldFile' || entry.type === 'ContiguousFile'
+      ? 'file'
+      : entry.type === 'Directory'
+        ? 'dir'
+        : 'other';
+  return {
+    name: entry.path.replace(/\/$/, ''),
+    kind,
+    size: entry.size,
+    mtime_ms: entry.mtime ? entry.mtime.getTime() : null,
+  };
+}
+
+/** Files and folders under `root`, relative and `/` separated; links and special files are `other`, never followed. */
+async function folderMembers(root: string): Promise<ArchiveMember[]> {
+  const out: ArchiveMember[] = [];
+  const visit = async (rel: string): Promise<void> => {
+    const entries = await fs.readdir(path.join(root, rel), { withFileTypes: true });
+    for (const e of entries) {
+      const name = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        out.push({ name, kind: 'dir', size: 0, mtime_ms: null });
+        await visit(name);
+      } else if (e.isFile()) {
+        const st = await fs.stat(path.join(root, name));
+        out.push({ name, kind: 'file', size: st.size, mtime_ms: Math.trunc(st.mtimeMs) });
+      } else out.push({ name, kind: 'other', size: 0, mtime_ms: null });
+    }
+  };
+  await visit('');
+  return out;
+}
+
+/** Every member of an archive (or a collection folder). Throws when the archive cannot be read whole. */
+export async function listMembers(file: string, format: ArchiveFormat): Promise<ArchiveMember[]> {
+  if (format === 'folder') return folderMembers(file);
+  const out: ArchiveMember[] = [];
+  if (format === 'zip') await eachZipEntry(file, async (_zip, entry) => void out.push(zipMember(entry)));
+  else
+    await walkTar(file, (entry) => {
+      out.push(tarMember(entry));
+      entry.resume();
+    });
+  return out;
+}
+
+/** Streams one member to its copy. The folder is made first: no await may come between a stream's opening and its pipeline. */
+async function writeMember(open: () => Readable | Promise<Readable>, copy: MemberCopy): Promise<void> {
+  await fs.mkdir(path.dirname(copy.dest), { recursive: true });
+  const stream = await open();
+  // yauzl forwards a zlib error to its stream on a later tick, and can emit a second one (the byte count)
+  // after the first: the same fault, recorded once
+  // piped, not `pipeline`d: pipeline reads a tar entry (a Minipass) through its async iterator, which
+  // never tells node-tar to wait, and a 214 MB member was held whole (70 MB peak piped)
+  await new Promise<void>((resolve, reject) => {
+    const out = createWriteStream(copy.dest, { flags: 'wx', mode: 0o600 });
+    const failed = (err: unknown) => {
+      out.destroy();
+      reject(err);
+    };
+    stream.on('error', failed);
+    out.on('error', failed);
+    out.on('close', () => resolve());
+    stream.pipe(out);
+  });
+  if (copy.mtime_ms !== null) await fs.utimes(copy.dest, copy.mtime_ms / 1000, copy.mtime_ms / 1000);
+}
+
+/**
+ * Copies the chosen members into their `dest` paths, streamed. Returns the error of each member that
+ * failed (its partial copy removed); throws only when the archive itself cannot be opened or walked.
+ */
+export async function copyMembers(
+  file: string,
+  format: ArchiveFormat,
+  copies: readonly MemberCopy[],
+): Promise<Map<string, string>> {
+  const wanted = new Map(copies.map((c) => [c.name, c]));
+  const failed = new Map<string, string>();
+  const fail = async (copy: MemberCopy, err: unknown) => {
+    failed.set(copy.name, (err as Error).message);
+    await fs.rm(copy.dest, { force: true });
+  };
+  if (format === 'folder') {
+    for (const copy of copies) {
+      await writeMember(() => createReadStream(path.join(file, copy.name)), copy).catch((err) => fail(copy, err));
+    }
+  } else if (format === 'zip') {
+    await eachZipEntry(file, async (zip, entry) => {
+      const copy = wanted.get(zipMember(entry).name);
+      if (!copy || entry.fileName.endsWith('/')) return;
+      wanted.delete(copy.name);
+      await writeMember(() => zip.openReadStreamPromise(entry), copy).catch((err) => fail(copy, err));
+    });
+  } else {
+    const writes: Promise<void>[] = [];
+    await walkTar(file, (entry) => {
+      const copy = wanted.get(tarMember(entry).name);
+      if (!copy) return void entry.resume();
+      wanted.delete(copy.name);
+      writes.push(writeMember(() => entry as unknown as Readable, copy).catch((err) => fail(copy, err)));
+    }).catch(async (err: unknown) => {
+      // the tarball ends or breaks midway: the members not yet whole fail with it
+      await Promise.all(writes);
+      for (const copy of wanted.values()) failed.set(copy.name, (err as Error).message);
+      throw err;
+    });
+    await Promise.all(writes);
+  }
+  for (const copy of wanted.values())
+    if (!failed.has(copy.name) && format !== 'folder') failed.set(copy.name, 'member not found in the archive');
+  return failed;
+}
+
+/** One small member read whole (collection metadata such as `client_info.json`), or null when absent or unreadable. */
+export async function readSmallMember(
+  file: string,
+  format: ArchiveFormat,
+  name: string,
+  limit = 1024 * 1024,
+): Promise<Buffer | null> {
+  try {
+    if (format === 'folder') {
+      const st = await fs.stat(path.join(file, name));
+      return st.isFile() && st.size <= limit ? await fs.readFile(path.join(file, name)) : null;
+    }
+    let found: Buffer | null = null;
+    const collect = async (stream: Readable) => {
+      const chunks: Buffer[] = [];
+      let total = 0;
+      for await (const chunk of stream) {
+        total += (chunk as Buffer).length;
+        if (total > limit) throw new Error(`${name}: larger than ${limit} bytes`);
+        chunks.push(chunk as Buffer);
+      }
+      found = Buffer.concat(chunks);
+    };
+    if (format === 'zip') {
+      await eachZipEntry(file, async (zip, entry) => {
+        if (found === null && entry.fileName === name) await collect(await zip.openReadStreamPromise(entry));
+      });
+    } else {
+      const reads: Promise<void>[] = [];
+      await walkTar(file, (entry) => {
+        if (tarMember(entry).name === name) reads.push(collect(entry as unknown as Readable));
+        else entry.resume();
+      });
+      await Promise.all(reads);
+    }
+    return found;
+  } catch {
+    return null;
+  }
+}
