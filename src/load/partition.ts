@@ -265,7 +265,11 @@ async function stageGeneration(
         const moved = changed.has(file);
         // a member of an archive counts with the archive's size and mtime (load/state.ts inputStatOf)
         const counted = source.archive ? inputStatOf(source, file) : rec;
-        inputs.push({ source_file: rec.source_file, size: moved ? null : counted.size, mtime_ms: moved ? null : counted.mtime_ms });
+        inputs.push({
+          source_file: rec.source_file,
+          size: moved ? null : counted.size,
+          mtime_ms: moved ? null : counted.mtime_ms,
+        });
         if (moved && last) {
           await take(
             source,
