@@ -142,6 +142,8 @@ function copyStatement(format: ExportFormat, selection: string, columns: readonl
 /** Runs an export into `request.file`; resolves to the rows written and left out. */
 export async function exportSelection(request: ExportRequest): Promise<ExportCounts> {
   const selection = selectionSql(request.where, request.sql);
+  // preserve_insertion_order stays on, so the file keeps the selection's order (the events timeline):
+  // turning it off changed neither peak RSS nor the smallest memory limit a sorted export needs (measured)
   const options = { allowRead: [...(request.allowRead ?? []), request.stagingDir], tempDir: request.spillDir };
   return withQueryConnection(request.outDir, options, async (conn) => {
     const columns = await selectionColumns(conn, selection);
