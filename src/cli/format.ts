@@ -96,7 +96,7 @@ const CELL_UNITS = MAX_CELL * 8;
  * cell of such code points ends within 2 * MAX_CELL code units (each takes a column or two), so only
  * that much, and the code point after it, is looked at (the test costs ~70 ns a character).
  */
-const JOINS = /[\p{M}\p{Cf}\u{1f3fb}-\u{1f3ff}\u{1f1e6}-\u{1f1ff}\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]/u;
+const JOINS = /[\p{M}\p{Cf}\p{Emoji_Modifier}\p{Regional_Indicator}\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]/u;
 
 /** The graphemes of a text, lazily: a cell stops at its first MAX_CELL columns. */
 function* graphemes(text: string): Generator<string> {
