@@ -212,8 +212,8 @@ describe('clinetrail export of a result larger than DuckDB memory', () => {
     const size = fs.statSync(file).size;
     expect(size).toBeGreaterThan(300e6); // larger than the limit
     const fd = fs.openSync(file, 'r');
-    const head = Buffer.alloc(64);
-    fs.readSync(fd, head, 0, 64, 0);
+    const head = Buffer.alloc(512);
+    fs.readSync(fd, head, 0, 512, 0);
     fs.closeSync(fd);
     expect(head.toString().split('\n').slice(0, 2)).toEqual(['i,t', `${rows - 1},${'x'.repeat(200)}${rows - 1}`]);
     const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)?.[1];
