@@ -60,7 +60,13 @@ export async function runExport(args: ExportArgs, stderr: (text: string) => void
   const t0 = Date.now();
   const timer = setInterval(() => {
     const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
-    stderr(`clinetrail: export: ${(size / 1e6).toFixed(0)} MB written in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+    const seconds = ((Date.now() - t0) / 1000).toFixed(0);
+    // an ordered selection (the events view) is written only once DuckDB has sorted it
+    stderr(
+      size > 0
+        ? `clinetrail: export: ${(size / 1e6).toFixed(0)} MB written in ${seconds} s\n`
+        : `clinetrail: export: ${seconds} s, nothing written yet (an ordered selection is written once sorted)\n`,
+    );
   }, PROGRESS_MS);
   timer.unref();
   try {
