@@ -1,7 +1,8 @@
 # clinetrail: two commands do all set-up on a fresh machine with Node 20 and npm.
 #   make load                         load the demo fleet (fixtures/fleet) into warehouse/
 #   make load FLEET=DIR OUT=DIR       load any fleet
-#   make query Q="select ..."         query the warehouse
+#   make query Q="select ..."         query the warehouse (Q reaches DuckDB unchanged, $ and quotes too)
+#   make export FORMAT=timesketch TO=FILE [WHERE="..." | Q="select ..."]   export a selection to a file
 #   make test                         install, build (tsc type-checks as it emits), run every test suite
 #   make real-corpus [MAJORS=3]       drive the released Cline CLIs into fixtures/real-producer (needs npm)
 #   make interop [INTEROP_DIR=DIR]    open OUT/parquet/events with pandas, pyarrow, polars and DuckDB (needs pip)
@@ -11,7 +12,7 @@ Q ?= select host, store, count(*) as rows from raw_events group by all order by 
 FORMAT ?= table
 CLI := node dist/src/cli/main.js
 
-.PHONY: load query test build install bench clean imports lint format real-corpus interop
+.PHONY: load query export test build install bench clean imports lint format real-corpus interop
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -31,8 +32,19 @@ load: build
 	@echo "Example: every command Cline ran, per host (make query Q=\"...\" runs your own SQL):"
 	@$(CLI) query --out "$(OUT)" "select host, timestamp_utc, session_id, text as command from events where tool_name in ('execute_command', 'bash', 'run_commands') and turn_type = 'tool_use' order by host, timestamp_utc limit 20"
 
+# The SQL goes to the CLI through the environment, as given: $(value ...) keeps make from expanding the
+# `$` of a JSON path (`'$.a'`), and "$$CLINETRAIL_Q" keeps the shell from reading the text.
+export CLINETRAIL_Q := $(value Q)
+export CLINETRAIL_WHERE := $(value WHERE)
+
 query: build
-	@$(CLI) query --out "$(OUT)" --format "$(FORMAT)" "$(Q)"
+	@$(CLI) query --out "$(OUT)" --format "$(FORMAT)" "$$CLINETRAIL_Q"
+
+# make export FORMAT=timesketch|jsonl|csv|parquet TO=FILE: the events view, or WHERE="..." a part of it,
+# or Q="select ..." any query (FORCE=1 replaces TO).
+export: build
+	@$(CLI) export --out "$(OUT)" --format "$(FORMAT)" --to "$(TO)" $(if $(FORCE),--force,) \
+		$(if $(value WHERE),--where "$$CLINETRAIL_WHERE",) $(if $(filter command line,$(origin Q)),--sql "$$CLINETRAIL_Q",)
 
 # The import rule of src/ (docs/ARCHITECTURE.md): imports point downstream, no cycles.
 imports: install

@@ -10,14 +10,13 @@ import yargs from 'yargs';
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { HostImage } from '../discover/discover.js';
-import { formatResult, type OutputFormat } from './format.js';
+import type { OutputFormat } from './format.js';
+import { exportOptions, queryOptions } from './query-options.js';
 import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
 import { oldLayoutError } from '../core/layout.js';
 import { runLoad, UsageError } from '../load/run.js';
 import { clinetrailVersion } from '../load/state.js';
 import { LockHeldError } from '../load/lock.js';
-import { queryWarehouse } from '../warehouse/build.js';
-import { TEMP_MAX_DEFAULT, TEMP_MAX_ENV } from '../warehouse/query-sandbox.js';
 
 /** Exit codes; `keptEmpty`: the load finished, but a host image gave nothing and its earlier data was kept. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, locked: 3, keptEmpty: 4 } as const;
@@ -44,13 +43,13 @@ function once<T>(command: string, name: string, value: T | T[]): T {
   return value;
 }
 
-/** The `--out` of a query: a folder that exists (what it holds is checked by the query). */
-function queryOut(out: string): string {
-  if (out === '') throw new UsageError("query: --out wants the output folder of a load, got ''");
+/** The `--out` of a query or export: a folder that exists (what it holds is checked by the query). */
+function queryOut(command: string, out: string): string {
+  if (out === '') throw new UsageError(`${command}: --out wants the output folder of a load, got ''`);
   const st = statSync(out, { throwIfNoEntry: false });
-  if (st !== undefined && !st.isDirectory()) throw new UsageError(`query: --out ${out} is not a folder`);
+  if (st !== undefined && !st.isDirectory()) throw new UsageError(`${command}: --out ${out} is not a folder`);
   const old = oldLayoutError(path.resolve(out));
-  if (old !== null) throw new Error(`query: ${old}`);
+  if (old !== null) throw new Error(`${command}: ${old}`);
   return path.resolve(out);
 }
 
@@ -68,17 +67,18 @@ function wantsJson(argv: readonly string[]): boolean {
 }
 
 /** The `--allow-read` folders, each of which must be an existing folder. */
-function allowReadDirs(dirs: readonly string[]): string[] {
+function allowReadDirs(command: string, dirs: readonly string[]): string[] {
   return dirs.map((dir) => {
     if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
-      throw new UsageError(`query: --allow-read ${dir} is not a folder`);
+      throw new UsageError(`${command}: --allow-read ${dir} is not a folder`);
     return path.resolve(dir);
   });
 }
 
 /** Where a command's output goes: results to `stdout`, progress and errors to `stderr`. */
 export interface CommandIO {
-  stdout: (text: string) => void;
+  /** May return a promise that resolves once the text is written (stdout full: a slow reader of a pipe). */
+  stdout: (text: string) => void | Promise<void>;
   stderr: (text: string) => void;
   /** Whether stderr is a terminal (a live progress line) or a pipe or file (a line every 10 s). */
   stderrIsTTY: boolean;
@@ -224,47 +224,41 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
       .command(
         'query <sql>',
         'Run one query on OUT/fleet.duckdb, in a read-only sandbox, and print the result',
-        (y) =>
-          y
-            .positional('sql', { type: 'string', demandOption: true, describe: 'The SQL text: one query' })
-            .option('out', { type: 'string', demandOption: true, describe: 'Output folder of a load' })
-            .option('format', {
-              choices: ['table', 'csv', 'json'] as const,
-              default: 'table' as OutputFormat,
-              describe: 'Output format',
-            })
-            .option('allow-read', {
-              type: 'string',
-              array: true,
-              nargs: 1,
-              describe:
-                'A folder the query may read too, e.g. of an IOC list to join (repeatable). DuckDB then lets the query reach that whole folder; the statement check still refuses every write',
-            })
-            .example(
-              '$0 query --out wh "select host, count(*) from events where kind = \'say:command\' group by all"',
-              'commands Cline ran, per host',
-            )
-            .example(
-              '$0 query --out wh --allow-read /cases/iocs "select e.* from events e join read_csv(\'/cases/iocs/iocs.csv\') i on contains(e.text, i.indicator)"',
-              'rows that hold an indicator of an IOC list',
-            )
-            .epilogue(
-              `Sandbox: the query reads only the warehouse's files and the --allow-read folders, writes no file, loads no extension, and is one statement: select, from, with, values, table, describe, show, summarize, or explain of those. It spills into a folder of its own under OUT/tmp (or TMPDIR if OUT is read-only), removed when it ends, of at most ${TEMP_MAX_ENV} (default ${TEMP_MAX_DEFAULT}).`,
-            ),
+        queryOptions,
         async (args) => {
-          const out = queryOut(once('query', 'out', args.out));
+          const out = queryOut('query', once('query', 'out', args.out));
           const format = once('query', 'format', args.format) as OutputFormat;
-          const result = await queryWarehouse(out, once('query', 'sql', args.sql), {
-            allowRead: allowReadDirs(args.allowRead ?? []),
-          });
-          io.stdout(formatResult(result, format));
+          const allowRead = allowReadDirs('query', args.allowRead ?? []);
+          const { runQuery } = await import('./query-run.js');
+          await runQuery(out, once('query', 'sql', args.sql), format, allowRead, io.stdout);
         },
       )
-      .demandCommand(1, 'Give a command: load or query')
+      .command(
+        'export',
+        'Write a selection of OUT (the events view, filtered, or a query) to a file: timesketch, jsonl, csv or parquet',
+        exportOptions,
+        async (args) => {
+          const out = queryOut('export', once('export', 'out', args.out));
+          const { runExport } = await import('./export-run.js');
+          await runExport(
+            {
+              out,
+              to: once('export', 'to', args.to),
+              format: once('export', 'format', args.format),
+              where: once('export', 'where', args.where),
+              sql: once('export', 'sql', args.sql),
+              force: args.force,
+              allowRead: allowReadDirs('export', args.allowRead ?? []),
+            },
+            io.stderr,
+          );
+        },
+      )
+      .demandCommand(1, 'Give a command: load, query or export')
       .strict()
       .recommendCommands()
       .epilogue(
-        'Exit codes: 0 done; 1 load or query failed; 2 bad arguments or paths; 3 another load holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
+        'Exit codes: 0 done; 1 load, query or export failed; 2 bad arguments or paths; 3 another load holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
       )
       .fail((msg, err) => {
         throw err ?? new ArgumentError(msg);

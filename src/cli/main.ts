@@ -3,6 +3,7 @@
  * The clinetrail process: runs the command line of cli/commands.ts on this process's arguments, stdout
  * and stderr, and exits with its code (documented there and in `--help`).
  */
+import { once } from 'node:events';
 import { hideBin } from 'yargs/helpers';
 import { EXIT, runCommandLine } from './commands.js';
 
@@ -14,7 +15,10 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 });
 
 const code = await runCommandLine(hideBin(process.argv), {
-  stdout: (text) => process.stdout.write(text),
+  // a query's result is written chunk by chunk: the next chunk waits while the pipe is full
+  stdout: async (text) => {
+    if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+  },
   stderr: (text) => process.stderr.write(text),
   stderrIsTTY: process.stderr.isTTY === true,
 });

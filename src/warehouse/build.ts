@@ -1,10 +1,10 @@
 /**
- * The DuckDB side, and the only module that opens DuckDB: build `fleet.duckdb` by running the model
- * files of `sql/` in name order into a new database file that is renamed into place, and answer queries
- * on it read-only, in the sandbox of warehouse/query-sandbox.ts. Extension autoinstall and autoload are
- * off: these machines have no internet.
+ * The DuckDB side: build `fleet.duckdb` by running the model files of `sql/` in name order into a new
+ * database file that is renamed into place, and open it read-only for queries and exports, in the
+ * sandbox of warehouse/query-sandbox.ts. Every instance is opened by warehouse/duckdb-open.ts, with
+ * extension autoinstall and autoload off: these machines have no internet.
  */
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { readManifest } from '../core/manifest.js';
 import { COLUMNS, columnList, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE } from '../core/records.js';
 import { folderVersion, moduleGraphVersion } from '../core/code-version.js';
 import { createQueryTemp } from './query-temp.js';
+import { openDuckDB as open } from './duckdb-open.js';
 import { recordCommentPlaceholders } from './record-comments.js';
 import { sqlString } from './sql-literal.js';
 import { specPlaceholders } from './stores-table.js';
@@ -24,41 +25,6 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const SQL_DIR =
   [path.resolve(HERE, '..', '..', 'sql'), path.resolve(HERE, '..', '..', '..', 'sql')].find((d) => existsSync(d)) ??
   path.resolve(HERE, '..', '..', 'sql');
-
-/** Settings of every DuckDB instance clinetrail opens, plus `extra` (access mode, temporary folder). */
-function instanceOptions(extra: Record<string, string>): Record<string, string> {
-  return {
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-    memory_limit: process.env.CLINETRAIL_DUCKDB_MEMORY ?? '1GB',
-    threads: '2',
-    // Local Parquet parts gain nothing from DuckDB's cache of file bytes, which held 60-90 MB of the
-    // model build's 345 MB on the full bench fleet.
-    enable_external_file_cache: 'false',
-    ...extra,
-  };
-}
-
-/**
- * A connection to a new instance with clinetrail's settings. Parquet footers are cached (a setting of
- * the Parquet extension, so not an instance option): the models scan every part up to 20 times, and a
- * fleet of 1,000 tiny homes has 1,000 parts.
- */
-async function open(file: string, extra: Record<string, string>): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
-  // imported here, not at the top: the library costs ~33 MB of RSS, which a load needs only after
-  // its partitions are written, when the workers' memory is gone
-  const { DuckDBInstance } = await import('@duckdb/node-api');
-  const instance = await DuckDBInstance.create(file, instanceOptions(extra));
-  const conn = await instance.connect();
-  try {
-    await conn.run('set parquet_metadata_cache = true');
-  } catch (err) {
-    conn.closeSync();
-    instance.closeSync();
-    throw err;
-  }
-  return { instance, conn };
-}
 
 type ColumnList = ReadonlyArray<readonly [string, string]>;
 
@@ -261,6 +227,8 @@ export interface QueryResult {
 export interface QueryOptions {
   /** Folders outside OUT the query may read too (`query --allow-read`), e.g. one that holds an IOC list. */
   allowRead?: readonly string[];
+  /** Where DuckDB spills (an export's staging folder); default: a folder of this query (query-temp.ts). */
+  tempDir?: string;
 }
 
 /** The SQL literal of a setting's value. */
@@ -270,24 +238,28 @@ function settingValue(value: string | boolean | readonly string[]): string {
 }
 
 /**
- * Runs one query on OUT/fleet.duckdb, opened read-only in the query sandbox (warehouse/query-sandbox.ts):
- * the connection reads only the warehouse's files and the `allowRead` folders, and only one query
- * statement runs. Spills go to a temporary folder of this query (warehouse/query-temp.ts), removed at the end.
+ * Runs `use` on a connection to OUT/fleet.duckdb, opened read-only in the query sandbox
+ * (warehouse/query-sandbox.ts): it reads only the warehouse's files and the `allowRead` folders, and
+ * DuckDB formats times in UTC whatever TZ is. Spills go to `tempDir`, or to a temporary folder of this
+ * query (warehouse/query-temp.ts) removed at the end. Errors come out as one `query: ...` line.
  */
-export async function queryWarehouse(outDir: string, sql: string, options: QueryOptions = {}): Promise<QueryResult> {
+export async function withQueryConnection<T>(
+  outDir: string,
+  options: QueryOptions,
+  use: (conn: DuckDBConnection) => Promise<T>,
+): Promise<T> {
   const file = path.join(outDir, 'fleet.duckdb');
   if (!existsSync(file)) throw new Error(`query: no warehouse at ${file}; run clinetrail load --out ${outDir} first`);
   const allowed = await allowedDirectories(outDir, options.allowRead ?? []);
-  const temp = await createQueryTemp(outDir);
+  const temp = options.tempDir ? { dir: options.tempDir, remove: async () => {} } : await createQueryTemp(outDir);
   try {
     const { instance, conn } = await open(file, { access_mode: 'READ_ONLY', temp_directory: temp.dir });
     try {
       // before the sandbox's lock: the views name OUT's files relative to OUT (sql/00_out_files.sql)
       await conn.run(setOutStatement(outDir));
+      await conn.run("set TimeZone = 'UTC'");
       for (const [name, value] of sandboxSettings(allowed)) await conn.run(`set ${name} = ${settingValue(value)}`);
-      const prepared = await prepareQuery(conn, sql);
-      const reader = await prepared.runAndReadAll();
-      return { columns: reader.columnNames(), rows: reader.getRowsJson() as unknown[][] };
+      return await use(conn);
     } catch (err) {
       throw queryError(err);
     } finally {
@@ -297,4 +269,12 @@ export async function queryWarehouse(outDir: string, sql: string, options: Query
   } finally {
     await temp.remove();
   }
+}
+
+/** Runs one query (checked by the sandbox) on OUT/fleet.duckdb and reads its whole result, for tests and the load. */
+export async function queryWarehouse(outDir: string, sql: string, options: QueryOptions = {}): Promise<QueryResult> {
+  return withQueryConnection(outDir, options, async (conn) => {
+    const reader = await (await prepareQuery(conn, sql)).runAndReadAll();
+    return { columns: reader.columnNames(), rows: reader.getRowsJson() as unknown[][] };
+  });
 }

@@ -242,7 +242,7 @@ describe('help, version, and a mistyped command', () => {
       expect(r.stdout).toMatch(/-h, --help/);
       expect(r.stdout).toMatch(/-V, --version/);
       expect(r.stdout).toMatch(
-        /Exit codes: 0 done; 1 load or query failed; 2 bad arguments or paths; 3 another\s+load holds OUT; 4 loaded,\s+but\s+a\s+host\s+image\s+gave\s+no\s+Cline\s+store\s+and\s+its\s+earlier\s+data\s+was\s+kept\./,
+        /Exit codes: 0 done; 1 load, query or export failed; 2 bad arguments or paths; 3\s+another\s+load\s+holds\s+OUT; 4 loaded,\s+but\s+a\s+host\s+image\s+gave\s+no\s+Cline\s+store\s+and\s+its\s+earlier\s+data\s+was\s+kept\./,
       );
     });
   }
@@ -252,6 +252,26 @@ describe('help, version, and a mistyped command', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/--concurrency/);
     expect(r.stdout).toMatch(/--fleet/);
+  });
+
+  it('export -h: the export options and formats on stdout, exit 0', async () => {
+    const r = await run(['export', '-h']);
+    expect(r.code, r.stderr).toBe(0);
+    for (const text of ['--to', '--where', '--sql', '--force', 'timesketch', 'jsonl', 'parquet', 'inside OUT'])
+      expect(r.stdout).toContain(text);
+  });
+
+  it('export: --where with --sql, a missing --to or --format, an unknown format are refused', async () => {
+    for (const args of [
+      ['export', '--out', '/nonexistent-x', '--format', 'csv', '--to', '/tmp/x.csv', '--where', 'true', '--sql', 'select 1'],
+      ['export', '--out', '/nonexistent-x', '--format', 'csv'],
+      ['export', '--out', '/nonexistent-x', '--to', '/tmp/x.csv'],
+      ['export', '--out', '/nonexistent-x', '--to', '/tmp/x.csv', '--format', 'xlsx'],
+    ]) {
+      const r = await run(args);
+      expect([r.code, r.stdout], args.join(' ')).toEqual([2, '']);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
   });
 
   for (const flag of ['-V', '--version']) {
@@ -272,6 +292,6 @@ describe('help, version, and a mistyped command', () => {
   });
 
   it('no command', async () => {
-    expectRefused(await run([]), /^clinetrail: Give a command: load or query \(see clinetrail --help\)$/);
+    expectRefused(await run([]), /^clinetrail: Give a command: load, query or export \(see clinetrail --help\)$/);
   });
 });

@@ -14,7 +14,9 @@ export async function captureCommandLine(run: typeof runCommandLine, args: reado
   let stdout = '';
   let stderr = '';
   const code = await run(args, {
-    stdout: (text) => (stdout += text),
+    stdout: (text) => {
+      stdout += text;
+    },
     stderr: (text) => (stderr += text),
     stderrIsTTY: false,
   });
