@@ -25,6 +25,7 @@ export type LoadEvent =
   | { event: 'models'; rebuilt: boolean }
   /** A host of the input whose image gave no store while the warehouse held data for it: kept. */
   | { event: 'kept-empty'; host: string }
+  | { event: 'migrated'; partitions: number }
   | { event: 'done'; run: RunRecord; duplicates_dropped: number | null };
 
 /** Seconds between plain progress lines when stderr is not a terminal. */
@@ -109,6 +110,10 @@ export function createProgress(options: ProgressOptions): (e: LoadEvent) => void
           lastLine = now();
           options.write(`${status()}\n`);
         }
+        break;
+      case 'migrated':
+        clearLive();
+        options.write(`moved ${e.partitions} partition(s) of the old host=H/store=S layout to the current one\n`);
         break;
       case 'models':
         clearLive();
