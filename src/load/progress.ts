@@ -144,10 +144,12 @@ export function summaryLine(run: RunRecord, out: string, elapsedMs: number): str
     hostList('host(s) not in this input kept', run.prune === true ? [] : run.hosts_absent) +
     hostList('host(s) not in this input withdrawn (--prune)', run.prune === true ? run.hosts_absent : []) +
     hostList('empty image(s), earlier data kept', run.hosts_kept_empty) +
-    hostList(
-      'image(s) with no Cline data',
-      (run.host_images ?? []).filter((h) => h.status === 'no Cline data' || h.status === 'unreadable').map((h) => h.host),
-    ) +
+    hostList('image(s) with no Cline data', hostsWith(run, 'no Cline data')) +
+    hostList('image(s) not read whole (see the parser rows)', hostsWith(run, 'unreadable')) +
     '\n'
   );
+}
+
+function hostsWith(run: RunRecord, status: string): string[] {
+  return (run.host_images ?? []).filter((h) => h.status === status).map((h) => h.host);
 }
