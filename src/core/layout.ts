@@ -105,14 +105,15 @@ export function partsFolders(outDir: string): Promise<string[]> {
 }
 
 /**
- * The one-line error for an OUT written by clinetrail before this layout (`parquet/events/host=H/store=S`
- * with the manifests and side files beside the parts), or null. Such an OUT is not migrated: its hosts
- * absent from the next input would be lost, so the user chooses.
+ * The one-line error of `query` and `export` for an OUT written by clinetrail before this layout
+ * (`parquet/events/host=H/store=S` with the manifests and side files beside the parts), or null. The
+ * next load moves such an OUT to the current layout (load/migrate-layout.ts); until then its warehouse
+ * names the old paths.
  */
 export function oldLayoutError(outDir: string): string | null {
   const events = eventsDir(outDir);
   if (!existsSync(events)) return null;
   const old = readdirSync(events).some((name) => name.startsWith('host='));
   if (!old) return null;
-  return `${outDir} holds the old parquet/events/host=H/store=S layout; load into a new --out, or delete ${path.join(outDir, 'parquet')} and ${path.join(outDir, 'fleet.duckdb')} to read every partition again (hosts absent from this input are then lost)`;
+  return `${outDir} holds the old parquet/events/host=H/store=S layout; run clinetrail load with this --out once (it moves every partition to the current layout, hosts absent from its input too)`;
 }

@@ -25,6 +25,7 @@ export type LoadEvent =
   | { event: 'models'; rebuilt: boolean }
   /** A host of the input whose image gave no store while the warehouse held data for it: kept. */
   | { event: 'kept-empty'; host: string }
+  | { event: 'migrated'; partitions: number }
   | { event: 'done'; run: RunRecord; duplicates_dropped: number | null };
 
 /** Seconds between plain progress lines when stderr is not a terminal. */
@@ -110,6 +111,10 @@ export function createProgress(options: ProgressOptions): (e: LoadEvent) => void
           options.write(`${status()}\n`);
         }
         break;
+      case 'migrated':
+        clearLive();
+        options.write(`moved ${e.partitions} partition(s) of the old host=H/store=S layout to the current one\n`);
+        break;
       case 'models':
         clearLive();
         options.write(e.rebuilt ? 'building warehouse models\n' : 'no partition changed: warehouse models kept\n');
@@ -139,10 +144,12 @@ export function summaryLine(run: RunRecord, out: string, elapsedMs: number): str
     hostList('host(s) not in this input kept', run.prune === true ? [] : run.hosts_absent) +
     hostList('host(s) not in this input withdrawn (--prune)', run.prune === true ? run.hosts_absent : []) +
     hostList('empty image(s), earlier data kept', run.hosts_kept_empty) +
-    hostList(
-      'image(s) with no Cline data',
-      (run.host_images ?? []).filter((h) => h.status === 'no Cline data' || h.status === 'unreadable').map((h) => h.host),
-    ) +
+    hostList('image(s) with no Cline data', hostsWith(run, 'no Cline data')) +
+    hostList('image(s) not read whole (see the parser rows)', hostsWith(run, 'unreadable')) +
     '\n'
   );
+}
+
+function hostsWith(run: RunRecord, status: string): string[] {
+  return (run.host_images ?? []).filter((h) => h.status === status).map((h) => h.host);
 }

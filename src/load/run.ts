@@ -15,7 +15,8 @@ import { acquireLock } from './lock.js';
 import { testStop } from '../core/test-stops.js';
 import type { PartitionResult } from './partition.js';
 import { JOB_BYTES, planJobs } from './jobs.js';
-import { oldLayoutError, partitionDir } from '../core/layout.js';
+import { partitionDir } from '../core/layout.js';
+import { migrateOldLayout } from './migrate-layout.js';
 import { hostStatus, planMembership } from './membership.js';
 import { removeUnreferenced, RETIRE_GRACE_MS, withdrawPartition } from './retire.js';
 import {
@@ -71,8 +72,6 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
   const images = opened.map((o) => o.image);
   if (images.length === 0) throw new UsageError('load: no host image to load (give --fleet DIR or --host NAME=PATH)');
   const out = path.resolve(options.out);
-  const old = oldLayoutError(out);
-  if (old !== null) throw new Error(`load: ${old}`);
   try {
     await makeFolder(out);
   } catch (err) {
@@ -81,6 +80,11 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
   const release = await acquireLock(out);
   try {
     removeStaleCopies(); // private SQLite copies and staged members of killed loads (evidence/private-folders.ts)
+    const migrated = await migrateOldLayout(out);
+    if (migrated > 0) {
+      await fs.writeFile(path.join(out, STALE_MARKER), ''); // fleet.duckdb names the old paths: built again
+      emit({ event: 'migrated', partitions: migrated });
+    }
     await saveListings(out, opened);
     makeStagingFolders(images);
     await fs.rm(path.join(out, 'parquet', '.tmp'), { recursive: true, force: true });
@@ -125,17 +129,26 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
         bytes: now.bytes,
       });
     }
-    // a collection's members are copied out only for its partitions read again; its folder goes once they are written
+    // A collection's members are copied out only for its partitions read again, when the first job that
+    // holds one of them starts, and its folder goes once they are written: the temporary folder holds the
+    // members of the hosts being written, not of every changed archive at once.
     const pending = new Map<string, number>();
     for (const p of planned) pending.set(p.item.host, (pending.get(p.item.host) ?? 0) + 1);
-    for (const image of images) {
-      if (!pending.has(image.host)) releaseStaging(image);
-      else
-        await stageMembers(
-          image,
-          planned.filter((p) => p.item.host === image.host).map((p) => p.item),
-        );
-    }
+    for (const image of images) if (!pending.has(image.host)) releaseStaging(image);
+    const staged = new Map<string, Promise<void>>();
+    const stageHostsOf = (job: PartitionJob[]) =>
+      Promise.all(
+        [...new Set(job.map((item) => item.host))].map((host) => {
+          let done = staged.get(host);
+          if (done === undefined) {
+            const image = images.find((i) => i.host === host);
+            const items = planned.filter((p) => p.item.host === host).map((p) => p.item);
+            done = image ? stageMembers(image, items) : Promise.resolve();
+            staged.set(host, done);
+          }
+          return done;
+        }),
+      );
     const results: PartitionResult[] = [];
     const jobs = planJobs(planned);
     // no more workers than jobs: an unchanged run starts none, a run with one changed partition one; and
@@ -149,6 +162,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       jobs.map((job) =>
         writeLimit(async () => {
           await markStale();
+          await stageHostsOf(job);
           await pool.write(job, (result) => {
             results.push(result);
             const left = (pending.get(result.host) ?? 1) - 1;

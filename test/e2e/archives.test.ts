@@ -133,6 +133,9 @@ describe('a fleet of folders, zips and tarballs', () => {
       ['lnx-vr', 'loaded'],
       ['mac-bob', 'loaded'],
     ]);
+    // the summary names it as not read whole, apart from images that hold no Cline data
+    expect(firstRun.stdout).toContain('; 1 image(s) not read whole (see the parser rows): broken');
+    expect(firstRun.stdout).not.toContain('with no Cline data');
   });
 
   it("gives the zip's and the tarball's rows exactly as the same homes unpacked as folders", async () => {

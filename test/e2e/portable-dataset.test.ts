@@ -6,12 +6,12 @@
  * `make interop` (interop/check.py), which needs pip; these checks need only DuckDB.
  */
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsDir, hostFolder, partitionDir, partitionHost, partsDirOf } from '../../src/core/layout.js';
+import { eventsDir, hostFolder, oldLayoutError, partitionDir, partitionHost, partsDirOf } from '../../src/core/layout.js';
 import { readManifest } from '../../src/core/manifest.js';
 import { PART_BYTES } from '../../src/load/partition.js';
 import { runLoad } from '../../src/load/run.js';
@@ -155,15 +155,54 @@ describe('part sizing', () => {
   });
 });
 
+/** Moves a current-layout OUT back into the layout before the portable dataset: host=H/store=S folders holding parts, manifest and side files. */
+function toOldLayout(out: string): void {
+  const records = path.join(out, 'records');
+  for (const hf of readdirSync(records)) {
+    for (const store of readdirSync(path.join(records, hf))) {
+      const recDir = path.join(records, hf, store);
+      const old = path.join(eventsDir(out), `host=${encodeURIComponent(partitionHost(recDir))}`, `store=${store}`);
+      mkdirSync(old, { recursive: true });
+      const parts = partsDirOf(recDir);
+      for (const dir of [recDir, parts]) {
+        for (const name of readdirSync(dir, { withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => e.name))
+          renameSync(path.join(dir, name), path.join(old, name));
+      }
+      rmSync(parts, { recursive: true, force: true });
+    }
+    rmSync(path.join(eventsDir(out), hf), { recursive: true, force: true });
+  }
+  rmSync(records, { recursive: true });
+}
+
 describe('an OUT of the layout before the portable dataset', () => {
-  it('is refused by load with one line that says what to do', async () => {
+  it('is moved to the current layout by the next load, hosts absent from its input included', async () => {
     const old = path.join(work, 'old-out');
     cpSync(demoOut, old, { recursive: true });
-    mkdirSync(path.join(old, 'parquet', 'events', 'host=0042', 'store=sdk-sessions'), { recursive: true });
-    await expect(runLoad({ fleet: path.join(REPO, 'fixtures', 'fleet'), out: old })).rejects.toThrow(
-      /^load: .* holds the old parquet\/events\/host=H\/store=S layout; load into a new --out, or delete .*parquet and .*fleet\.duckdb/,
+    toOldLayout(old);
+    const perHost = `select host, store, count(*), count(distinct source_file) from raw_events group by all order by all`;
+    const before = (await queryWarehouse(demoOut, perHost)).rows;
+    const filesBefore = (await queryWarehouse(demoOut, 'select host, source_file, sha256 from files order by all')).rows;
+    expect(readdirSync(eventsDir(old)).every((n) => n.startsWith('host='))).toBe(true);
+    // query and export name what to do until a load has moved it
+    expect(oldLayoutError(old)).toMatch(
+      /holds the old parquet\/events\/host=H\/store=S layout; run clinetrail load with this --out once/,
     );
-    // nothing was written: the old folder is as it was
-    expect(readdirSync(path.join(old, 'parquet', 'events'))).toContain('host=0042');
+
+    // a load of one host only: the other two are kept (load/membership.ts), so they must be moved, not read again
+    const events: string[] = [];
+    await runLoad({
+      hosts: [{ host: 'lnx-u01', root: path.join(REPO, 'fixtures', 'fleet', 'lnx-u01') }],
+      out: old,
+      onEvent: (e) => events.push(e.event),
+    });
+    expect(events).toContain('migrated');
+    expect(oldLayoutError(old)).toBeNull();
+    expect(readdirSync(eventsDir(old)).some((n) => n.startsWith('host='))).toBe(false);
+    expect(filesUnder(eventsDir(old)).every((f) => /\/part-[^/]+\.parquet$/.test(f))).toBe(true);
+    expect((await queryWarehouse(old, perHost)).rows).toEqual(before);
+    expect((await queryWarehouse(old, 'select host, source_file, sha256 from files order by all')).rows).toEqual(filesBefore);
   });
 });
