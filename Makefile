@@ -3,7 +3,7 @@
 #   make load FLEET=DIR OUT=DIR       load any fleet
 #   make query Q="select ..."         query the warehouse (Q reaches DuckDB unchanged, $ and quotes too)
 #   make export FORMAT=timesketch TO=FILE [WHERE="..." | Q="select ..."]   export a selection to a file
-#   make test                         install, build (tsc type-checks as it emits), run every test suite
+#   make test                         install, build (tsc type-checks as it emits; only when a source changed), run every test suite
 #   make real-corpus [MAJORS=3]       drive the released Cline CLIs into fixtures/real-producer (needs npm)
 #   make interop [INTEROP_DIR=DIR]    open OUT/parquet/events with pandas, pyarrow, polars and DuckDB (needs pip)
 FLEET ?= fixtures/fleet
@@ -20,8 +20,14 @@ node_modules/.installed: package.json package-lock.json
 
 install: node_modules/.installed
 
-build: install
+# tsc runs only when a TypeScript source, the compiler settings or the installed packages changed
+# (dist/.built stamps the last build), so an unchanged nightly `make load` costs what the load costs.
+TS_SOURCES := $(shell find src test bench corpus -name '*.ts') vitest.config.ts tsconfig.json
+dist/.built: node_modules/.installed $(TS_SOURCES)
 	npx tsc -p tsconfig.json
+	@touch $@
+
+build: dist/.built
 
 load: build
 	$(CLI) load --fleet "$(FLEET)" --out "$(OUT)"
