@@ -4,6 +4,8 @@
  * in interleaved rounds, each as its own process under `/usr/bin/time -v`:
  *   full     clinetrail load of the fleet into a fresh OUT
  *   rerun    the same load again into the same OUT (nothing changed)
+ *   make_rerun  `make load FLEET=... OUT=...` on that unchanged OUT: the README's nightly command, with its
+ *            build step (tsc only when a source changed) and its two summary queries
  *   changed  the same OUT after one small transcript of one host got one extra message
  *   floor    a bare streaming parse of the same transcript files (bench/floor.ts), with the readers'
  *            parser (readers/parse/json-elements.ts); floor_tokens the same with @streamparser/json
@@ -14,7 +16,7 @@
  * and of bench/duplicates.ts:
  *   duplicates  the duplicate rule on 10 sessions x 100 identical prompts + 1,000 identical history lines
  *               (full size also x 10), against the same layout with distinct prompts
- * `--only` picks groups (default all four): core (the six above), memory, hosts, duplicates.
+ * `--only` picks groups (default all four): core (the seven above), memory, hosts, duplicates.
  * Prints a table plus a JSON summary (also written to D/bench-summary.json). Ratios are taken per
  * round, then the median over rounds is reported (feasibility.md: this machine is noisy).
  */
@@ -32,7 +34,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
 const NODE = process.execPath;
 const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
-const MEASURES = ['full', 'rerun', 'changed', 'floor', 'floor_tokens', 'duckdb'] as const;
+const MEASURES = ['full', 'rerun', 'make_rerun', 'changed', 'floor', 'floor_tokens', 'duckdb'] as const;
 const GROUPS = ['core', 'memory', 'hosts', 'duplicates'] as const;
 type Group = (typeof GROUPS)[number];
 type MeasureName = (typeof MEASURES)[number];
@@ -69,6 +71,10 @@ async function loadGroup(round: number, m: FleetManifest, out: string, change: T
   const counted = await run([NODE, CLI, 'query', '--out', out, '--format', 'json', 'select count(*) as n from raw_events'], REPO);
   const rows = Number((JSON.parse(counted.trim().split('\n')[0]) as { n: string | number }).n);
   const rerun = check(await timed(load(), REPO), 'unchanged re-run');
+  const makeRerun = check(
+    await timed(['make', '--no-print-directory', 'load', `FLEET=${m.fleet}`, `OUT=${out}`], REPO),
+    'unchanged make load',
+  );
   const original = fs.readFileSync(change.path);
   const st = fs.statSync(change.path);
   const text = original.toString('utf8');
@@ -96,7 +102,12 @@ async function loadGroup(round: number, m: FleetManifest, out: string, change: T
     rows: r,
     detail: summary(x),
   });
-  return [sample('full', full, rows), sample('rerun', rerun, null), sample('changed', changed, null)];
+  return [
+    sample('full', full, rows),
+    sample('rerun', rerun, null),
+    sample('make_rerun', makeRerun, null),
+    sample('changed', changed, null),
+  ];
 }
 
 async function floorSample(round: number, manifestFile: string, tokens = false): Promise<Sample> {
@@ -157,7 +168,7 @@ interface Report {
   line: Record<string, unknown>;
 }
 
-/** The six core measures (full, rerun, changed, floor, floor_tokens, duckdb) over the generated fleet. */
+/** The seven core measures (full, rerun, make_rerun, changed, floor, floor_tokens, duckdb) over the generated fleet. */
 async function core(dir: string, small: boolean, rounds: number, seed: number): Promise<Report> {
   const gen: GenerateOptions = small
     ? { dir, seed, hosts: 20, mb: 60, bigMb: 100 }
@@ -195,6 +206,7 @@ async function core(dir: string, small: boolean, rounds: number, seed: number): 
     full_over_floor_tokens: perRound('full', 'floor_tokens'),
     full_over_duckdb: perRound('full', 'duckdb'),
     rerun_over_full: perRound('rerun', 'full'),
+    make_rerun_over_full: perRound('make_rerun', 'full'),
     changed_over_full: perRound('changed', 'full'),
   };
   const inputMb = m.transcript_bytes / MB;
@@ -221,6 +233,7 @@ async function core(dir: string, small: boolean, rounds: number, seed: number): 
   const labels: Record<MeasureName, string> = {
     full: 'clinetrail full load',
     rerun: 'clinetrail re-run, unchanged',
+    make_rerun: 'make load, unchanged (build step + 2 queries)',
     changed: 'clinetrail re-run, one host changed',
     floor: 'floor: bare parse (json-elements)',
     floor_tokens: 'floor: bare parse (@streamparser/json)',
@@ -234,7 +247,7 @@ async function core(dir: string, small: boolean, rounds: number, seed: number): 
       MEASURES.map((n) => [
         labels[n],
         medians[n].wall_s,
-        n === 'rerun' || n === 'changed' ? null : medians[n].input_mb_s,
+        n === 'rerun' || n === 'make_rerun' || n === 'changed' ? null : medians[n].input_mb_s,
         medians[n].rows,
         medians[n].rows_s,
         medians[n].peak_rss_mb,
