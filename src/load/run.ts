@@ -10,7 +10,7 @@ import { removeStaleCopies } from '../evidence/private-folders.js';
 import type { RunRecord } from '../core/records.js';
 import { discoverOrReport, groupByPartition } from './groups.js';
 import { makeStagingFolders, releaseStaging, saveListings } from './collections.js';
-import { stageMembers } from './staging.js';
+import { HostStaging } from './staging.js';
 import { acquireLock } from './lock.js';
 import { testStop } from '../core/test-stops.js';
 import type { PartitionResult } from './partition.js';
@@ -129,26 +129,11 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
         bytes: now.bytes,
       });
     }
-    // A collection's members are copied out only for its partitions read again, when the first job that
-    // holds one of them starts, and its folder goes once they are written: the temporary folder holds the
-    // members of the hosts being written, not of every changed archive at once.
-    const pending = new Map<string, number>();
-    for (const p of planned) pending.set(p.item.host, (pending.get(p.item.host) ?? 0) + 1);
-    for (const image of images) if (!pending.has(image.host)) releaseStaging(image);
-    const staged = new Map<string, Promise<void>>();
-    const stageHostsOf = (job: PartitionJob[]) =>
-      Promise.all(
-        [...new Set(job.map((item) => item.host))].map((host) => {
-          let done = staged.get(host);
-          if (done === undefined) {
-            const image = images.find((i) => i.host === host);
-            const items = planned.filter((p) => p.item.host === host).map((p) => p.item);
-            done = image ? stageMembers(image, items) : Promise.resolve();
-            staged.set(host, done);
-          }
-          return done;
-        }),
-      );
+    // a collection's members are copied out only for its partitions read again (load/staging.ts)
+    const staging = new HostStaging(
+      images,
+      planned.map((p) => p.item),
+    );
     const results: PartitionResult[] = [];
     const jobs = planJobs(planned);
     // no more workers than jobs: an unchanged run starts none, a run with one changed partition one; and
@@ -162,12 +147,10 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       jobs.map((job) =>
         writeLimit(async () => {
           await markStale();
-          await stageHostsOf(job);
+          await staging.stage(job);
           await pool.write(job, (result) => {
             results.push(result);
-            const left = (pending.get(result.host) ?? 1) - 1;
-            pending.set(result.host, left);
-            if (left === 0) for (const image of images) if (image.host === result.host) releaseStaging(image);
+            staging.written(result.host);
             const bytes = result.files.reduce((n, f) => n + (f.size ?? 0), 0);
             const reason = reasons.get(`${result.host}\0${result.store}`);
             emit({

@@ -11,11 +11,57 @@ import * as path from 'node:path';
 import type { Source } from '../core/row.js';
 import type { DiscoveryProblem, HostImage } from '../discover/discover.js';
 import { copyMembers, type MemberCopy } from '../evidence/archive.js';
+import { releaseStaging } from './collections.js';
 
 /** The partitions of one host to read, whose sources and problems staging may change. */
 export interface StagedPartition {
+  host: string;
   sources: Source[];
   problems: DiscoveryProblem[];
+}
+
+/**
+ * When each host's members are copied out and its folder removed: a host is staged when the first job
+ * holding one of its partitions starts, and released once its last partition is written, so the
+ * temporary folder holds the members of the hosts being written, not of every changed archive at once.
+ * A host with nothing to read again is released at once.
+ */
+export class HostStaging {
+  private readonly partitions = new Map<string, StagedPartition[]>();
+  private readonly left = new Map<string, number>();
+  private readonly staged = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly images: readonly HostImage[],
+    planned: readonly StagedPartition[],
+  ) {
+    for (const p of planned) this.partitions.set(p.host, [...(this.partitions.get(p.host) ?? []), p]);
+    for (const [host, list] of this.partitions) this.left.set(host, list.length);
+    for (const image of images) if (!this.partitions.has(image.host)) releaseStaging(image);
+  }
+
+  /** Copies out the members of every host of `job` not staged yet (once per host, whoever asks first). */
+  async stage(job: readonly StagedPartition[]): Promise<void> {
+    const hosts = new Set(job.map((p) => p.host));
+    await Promise.all(
+      [...hosts].map((host) => {
+        let done = this.staged.get(host);
+        if (done === undefined) {
+          const image = this.images.find((i) => i.host === host);
+          done = image ? stageMembers(image, this.partitions.get(host) ?? []) : Promise.resolve();
+          this.staged.set(host, done);
+        }
+        return done;
+      }),
+    );
+  }
+
+  /** One partition of `host` is written; its folder goes with the last. */
+  written(host: string): void {
+    const left = (this.left.get(host) ?? 1) - 1;
+    this.left.set(host, left);
+    if (left === 0) for (const image of this.images) if (image.host === host) releaseStaging(image);
+  }
 }
 
 /** Copies the members of `partitions` (all of one collection image) into its staging folder. */
