@@ -5,7 +5,7 @@
  *   full     clinetrail load of the fleet into a fresh OUT
  *   rerun    the same load again into the same OUT (nothing changed)
  *   make_rerun  `make load FLEET=... OUT=...` on that unchanged OUT: the README's nightly command, with its
- *            build step (tsc only when a source changed) and its two summary queries
+ *            build step (tsc only when a source changed) and its table of rows per host and store (load --rows-table)
  *   changed  the same OUT after one small transcript of one host got one extra message
  *   floor    a bare streaming parse of the same transcript files (bench/floor.ts), with the readers'
  *            parser (readers/parse/json-elements.ts); floor_tokens the same with @streamparser/json
@@ -233,7 +233,7 @@ async function core(dir: string, small: boolean, rounds: number, seed: number): 
   const labels: Record<MeasureName, string> = {
     full: 'clinetrail full load',
     rerun: 'clinetrail re-run, unchanged',
-    make_rerun: 'make load, unchanged (build step + 2 queries)',
+    make_rerun: 'make load, unchanged (build step + rows table)',
     changed: 'clinetrail re-run, one host changed',
     floor: 'floor: bare parse (json-elements)',
     floor_tokens: 'floor: bare parse (@streamparser/json)',

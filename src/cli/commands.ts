@@ -10,11 +10,12 @@ import yargs from 'yargs';
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { HostImage } from '../discover/discover.js';
-import type { OutputFormat } from './format.js';
+import { type OutputFormat, resultWriter } from './format.js';
 import { exportOptions, queryOptions } from './query-options.js';
 import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
 import { oldLayoutError } from '../core/layout.js';
 import { runLoad, UsageError } from '../load/run.js';
+import { partitionRows } from '../load/partition-rows.js';
 import { clinetrailVersion } from '../load/state.js';
 import { LockHeldError } from '../load/lock.js';
 
@@ -164,6 +165,12 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
               default: false,
               describe: 'No progress on stderr (the summary line still goes to stdout)',
             })
+            .option('rows-table', {
+              type: 'boolean',
+              default: false,
+              describe:
+                'After the summary line, print on stdout the rows per host and store of the whole warehouse, from the partition manifests (what `select host, store, count(*) from raw_events` gives, without a query)',
+            })
             .option('prune', {
               type: 'boolean',
               default: false,
@@ -219,6 +226,11 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           if (run.hosts_kept_empty.length > 0) code = EXIT.keptEmpty;
           onEvent({ event: 'done', run, duplicates_dropped: run.duplicates_dropped });
           io.stdout(summaryLine(run, out, Date.now() - t0));
+          if (args.rowsTable) {
+            const table = resultWriter('table');
+            const rows = (await partitionRows(out)).map((p) => [p.host, p.store, p.rows]);
+            await io.stdout(`\n${table.header(['host', 'store', 'rows'])}${table.rows(rows)}${table.end()}`);
+          }
         },
       )
       .command(

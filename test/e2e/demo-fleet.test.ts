@@ -1123,7 +1123,7 @@ describe('demo fleet: a second load on the same OUT', () => {
 
   beforeAll(async () => {
     wh.close();
-    load2 = runCli(['load', '--fleet', 'fixtures/fleet', '--out', out, '--quiet']);
+    load2 = runCli(['load', '--fleet', 'fixtures/fleet', '--out', out, '--quiet', '--rows-table']);
     if (load2.status !== 0) throw new Error(`second load failed (${load2.status}): ${load2.stderr}`);
     wh = await Warehouse.open(out);
     wh2 = wh;
@@ -1145,6 +1145,16 @@ describe('demo fleet: a second load on the same OUT', () => {
       [13, 0, 32, 0, 8, null, true, 0, true, true],
       [0, 13, 0, 32, 8, 15, true, 0, true, true],
     ]);
+  });
+
+  it('prints with --rows-table, from the manifests, the rows per host and store that raw_events counts', async () => {
+    const lines = load2.stdout.split('\n');
+    expect(lines[0]).toMatch(/^loaded 4 host\(s\)/);
+    expect(lines.slice(1, 4)).toEqual(['', 'host         store          rows', '-----------  -------------  ----']);
+    const printed = lines.slice(4, lines.indexOf('(13 rows)')).map((l) => l.split(/ +/));
+    const counted = await wh2.tuples('select host, store, count(*) from raw_events group by all order by all');
+    expect(printed).toEqual(counted.map(([host, store, rows]) => [host, store, String(rows)]));
+    expect(printed.length).toBe(13);
   });
 
   it('still leaves the evidence untouched', () => {
