@@ -37,11 +37,11 @@ function split(doc: Buffer, key: string | null, cuts: number[]) {
   const values: unknown[] = [];
   let from = 0;
   for (const at of [...cuts, doc.length]) {
-    values.push(...s.push(doc.subarray(from, at)));
+    values.push(...s.push(doc.subarray(from, at)).map((e) => e.value));
     from = at;
   }
   const end = s.end();
-  values.push(...end.values);
+  values.push(...end.values.map((e) => e.value));
   return { values, truncated: end.truncated, giveUp: s.giveUp };
 }
 

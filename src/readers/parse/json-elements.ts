@@ -10,7 +10,11 @@
  * anything unusual it gives up (`giveUp` is set) and the caller reads the file again with the token
  * parser, which says exactly what is wrong: wrong root, a syntax error, an element over MAX_ELEMENT_BYTES
  * (a giant string would otherwise be held whole several times), the key twice, a large skeleton.
+ *
+ * With `elide`, the base64 payloads of each batch are cut out before it is parsed (base64-elision.ts);
+ * each element of such a batch comes with `original`, which parses the batch's own bytes again.
  */
+import { elideBase64 } from './base64-elision.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -27,6 +31,12 @@ export const MAX_ELEMENT_BYTES = 32 * 1024 * 1024;
 const MAX_SKELETON_BYTES = 1024 * 1024;
 /** Longest key compared with the target key. */
 const MAX_KEY_BYTES = 64;
+
+/** One element of the array: its value, and the value as written when `value` had payloads elided. */
+export interface Element {
+  value: unknown;
+  original: (() => unknown) | null;
+}
 
 const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
@@ -70,15 +80,21 @@ export class ArraySplitter {
   private keyBytes: number[] | null = null;
   private lastKey: string | null = null;
 
-  /** `key` null: the elements of the root array; else of the array under `key` in the root object. */
-  constructor(private readonly key: string | null) {
+  /**
+   * `key` null: the elements of the root array; else of the array under `key` in the root object.
+   * `elide`: cut base64 payloads out before parsing (base64-elision.ts).
+   */
+  constructor(
+    private readonly key: string | null,
+    private readonly elide = false,
+  ) {
     this.targetDepth = key === null ? 1 : 2;
   }
 
   /** Scans one chunk (valid UTF-8, BOM removed) and returns the elements it completed. */
-  push(buf: Buffer): unknown[] {
+  push(buf: Buffer): Element[] {
     if (this.giveUp !== null) return [];
-    const out: unknown[] = [];
+    const out: Element[] = [];
     const n = buf.length;
     let regionStart = this.target === 'open' ? 0 : -1;
     let skeletonStart = this.target === 'open' ? -1 : 0;
@@ -162,10 +178,10 @@ export class ArraySplitter {
    * At the end of the file: the elements a truncated file still completes, and whether it is
    * truncated. Sets `giveUp` when the document is not what the scanner can vouch for.
    */
-  end(): { values: unknown[]; truncated: boolean } {
+  end(): { values: Element[]; truncated: boolean } {
     if (this.giveUp !== null) return { values: [], truncated: false };
     if (this.target === 'open') {
-      const values: unknown[] = [];
+      const values: Element[] = [];
       const complete = !this.inString && this.depth === this.targetDepth;
       if (complete && this.pending.some((p) => p.some((b) => !isSpace(b)))) {
         const parsed = this.parse(Buffer.concat(this.pending), 1);
@@ -187,7 +203,7 @@ export class ArraySplitter {
   }
 
   /** Parses held bytes + buf[from, to) as `expected` elements into `out` (0 allowed for a closing `[]`). */
-  private flush(buf: Buffer, from: number, to: number, expected: number, out: unknown[], closing: boolean): void {
+  private flush(buf: Buffer, from: number, to: number, expected: number, out: Element[], closing: boolean): void {
     const bytes = this.pending.length === 0 ? buf.subarray(from, to) : Buffer.concat([...this.pending, buf.subarray(from, to)]);
     this.pending = [];
     this.pendingBytes = 0;
@@ -196,10 +212,11 @@ export class ArraySplitter {
     if (values !== null) for (const v of values) out.push(v);
   }
 
-  private parse(bytes: Buffer, expected: number): unknown[] | null {
+  private parse(bytes: Buffer, expected: number): Element[] | null {
     let values: unknown[];
+    const elided = this.elide ? elideBase64(bytes) : null;
     try {
-      values = JSON.parse(`[${bytes.toString('utf8')}]`) as unknown[];
+      values = JSON.parse(`[${(elided ?? bytes).toString('utf8')}]`) as unknown[];
     } catch (err) {
       this.giveUp = `element after #${this.count}: ${(err as Error).message}`;
       return null;
@@ -209,7 +226,13 @@ export class ArraySplitter {
       return null;
     }
     this.count += values.length;
-    return values;
+    if (elided === null) return values.map((value) => ({ value, original: null }));
+    let originals: unknown[] | null = null;
+    const originalAt = (i: number) => {
+      originals ??= JSON.parse(`[${bytes.toString('utf8')}]`) as unknown[];
+      return originals[i];
+    };
+    return values.map((value, i) => ({ value, original: () => originalAt(i) }));
   }
 
   private hold(bytes: Buffer): void {

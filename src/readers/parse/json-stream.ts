@@ -6,13 +6,28 @@
  */
 import { JSONParser } from '@streamparser/json';
 import { readChunks } from '../../evidence/file-chunks.js';
-import { ArraySplitter } from './json-elements.js';
+import { ArraySplitter, type Element } from './json-elements.js';
 import { Utf8Repair } from './utf8-repair.js';
 
 /** A value found at one of the requested paths, or the problem that ended the document. */
 export type JsonEvent =
-  | { type: 'value'; key: string | number | undefined; value: unknown }
+  | {
+      type: 'value';
+      key: string | number | undefined;
+      value: unknown;
+      /** With `elideBase64`: the value as written, present only when `value` had base64 payloads elided (parse/base64-elision.ts). */
+      original?: () => unknown;
+    }
   | { type: 'error'; message: string; valuesBefore: number };
+
+export interface StreamOptions {
+  /**
+   * Cut base64 payloads out of the fast path's elements before parsing (parse/base64-elision.ts); a value
+   * that had any comes with `original`. For readers that keep none of them and check their rows for ELIDED.
+   * CLINETRAIL_NO_ELISION=1 turns it off (the tests compare a fleet's tables both ways).
+   */
+  elideBase64?: boolean;
+}
 
 /**
  * Yields the values at `paths` (`$.*` on a root array, `$.messages.*` on a root object, or any path
@@ -23,15 +38,20 @@ export type JsonEvent =
  * parser's. A truncated array is the exception: the fast path yields every complete element and reports
  * the truncation itself. Errors are one `error` event that ends the stream, as in `streamJsonTokens`.
  */
-export async function* streamJson(file: string, paths: string[], expectRoot: '[' | '{'): AsyncGenerator<JsonEvent> {
+export async function* streamJson(
+  file: string,
+  paths: string[],
+  expectRoot: '[' | '{',
+  options: StreamOptions = {},
+): AsyncGenerator<JsonEvent> {
   const key = fastPathKey(paths, expectRoot);
   let yielded = 0;
   if (key !== undefined) {
-    const splitter = new ArraySplitter(key);
+    const splitter = new ArraySplitter(key, options.elideBase64 === true && process.env.CLINETRAIL_NO_ELISION !== '1');
     const utf8 = new Utf8Repair();
     const stream = readChunks(file);
     let first = true;
-    let end: { values: unknown[]; truncated: boolean } | null = null;
+    let end: { values: Element[]; truncated: boolean } | null = null;
     try {
       for await (const raw of stream) {
         let chunk = utf8.push(raw as Buffer);
@@ -39,14 +59,13 @@ export async function* streamJson(file: string, paths: string[], expectRoot: '['
           chunk = stripBom(chunk);
           first = false;
         }
-        for (const value of splitter.push(chunk)) yield { type: 'value', key: yielded++, value };
+        for (const e of splitter.push(chunk)) yield valueEvent(yielded++, e);
         if (splitter.giveUp !== null) break;
       }
       if (splitter.giveUp === null) {
-        for (const value of splitter.push(first ? stripBom(utf8.end()) : utf8.end()))
-          yield { type: 'value', key: yielded++, value };
+        for (const e of splitter.push(first ? stripBom(utf8.end()) : utf8.end())) yield valueEvent(yielded++, e);
         end = splitter.end();
-        for (const value of end.values) yield { type: 'value', key: yielded++, value };
+        for (const e of end.values) yield valueEvent(yielded++, e);
       }
     } catch (err) {
       yield { type: 'error', message: `read error: ${(err as Error).message}`, valuesBefore: yielded };
@@ -74,6 +93,13 @@ export async function* streamJson(file: string, paths: string[], expectRoot: '['
     if (event.type === 'value' && seen++ < yielded) continue;
     yield event.type === 'error' ? { ...event, valuesBefore: Math.max(event.valuesBefore, yielded) } : event;
   }
+}
+
+/** The event of the fast path's `index`-th element; `original` only when payloads were elided from it. */
+function valueEvent(index: number, e: Element): JsonEvent {
+  return e.original === null
+    ? { type: 'value', key: index, value: e.value }
+    : { type: 'value', key: index, value: e.value, original: e.original };
 }
 
 /** The array the fast path splits: null for the root array, a key of the root object, undefined for none. */

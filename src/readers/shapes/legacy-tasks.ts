@@ -8,37 +8,16 @@
  * Times are epoch ms. Large files are streamed; a bad file or record is one `parser:` row.
  */
 import * as path from 'node:path';
-import { ERROR_KINDS, messageTurnType } from './cline-message-kinds.js';
 import { readJsonFile } from '../parse/json-file.js';
 import { streamJson } from '../parse/json-stream.js';
 import { cutText } from '../parse/quote.js';
-import type { Row, RowFields, Source } from '../../core/row.js';
-import { guardFile, parserRow, rowFor } from './rows.js';
+import type { Row, Source } from '../../core/row.js';
+import { guardFile, needsOriginal, parserRow, rowFor } from './rows.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { readTaskSettings } from './task-settings.js';
-import { epochMs, int, num, obj, parseEmbeddedJson, show, str } from './values.js';
-
-/** What taskHistory.json says about one task, for the task's own rows. */
-interface HistoryFacts {
-  project_path: string | null;
-  model: string | null;
-  provider: string | null;
-}
-
-/** One task_metadata.json `model_usage[]` entry. */
-interface ModelUsage {
-  ts: number | null;
-  model: string | null;
-  provider: string | null;
-}
-
-/** What every row of one task shares. */
-interface TaskContext {
-  session_id: string;
-  project_path: string | null;
-  history: HistoryFacts | null;
-  usage: ModelUsage[];
-}
+import { epochMs, int, num, obj, show, str } from './values.js';
+import { type HistoryFacts, modelAt, type TaskContext } from './task-context.js';
+import { readUiMessages } from './ui-messages.js';
 
 interface TaskFiles {
   ui?: string;
@@ -175,159 +154,49 @@ async function* readTaskMetadata(source: Source, file: string, task: TaskContext
   }
 }
 
-/** Model and provider of a message: its own modelInfo, else task_metadata at that time, else taskHistory. */
-function modelAt(task: TaskContext, modelInfo: unknown, ts: number | null): Pick<RowFields, 'model' | 'provider'> {
-  const info = obj(modelInfo);
-  const own = str(info?.modelId);
-  if (own !== null) return { model: own, provider: str(info?.providerId) };
-  if (task.usage.length > 0) {
-    let pick = task.usage[0];
-    if (ts !== null) for (const u of task.usage) if (u.ts !== null && u.ts <= ts) pick = u;
-    return { model: pick.model, provider: pick.provider };
-  }
-  return { model: task.history?.model ?? null, provider: task.history?.provider ?? null };
-}
-
-/** ` | [N image(s)] | [N file(s)]` appended to a message text; the attachments are never copied. */
-function withAttachments(text: string | null, images: unknown, files: unknown): string | null {
-  const parts = text === null || text === '' ? [] : [text];
-  if (Array.isArray(images) && images.length > 0) parts.push(`[${images.length} image(s)]`);
-  if (Array.isArray(files) && files.length > 0) parts.push(`[${files.length} file(s)]`);
-  return parts.length === 0 ? null : parts.join(' | ');
-}
-
-/** One row per ClineMessage; tool results carry the tool_use_id (`String(ts)`) and tool name of the last tool use. */
-async function* readUiMessages(source: Source, file: string, task: TaskContext): AsyncGenerator<Row> {
-  const base = { session_id: task.session_id, project_path: task.project_path };
-  let index = 0;
-  let lastToolUseId: string | null = null;
-  let lastToolName: string | null = null;
-  for await (const event of streamJson(file, ['$.*'], '[')) {
-    if (event.type === 'error') {
-      yield parserRow(source, file, null, `${event.message} (${event.valuesBefore} records read)`, base);
-      return;
-    }
-    index += 1;
-    const message = obj(event.value);
-    if (message === null) {
-      yield parserRow(source, file, index, `message is not a JSON object: ${cutText(show(event.value), 77)}`, base);
-      continue;
-    }
-    const type = str(message.type);
-    const value = type === 'ask' ? str(message.ask) : type === 'say' ? str(message.say) : null;
-    const kind = `${type ?? show(message.type)}:${value ?? '-'}`;
-    // Cline shows a task's first message as its task whatever its `say` (ChatView: `displayMessages.at(0)`);
-    // the 1.x CLI writes the prompt there as `say: "text"`, which would otherwise read as the agent's.
-    const turnType = index === 1 && kind === 'say:text' ? 'user' : messageTurnType(type, value);
-    const ts = epochMs(message.ts);
-    const raw = typeof message.text === 'string' ? message.text : null;
-    const model = modelAt(task, message.modelInfo, ts);
-    // Every field spelled out, no spreads: one object shape for all rows (spreads cost 10 % of the read).
-    const fields: RowFields = {
-      session_id: task.session_id,
-      project_path: task.project_path,
-      source_line: index,
-      timestamp_utc: ts,
-      turn_type: turnType,
-      kind,
-      model: model.model,
-      provider: model.provider,
-      text: raw,
-      is_error: ERROR_KINDS.has(kind) ? true : null,
-      tool_name: null,
-      tool_use_id: null,
-      tokens_in: null,
-      tokens_out: null,
-      cost_usd: null,
-    };
-    if (value === 'reasoning' && raw === null) fields.text = str(message.reasoning);
-    else if (value === 'api_req_started') {
-      const info = obj(parseEmbeddedJson(raw));
-      if (info !== null) {
-        fields.text = str(info.request) ?? '-';
-        fields.tokens_in = int(info.tokensIn);
-        fields.tokens_out = int(info.tokensOut);
-        fields.cost_usd = num(info.cost);
-        if (str(info.cancelReason) !== null) fields.is_error = true;
-      }
-    } else if (kind === 'ask:command' && raw !== null && raw.endsWith('REQ_APP')) {
-      fields.text = raw.slice(0, -'REQ_APP'.length);
-    } else if (value === 'browser_action_result') {
-      const result = obj(parseEmbeddedJson(raw));
-      if (result !== null && typeof result.screenshot === 'string') {
-        const { screenshot: _screenshot, ...rest } = result;
-        fields.text = withAttachments(show(rest), [1], null);
-      }
-    }
-    fields.tool_name = toolNameOf(value, raw);
-    if (turnType === 'tool_use') {
-      lastToolUseId = ts === null ? null : String(ts);
-      lastToolName = fields.tool_name;
-      fields.tool_use_id = lastToolUseId;
-    } else if (turnType === 'tool_result') {
-      fields.tool_use_id = lastToolUseId;
-      fields.tool_name ??= lastToolName;
-    }
-    fields.text = withAttachments(fields.text ?? null, message.images, message.files);
-    yield rowFor(source, file, fields);
-  }
-}
-
-/** tool_name of a message: ClineSayTool.tool, the MCP tool, or the legacy tool the discriminator stands for. */
-function toolNameOf(value: string | null, raw: string | null): string | null {
-  switch (value) {
-    case 'tool':
-      return str(obj(parseEmbeddedJson(raw))?.tool);
-    case 'use_mcp_server': {
-      const mcp = obj(parseEmbeddedJson(raw));
-      return mcp?.type === 'access_mcp_resource' ? 'access_mcp_resource' : str(mcp?.toolName);
-    }
-    case 'command':
-      return 'execute_command';
-    case 'browser_action_launch':
-    case 'browser_action':
-    case 'browser_action_result':
-      return 'browser_action';
-    case 'use_subagents':
-      return 'use_subagents';
-    default:
-      return null;
-  }
-}
-
-/** Fallback for a task without ui_messages.json: one row per content block of the API history. */
+/**
+ * Fallback for a task without ui_messages.json: one row per content block of the API history, read with
+ * its base64 payloads elided (image blocks are only counted); an entry whose rows keep any is read again
+ * as written.
+ */
 async function* readApiHistory(source: Source, file: string, task: TaskContext): AsyncGenerator<Row> {
   const base = { session_id: task.session_id, project_path: task.project_path };
   let index = 0;
-  for await (const event of streamJson(file, ['$.*'], '[')) {
+  for await (const event of streamJson(file, ['$.*'], '[', { elideBase64: true })) {
     if (event.type === 'error') {
       yield parserRow(source, file, null, `${event.message} (${event.valuesBefore} records read)`, base);
       return;
     }
     index += 1;
-    const entry = obj(event.value);
-    const content = entry?.content;
-    if (entry === null || (typeof content !== 'string' && !Array.isArray(content))) {
-      const what = entry === null ? 'entry is not a JSON object' : 'entry content is neither a string nor an array';
-      yield parserRow(source, file, index, what, base);
-      continue;
-    }
-    const role = str(entry.role);
-    const ts = epochMs(entry.ts);
-    const model = modelAt(task, entry.modelInfo, ts);
-    const metrics = obj(entry.metrics);
-    const tokens = obj(metrics?.tokens);
-    const blocks: unknown[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
-    const at: MessageFields = { ...base, ...model, source_line: index, timestamp_utc: ts };
-    for (let seq = 0; seq < blocks.length; seq++) {
-      const usage =
-        seq === 0 ? { tokens_in: int(tokens?.prompt), tokens_out: int(tokens?.completion), cost_usd: num(metrics?.cost) } : null;
-      const block = obj(blocks[seq]);
-      if (block === null) {
-        yield parserRow(source, file, index, `content block ${seq} is not a JSON object`, { ...at, source_seq: seq });
-        continue;
-      }
-      yield rowFor(source, file, blockRowFields(at, seq, usage, contentBlockFields(block, role)));
-    }
+    const rows = apiEntryRows(source, file, event.value, index, task);
+    yield* event.original && needsOriginal(rows) ? apiEntryRows(source, file, event.original(), index, task) : rows;
   }
+}
+
+/** The rows of the `index`-th entry (1-based) of an API history. */
+function apiEntryRows(source: Source, file: string, value: unknown, index: number, task: TaskContext): Row[] {
+  const base = { session_id: task.session_id, project_path: task.project_path };
+  const entry = obj(value);
+  const content = entry?.content;
+  if (entry === null || (typeof content !== 'string' && !Array.isArray(content))) {
+    const what = entry === null ? 'entry is not a JSON object' : 'entry content is neither a string nor an array';
+    return [parserRow(source, file, index, what, base)];
+  }
+  const role = str(entry.role);
+  const ts = epochMs(entry.ts);
+  const model = modelAt(task, entry.modelInfo, ts);
+  const metrics = obj(entry.metrics);
+  const tokens = obj(metrics?.tokens);
+  const blocks: unknown[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+  const at: MessageFields = { ...base, ...model, source_line: index, timestamp_utc: ts };
+  const rows: Row[] = [];
+  for (let seq = 0; seq < blocks.length; seq++) {
+    const usage =
+      seq === 0 ? { tokens_in: int(tokens?.prompt), tokens_out: int(tokens?.completion), cost_usd: num(metrics?.cost) } : null;
+    const block = obj(blocks[seq]);
+    if (block === null)
+      rows.push(parserRow(source, file, index, `content block ${seq} is not a JSON object`, { ...at, source_seq: seq }));
+    else rows.push(rowFor(source, file, blockRowFields(at, seq, usage, contentBlockFields(block, role))));
+  }
+  return rows;
 }

@@ -5,6 +5,7 @@
 import { rethrowOwnFault } from '../../core/own-fault.js';
 import { imagePath, type Row, type RowFields, type Source } from '../../core/row.js';
 import { cutAtBoundary, cutText, safeJsonMessage } from '../parse/quote.js';
+import { holdsElided } from '../parse/base64-elision.js';
 
 /** Longest text kept in one row, in UTF-16 code units; longer texts are cut and marked. */
 export const MAX_TEXT_CHARS = 8 * 1024 * 1024;
@@ -17,6 +18,15 @@ export function capText(text: string | null | undefined): string | null {
   if (text === null || text === undefined) return null;
   if (text.length <= MAX_TEXT_CHARS) return text;
   return `${cutAtBoundary(text, MAX_TEXT_CHARS, MAX_CUT_BACK)} [cut: ${text.length} characters in all]`;
+}
+
+/**
+ * Whether rows built from a value whose base64 payloads were elided (parse/base64-elision.ts) must be
+ * built again from the value as written: a row holds an elided payload, or a text was cut at
+ * MAX_TEXT_CHARS (its `[cut: N characters in all]` counted the shorter text).
+ */
+export function needsOriginal(rows: readonly Row[]): boolean {
+  return rows.some((r) => holdsElided(r) || r.text?.endsWith(' characters in all]') === true);
 }
 
 /** A row with its provenance filled in from the source (Dissect's `_target`). */

@@ -5,7 +5,7 @@
  * readers/hub-events.ts shapes the messages of the hub's run results with the same `sdkMessageRows`.
  */
 import type { Row, Source } from '../../core/row.js';
-import { parserRow, rowFor } from './rows.js';
+import { needsOriginal, parserRow, rowFor } from './rows.js';
 import { streamJson } from '../parse/json-stream.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { readJsonFile } from '../parse/json-file.js';
@@ -30,20 +30,28 @@ export interface TranscriptContext {
 
 /**
  * Rows of one transcript file, in message and block order: source_line = message index + 1, source_seq =
- * block index. A message that is not an object or has no string or array content is one `parser:` row; a
- * stream error keeps the rows before it and ends with one `parser:` row. Never throws.
+ * block index. The file is read with its base64 payloads elided (image blocks are only counted); a
+ * message whose rows keep any is read again as written. A message that is not an object or has no string
+ * or array content is one `parser:` row; a stream error keeps the rows before it and ends with one
+ * `parser:` row. Never throws.
  */
 export async function* readSdkMessages(source: Source, file: string, context: TranscriptContext): AsyncGenerator<Row> {
   const inForce: ModelInForce = { model: context.model, provider: context.provider };
   const common = { session_id: context.session_id, project_path: context.project_path, git_branch: context.git_branch };
   let index = -1;
-  for await (const event of streamJson(file, ['$.messages.*'], '{')) {
+  for await (const event of streamJson(file, ['$.messages.*'], '{', { elideBase64: true })) {
     if (event.type === 'error') {
       yield parserRow(source, file, null, `${event.message} (after ${event.valuesBefore} message(s))`, common);
       return;
     }
     index = typeof event.key === 'number' ? event.key : index + 1;
-    yield* sdkMessageRows(source, file, event.value, { line: index + 1, firstSeq: 0 }, context, inForce);
+    const place = { line: index + 1, firstSeq: 0 };
+    const before = { ...inForce };
+    const rows = sdkMessageRows(source, file, event.value, place, context, inForce);
+    if (event.original && needsOriginal(rows)) {
+      Object.assign(inForce, before);
+      yield* sdkMessageRows(source, file, event.original(), place, context, inForce);
+    } else yield* rows;
   }
   if (index === -1) {
     const problem = await noMessagesProblem(file);
