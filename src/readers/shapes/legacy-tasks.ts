@@ -3,8 +3,8 @@
  * shared by the VS Code globalStorage store and the standalone `~/.cline/data` store. Reads, under the
  * store root: `state/taskHistory.json` first, then per task directory (sorted by id)
  * `tasks/<id>/task_metadata.json`, `tasks/<id>/settings.json` (the task's own settings: task-settings.ts),
- * `tasks/<id>/ui_messages.json` (one row per message) and, only when the
- * task has no ui_messages.json, `tasks/<id>/api_conversation_history.json` (one row per content block).
+ * `tasks/<id>/ui_messages.json` (one row per message: ui-messages.ts) and, only when the task has no
+ * ui_messages.json, `tasks/<id>/api_conversation_history.json` (one row per content block).
  * Times are epoch ms. Large files are streamed; a bad file or record is one `parser:` row.
  */
 import * as path from 'node:path';
