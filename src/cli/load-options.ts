@@ -77,6 +77,6 @@ export function modelsOptions<T>(y: Argv<T>) {
       'after the shard loads (load --shard K/N) of a split are all done: build fleet.duckdb once',
     )
     .epilogue(
-      'Builds OUT/fleet.duckdb from the partitions every load and shard load committed (their manifests), then deletes the files no manifest names (older generations, withdrawn partitions), as a plain load does at its end. It takes OUT for itself: it is refused (exit 3) while a load or any shard load runs, and a load waits for nothing: it is refused while models runs. On an OUT written by plain loads it rebuilds the same warehouse. Prints one line on stderr: rows, duplicates dropped, time. Exit codes: 0 built; 1 the build failed (fleet.duckdb is kept as it was); 2 bad --out; 3 a load holds OUT.',
+      'Builds OUT/fleet.duckdb from the partitions every load and shard load committed (their manifests), then deletes the files no manifest names (older generations, withdrawn partitions), as a plain load does at its end. It takes OUT for itself: it is refused (exit 3) while a load or any shard load runs, and a load or shard load started meanwhile is refused. On an OUT written by plain loads it rebuilds the same warehouse. Prints one line on stderr: rows, duplicates dropped, time. Exit codes: 0 built; 1 the build failed (fleet.duckdb is kept as it was); 2 bad --out; 3 a load holds OUT.',
     );
 }
