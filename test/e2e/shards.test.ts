@@ -11,7 +11,7 @@
  * four bytes of sha256(host name), big-endian, mod 4, plus 1.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/source.js';
@@ -185,5 +185,23 @@ describe('a shard run again', () => {
     expect(build.code, describeRun(build)).toBe(0);
     const left = (await query(sharded, 'select distinct host from raw_events order by 1')).map((r) => r[0]);
     expect(left).toEqual(hosts.filter((h) => h !== mine).sort());
+    // the shard's run covered its own hosts only: the other shard's host missing from its input is not absent
+    expect(await query(sharded, `select host, status from hosts where host in ('${mine}', '${other}') order by host`)).toEqual(
+      [
+        [mine, 'absent from last input'],
+        [other, 'loaded'],
+      ].sort(),
+    );
+  });
+
+  it("removes a killed write's staging folders of its own hosts only", async () => {
+    const tmp = path.join(sharded, 'parquet', '.tmp');
+    const host = (k: number) => [...HOSTS.keys()].find((h) => shardOf(h, N) === k && existsSync(path.join(fleet, h)))!;
+    const mine = path.join(tmp, `${encodeURIComponent(host(2))}__cline-tasks.1700000000000`);
+    const theirs = path.join(tmp, `${encodeURIComponent(host(4))}__cline-tasks.1700000000000`);
+    for (const dir of [mine, theirs]) mkdirSync(dir, { recursive: true });
+    const run = await shardRun(sharded, 2);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect([existsSync(mine), existsSync(theirs)]).toEqual([false, true]);
   });
 });
