@@ -15,7 +15,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/source.js';
-import { tableHashes } from '../helpers/table-hashes.js';
+import { differingTables, tableHashes } from '../helpers/table-hashes.js';
 import { assertBuilt, type CliRun, describeRun, query, runCli, snapshotTree, workDir } from '../hostile/harness.js';
 
 const DEMO = path.join(REPO, 'fixtures', 'fleet');
@@ -185,6 +185,11 @@ describe('a shard run again', () => {
     expect(build.code, describeRun(build)).toBe(0);
     const left = (await query(sharded, 'select distinct host from raw_events order by 1')).map((r) => r[0]);
     expect(left).toEqual(hosts.filter((h) => h !== mine).sort());
+    // and the fingerprint sees it: the tables of rows now differ from the plain load's
+    const skip = ['raw_runs', 'load_runs'];
+    expect(differingTables(await tableHashes(plain, { skip }), await tableHashes(sharded, { skip }))).toEqual(
+      expect.arrayContaining(['raw_events', 'events', 'files', 'hosts', 'sessions']),
+    );
     // the shard's run covered its own hosts only: the other shard's host missing from its input is not absent
     expect(await query(sharded, `select host, status from hosts where host in ('${mine}', '${other}') order by host`)).toEqual(
       [
