@@ -3,7 +3,9 @@
  * `OUT/state/`: SQLite takes it with a POSIX record lock, which the kernel grants atomically and drops
  * when the process ends in any way, a SIGKILL included. So a killed load never leaves a lock behind;
  * there is no pid to check and no stale lock to take over. The `.json` notes beside the locks name the
- * holder (host, pid, start time) for the message a refused load prints; they never decide anything.
+ * holder (host, pid, start time) for the message a refused load prints; they never decide anything. A
+ * load refused by the OUT lock tells by a SHARED probe whether shards hold it, and then names only the
+ * shards whose own lock is held (a killed shard's note stays behind).
  *
  * The scheme is a readers-writer lock on `state/load-lock.sqlite`, the OUT lock:
  * - a plain load and `clinetrail models` hold it EXCLUSIVE (SQLite's `BEGIN EXCLUSIVE`) for their whole
@@ -73,19 +75,23 @@ function ownerText(file: string): string {
   }
 }
 
-/** The notes of the shard loads that said they run (for a message only: a killed one's note stays). */
-function shardOwners(outDir: string): string[] {
+/**
+ * The shard loads that hold their lock now, each named by its note: a note is only believed for a
+ * shard whose lock file is held (a killed shard's note stays behind).
+ */
+function liveShards(outDir: string): string[] {
   const dir = shardsDir(outDir);
-  const names = (() => {
-    try {
-      return readdirSync(dir).filter((n) => /^shard-\d+-of-\d+\.json$/.test(n));
-    } catch {
-      return [];
-    }
-  })();
-  return names.sort().map((n) => {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => /^shard-\d+-of-\d+\.json$/.test(n));
+  } catch {
+    return [];
+  }
+  return names.sort().flatMap((n) => {
     const [, k, of] = /^shard-(\d+)-of-(\d+)\.json$/.exec(n) ?? [];
-    return `shard ${k}/${of}: ${ownerText(path.join(dir, n))}`;
+    const probe = exclusive(path.join(dir, n.replace(/\.json$/, '.sqlite')), 0);
+    probe?.close();
+    return probe === null ? [`shard ${k}/${of}: ${ownerText(path.join(dir, n))}`] : [];
   });
 }
 
@@ -149,7 +155,10 @@ export async function acquireLock(outDir: string, command = 'load'): Promise<() 
     throw new Error(`${command}: ${(err as Error).message}`);
   }
   if (db === null) {
-    const shards = shardOwners(outDir);
+    // held SHARED (granted to a probe too) means shard loads hold it, EXCLUSIVE a load or models
+    const probe = shared(lock, 0);
+    probe?.close();
+    const shards = probe === null ? [] : liveShards(outDir);
     throw new LockHeldError(
       shards.length > 0
         ? `${command}: shard loads are writing ${outDir} (${shards.join('; ')}); wait for them to end`

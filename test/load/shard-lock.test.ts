@@ -79,8 +79,13 @@ describe('OUT locks between processes', () => {
     const plain = take(out, 'plain');
     expect(await plain.answer).toMatch(/^refused: load: shard loads are writing .*shard 1\/2: pid \d+.*shard 2\/2: pid \d+/);
     expect(plain.child.exitCode ?? (await new Promise((r) => plain.child.on('close', r)))).toBe(3);
-    // once both shards are gone (killed: the kernel drops their locks), OUT is free
+    // a killed shard's locks go with it; its note stays, but is not believed
     await killed(one);
+    const beside = take(out, 'plain');
+    const refused = await beside.answer;
+    expect(refused).toMatch(/^refused: load: shard loads are writing .*\(shard 2\/2: pid \d+[^;]*\); wait/);
+    expect(refused).not.toMatch(/shard 1\/2/);
+    // once both shards are gone, OUT is free
     await killed(two);
     const after = take(out, 'plain');
     expect(await after.answer).toBe('held');
