@@ -1,8 +1,9 @@
 /**
  * The clinetrail command line as a function: the arguments and two output sinks in, the exit code out.
  * cli/main.ts runs it on the process's argv and streams; tests run the same function in-process.
- * Progress goes to stderr, results to stdout. Exit codes: 0 done; 1 the load or query failed
- * (I/O error, SQL error); 2 bad arguments or paths; 3 another load holds OUT. A bad argument is refused
+ * Progress goes to stderr, results to stdout. Exit codes: 0 done; 1 the load, models or query failed
+ * (I/O error, SQL error); 2 bad arguments or paths; 3 another load holds OUT (load/lock.ts: or, for a
+ * shard load or models, a load they may not run beside). A bad argument is refused
  * before anything is written, with one `clinetrail: ` line on stderr (one JSON error event with
  * `--log-format json`).
  */

@@ -141,20 +141,23 @@ describe.skipIf(process.platform !== 'linux')('a shard that runs (stopped at a t
       },
     });
     await stopped(held!);
-    const again = await shardRun(sharded, 3);
-    expect(again.code, describeRun(again)).toBe(3);
-    expect(again.stderr).toMatch(
-      new RegExp(`^clinetrail: load --shard 3/4: shard 3/4 is already being loaded into .* \\(pid ${held} on `),
-    );
-    const whole = await runCli(loadArgs(sharded), { child: true });
-    expect(whole.code, describeRun(whole)).toBe(3);
-    expect(whole.stderr).toMatch(new RegExp(`^clinetrail: load: shard loads are writing .*shard 3/4: pid ${held} `));
-    const build = await runCli(['models', '--out', sharded], { child: true });
-    expect(build.code, describeRun(build)).toBe(3);
-    expect(build.stderr).toMatch(/^clinetrail: models: shard loads are writing /);
-    const other = await shardRun(sharded, 1);
-    expect(other.code, describeRun(other)).toBe(0);
-    process.kill(held!, 'SIGCONT');
+    try {
+      const again = await shardRun(sharded, 3);
+      expect(again.code, describeRun(again)).toBe(3);
+      expect(again.stderr).toMatch(
+        new RegExp(`^clinetrail: load --shard 3/4: shard 3/4 is already being loaded into .* \\(pid ${held} on `),
+      );
+      const whole = await runCli(loadArgs(sharded), { child: true });
+      expect(whole.code, describeRun(whole)).toBe(3);
+      expect(whole.stderr).toMatch(new RegExp(`^clinetrail: load: shard loads are writing .*shard 3/4: pid ${held} `));
+      const build = await runCli(['models', '--out', sharded], { child: true });
+      expect(build.code, describeRun(build)).toBe(3);
+      expect(build.stderr).toMatch(/^clinetrail: models: shard loads are writing /);
+      const other = await shardRun(sharded, 1);
+      expect(other.code, describeRun(other)).toBe(0);
+    } finally {
+      process.kill(held!, 'SIGCONT'); // whatever failed above, the held load goes on and ends
+    }
     const done = await first;
     expect(done.code, describeRun(done)).toBe(0);
   });
