@@ -40,11 +40,15 @@ held as (
 -- the newest run whose input covered each host: every plain load, and a shard load (`--shard K/N`) of
 -- the hosts of its shard, shard_of(host) = first 4 bytes of sha256(host) as uint32 mod N + 1 (load/shard.ts):
 -- a split in N runs is N runs, and a host is absent only when the newest run of its own shard lacked it
+host_hash as (
+    select host, ('0x' || left(sha256(host), 8))::ubigint as word
+    from per_host
+),
+
 newest as (
     select h.host, max(r.started_at) as started_at
-    from (select host from per_host) as h, raw_runs as r
-    where r.shard_count is null
-        or ('0x' || left(sha256(h.host), 8))::ubigint % r.shard_count::ubigint + 1 = r.shard_index
+    from host_hash as h, raw_runs as r
+    where r.shard_count is null or h.word % r.shard_count::ubigint + 1 = r.shard_index
     group by h.host
 )
 
