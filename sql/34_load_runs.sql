@@ -1,7 +1,8 @@
 -- load_runs: one row per `clinetrail load` on this OUT (OUT/state/runs/*.json, core/records.ts RunRecord),
 -- newest last: every figure of the load's summary line, and the clinetrail version that wrote it. The
 -- newest run also counts the sessions it found; runs written before a run recorded its duplicates count
--- show the current count on the newest run only. A view, so a load that changed no partition (and kept
+-- show the current count on the newest run only. A shard load (`--shard K/N`) is one run of its own: a
+-- split in N is N runs, and `shard` says which. A view, so a load that changed no partition (and kept
 -- fleet.duckdb) still shows its run.
 create or replace view load_runs as
 with runs as (
@@ -29,6 +30,7 @@ select
     secrets_found as count_secrets_redacted,
     case when recency = 1 then (select count(*) from sessions) end as count_sessions,
     is_full_load,
+    case when shard_count is not null then shard_index || '/' || shard_count end as shard,
     prune as is_pruned,
     hosts_absent,
     hosts_kept_empty
@@ -58,3 +60,4 @@ comment on column load_runs.count_discovery_problems is 'Problems discovery repo
 comment on column load_runs.count_duplicates_dropped is 'Rows the duplicate rule dropped in the warehouse the run left; for runs recorded before it was kept, the current count on the newest run only.';
 comment on column load_runs.count_sessions is 'Rows of sessions in this warehouse; newest run only, else null.';
 comment on column load_runs.is_full_load is 'True for a load with --full.';
+comment on column load_runs.shard is 'K/N of a shard load (--shard K/N): it loaded only the hosts of shard K of N and built no model (clinetrail models did); null for a plain load.';

@@ -3,7 +3,8 @@
 -- (each run's host_images: name, image path, what the load found), raw_files (what each host's partitions
 -- read). Grain: one row per host.
 --   status: the status of its last load (loaded, no Cline data, unreadable, kept after empty image), or
---   `absent from last input` when the newest run was not given it (its data kept, load/membership.ts).
+--   `absent from last input` when the newest run that covered it was not given it (its data kept,
+--   load/membership.ts); a shard load covers only the hosts of its shard.
 -- A view, as load_runs is: a load that changed no partition keeps fleet.duckdb, and its run still counts.
 create or replace view hosts as
 with seen as (
@@ -36,8 +37,19 @@ held as (
     group by host
 ),
 
+-- the newest run whose input covered each host: every plain load, and a shard load (`--shard K/N`) of
+-- the hosts of its shard, shard_of(host) = first 4 bytes of sha256(host) as uint32 mod N + 1 (load/shard.ts):
+-- a split in N runs is N runs, and a host is absent only when the newest run of its own shard lacked it
+host_hash as (
+    select host, ('0x' || left(sha256(host), 8))::ubigint as word
+    from per_host
+),
+
 newest as (
-    select max(started_at) as started_at from raw_runs
+    select h.host, max(r.started_at) as started_at
+    from host_hash as h, raw_runs as r
+    where r.shard_count is null or h.word % r.shard_count::ubigint + 1 = r.shard_index
+    group by h.host
 )
 
 select
@@ -45,7 +57,7 @@ select
     p.image_path,
     case
         when p.host is null then 'loaded'
-        when p.last_seen_at_utc < (select started_at from newest) then 'absent from last input'
+        when p.last_seen_at_utc < n.started_at then 'absent from last input'
         else p.last_status
     end as status,
     p.first_seen_at_utc,
@@ -58,12 +70,13 @@ select
     coalesce(h.count_parser_errors, 0) as count_parser_errors
 from per_host as p
 full join held as h on h.host = p.host
+left join newest as n on n.host = p.host
 order by host;
 
 comment on view hosts is 'Every host image loaded or seen on this OUT: image path, loads, what it holds and its status. Grain: one row per host.';
 comment on column hosts.host is 'Host image name.';
 comment on column hosts.image_path is 'Path of its image at its last load (as given: --fleet child folder or --host PATH).';
-comment on column hosts.status is 'loaded, no Cline data, unreadable (discovery could not search all of it), kept after empty image (exit 4: its earlier data kept), or absent from last input (the newest load was not given it; its data kept).';
+comment on column hosts.status is 'loaded, no Cline data, unreadable (discovery could not search all of it), kept after empty image (exit 4: its earlier data kept), or absent from last input (the newest load that covered it, plain or of its shard, was not given it; its data kept).';
 comment on column hosts.first_seen_at_utc is 'Start of the first load given it.';
 comment on column hosts.first_loaded_at_utc is 'Start of the first load that found Cline data in it.';
 comment on column hosts.last_loaded_at_utc is 'Start of the last load that found Cline data in it.';

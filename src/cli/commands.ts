@@ -1,8 +1,9 @@
 /**
  * The clinetrail command line as a function: the arguments and two output sinks in, the exit code out.
  * cli/main.ts runs it on the process's argv and streams; tests run the same function in-process.
- * Progress goes to stderr, results to stdout. Exit codes: 0 done; 1 the load or query failed
- * (I/O error, SQL error); 2 bad arguments or paths; 3 another load holds OUT. A bad argument is refused
+ * Progress goes to stderr, results to stdout. Exit codes: 0 done; 1 the load, models or query failed
+ * (I/O error, SQL error); 2 bad arguments or paths; 3 another load holds OUT (load/lock.ts: or, for a
+ * shard load or models, a load they may not run beside). A bad argument is refused
  * before anything is written, with one `clinetrail: ` line on stderr (one JSON error event with
  * `--log-format json`).
  */
@@ -12,6 +13,8 @@ import * as path from 'node:path';
 import type { HostImage } from '../discover/discover.js';
 import { type OutputFormat, resultWriter } from './format.js';
 import { exportOptions, queryOptions } from './query-options.js';
+import { loadOptions, modelsOptions } from './load-options.js';
+import { parseShard, type Shard } from '../load/shard.js';
 import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
 import { oldLayoutError } from '../core/layout.js';
 import { runLoad, UsageError } from '../load/run.js';
@@ -33,6 +36,14 @@ function parseConcurrency(text: string): number {
   if (!/^[0-9]+$/.test(text) || Number(text) < 1)
     throw new UsageError(`load: --concurrency wants a whole number of at least 1, got '${text}'`);
   return Number(text);
+}
+
+/** The `--shard K/N` text as a shard (load/shard.ts), or a usage error. */
+function parseShardArg(text: string | undefined): Shard | undefined {
+  if (text === undefined) return undefined;
+  const shard = parseShard(text);
+  if (typeof shard === 'string') throw new UsageError(`load: ${shard}`);
+  return shard;
 }
 
 /**
@@ -126,111 +137,61 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
       .usage(
         '$0 <command> [options]\n\nLoads the records Cline (the AI coding agent) leaves in home directories, from a fleet of\ncollected host images, into Parquet and a DuckDB warehouse for SQL hunting.',
       )
+      .command('load', 'Load host images into OUT (Parquet partitions + fleet.duckdb)', loadOptions, async (args) => {
+        const outArg = once('load', 'out', args.out);
+        const fleet = once('load', 'fleet', args.fleet);
+        const concurrencyArg = once('load', 'concurrency', args.concurrency);
+        const concurrency = concurrencyArg === undefined ? 2 : parseConcurrency(concurrencyArg);
+        const logFormat = once('load', 'log-format', args.logFormat) as LogFormat;
+        const hosts = (args.host ?? []).map(parseHost);
+        const shard = parseShardArg(once('load', 'shard', args.shard));
+        const onEvent = createProgress({
+          format: logFormat,
+          quiet: args.quiet,
+          isTTY: io.stderrIsTTY,
+          write: io.stderr,
+        });
+        const t0 = Date.now();
+        const out = path.resolve(outArg);
+        const run = await runLoad({
+          fleet: fleet === undefined || fleet === '' ? fleet : path.resolve(fleet),
+          hosts,
+          out: outArg,
+          concurrency,
+          full: args.full,
+          keepSecrets: args.keepSecrets,
+          prune: args.prune,
+          acceptEmpty: args.acceptEmpty ?? [],
+          shard,
+          onEvent,
+        });
+        for (const host of run.hosts_kept_empty) {
+          if (args.logFormat === 'json') continue; // the kept-empty event said it
+          io.stderr(
+            `clinetrail: warning: ${host}: the image gave no Cline store; the data the warehouse held of it is kept (--accept-empty ${host} replaces it)\n`,
+          );
+        }
+        if (run.hosts_kept_empty.length > 0) code = EXIT.keptEmpty;
+        onEvent({ event: 'done', run, duplicates_dropped: run.duplicates_dropped });
+        io.stdout(summaryLine(run, out, Date.now() - t0));
+        if (args.rowsTable) {
+          const table = resultWriter('table');
+          const rows = (await partitionRows(out)).map((p) => [p.host, p.store, p.rows]);
+          await io.stdout(`\n${table.header(['host', 'store', 'rows'])}${table.rows(rows)}${table.end()}`);
+        }
+      })
       .command(
-        'load',
-        'Load host images into OUT (Parquet partitions + fleet.duckdb)',
-        (y) =>
-          y
-            .option('fleet', {
-              type: 'string',
-              requiresArg: true,
-              describe:
-                'Folder whose child folders and archives (.zip, .tar, .tar.gz, .tgz) are host images, each named by its folder or archive name (a Velociraptor collection: its Hostname)',
-            })
-            .option('host', {
-              type: 'string',
-              array: true,
-              describe: 'A host image (folder or archive) named explicitly, NAME=PATH (repeatable)',
-            })
-            .option('out', { type: 'string', demandOption: true, describe: 'Output folder: parquet/, fleet.duckdb, state/' })
-            .option('concurrency', {
-              // a string, checked by parseConcurrency: yargs' number type makes 'abc' null and '2.5' 2.5
-              type: 'string',
-              defaultDescription: '2',
-              describe: 'Partitions (host, store) written at once, each in a worker thread (a whole number >= 1)',
-            })
-            .option('full', {
-              type: 'boolean',
-              default: false,
-              describe: 'Read every partition again, even where no file changed',
-            })
-            .option('keep-secrets', {
-              type: 'boolean',
-              default: false,
-              describe:
-                'Store texts with their API keys and tokens as found (default: each is replaced by [REDACTED:<kind>:<fingerprint>] and listed in the secrets table)',
-            })
-            .option('quiet', {
-              type: 'boolean',
-              default: false,
-              describe: 'No progress on stderr (the summary line still goes to stdout)',
-            })
-            .option('rows-table', {
-              type: 'boolean',
-              default: false,
-              describe:
-                'After the summary line, print on stdout the rows per host and store of the whole warehouse, from the partition manifests (what `select host, store, count(*) from raw_events` gives, without a query)',
-            })
-            .option('prune', {
-              type: 'boolean',
-              default: false,
-              describe:
-                'Withdraw the hosts the warehouse holds that are not in this input (default: a load updates the hosts it is given and keeps every other)',
-            })
-            .option('accept-empty', {
-              type: 'string',
-              array: true,
-              describe:
-                'A host whose image now gives no Cline store: replace its earlier data with nothing (default: the data is kept, the load exits 4) (repeatable)',
-            })
-            .option('log-format', {
-              choices: ['text', 'json'] as const,
-              default: 'text',
-              describe:
-                'Progress on stderr: text (a live line on a terminal, a line every 10 s otherwise) or json (one object per event)',
-            })
-            .example('$0 load --fleet /cases/acme/collections --out /cases/acme/warehouse', 'load every host image of a fleet')
-            .example('$0 load --host WS-042=/mnt/ws042 --out ./wh', 'load one image under an explicit host name'),
+        'models',
+        'Build OUT/fleet.duckdb from the partitions once, after the shard loads of a split (load --shard K/N)',
+        modelsOptions,
         async (args) => {
-          const outArg = once('load', 'out', args.out);
-          const fleet = once('load', 'fleet', args.fleet);
-          const concurrencyArg = once('load', 'concurrency', args.concurrency);
-          const concurrency = concurrencyArg === undefined ? 2 : parseConcurrency(concurrencyArg);
-          const logFormat = once('load', 'log-format', args.logFormat) as LogFormat;
-          const hosts = (args.host ?? []).map(parseHost);
-          const onEvent = createProgress({
-            format: logFormat,
-            quiet: args.quiet,
-            isTTY: io.stderrIsTTY,
-            write: io.stderr,
-          });
           const t0 = Date.now();
-          const out = path.resolve(outArg);
-          const run = await runLoad({
-            fleet: fleet === undefined || fleet === '' ? fleet : path.resolve(fleet),
-            hosts,
-            out: outArg,
-            concurrency,
-            full: args.full,
-            keepSecrets: args.keepSecrets,
-            prune: args.prune,
-            acceptEmpty: args.acceptEmpty ?? [],
-            onEvent,
-          });
-          for (const host of run.hosts_kept_empty) {
-            if (args.logFormat === 'json') continue; // the kept-empty event said it
-            io.stderr(
-              `clinetrail: warning: ${host}: the image gave no Cline store; the data the warehouse held of it is kept (--accept-empty ${host} replaces it)\n`,
-            );
-          }
-          if (run.hosts_kept_empty.length > 0) code = EXIT.keptEmpty;
-          onEvent({ event: 'done', run, duplicates_dropped: run.duplicates_dropped });
-          io.stdout(summaryLine(run, out, Date.now() - t0));
-          if (args.rowsTable) {
-            const table = resultWriter('table');
-            const rows = (await partitionRows(out)).map((p) => [p.host, p.store, p.rows]);
-            await io.stdout(`\n${table.header(['host', 'store', 'rows'])}${table.rows(rows)}${table.end()}`);
-          }
+          const { runModelsCommand } = await import('../load/models.js');
+          const out = once('models', 'out', args.out);
+          const run = await runModelsCommand(out);
+          io.stderr(
+            `clinetrail: models built: ${run.hosts} host(s), ${run.raw_rows} row(s), ${run.duplicates_dropped} duplicate(s) dropped, ${run.event_rows} event(s) in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${path.resolve(out)}\n`,
+          );
         },
       )
       .command(
@@ -266,11 +227,11 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           );
         },
       )
-      .demandCommand(1, 'Give a command: load, query or export')
+      .demandCommand(1, 'Give a command: load, models, query or export')
       .strict()
       .recommendCommands()
       .epilogue(
-        'Exit codes: 0 done; 1 load, query or export failed; 2 bad arguments or paths; 3 another load holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
+        'Exit codes: 0 done; 1 load, models, query or export failed; 2 bad arguments or paths; 3 another load (or models, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
       )
       .fail((msg, err) => {
         throw err ?? new ArgumentError(msg);

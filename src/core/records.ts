@@ -151,6 +151,10 @@ export interface RunRecord {
   parser_errors: number;
   discovery_problems: number;
   is_full_load: boolean;
+  /** K of `--shard K/N`: the load took only the hosts of shard K (load/shard.ts); null for a plain load. */
+  shard_index: number | null;
+  /** N of `--shard K/N`; null for a plain load. */
+  shard_count: number | null;
   /** False when the load kept secrets in the texts (`--keep-secrets`). */
   secrets_redacted: boolean;
   /** Secrets redacted from the partitions written by this run. */
@@ -187,6 +191,11 @@ export const RUN_SHAPE: RecordShape<RunRecord> = {
   parser_errors: { sql: 'BIGINT', doc: 'parser: rows written.' },
   discovery_problems: { sql: 'BIGINT', doc: 'Paths discovery found but could not search or read.' },
   is_full_load: { sql: 'BOOLEAN', doc: 'Every partition was read (--full, or nothing was unchanged).' },
+  shard_index: {
+    sql: 'BIGINT',
+    doc: 'K of --shard K/N: the run loaded only the hosts of shard K and built no model; null for a plain load.',
+  },
+  shard_count: { sql: 'BIGINT', doc: 'N of --shard K/N; null for a plain load.' },
   secrets_redacted: {
     sql: 'BOOLEAN',
     doc: 'Secrets were redacted from the texts (false with --keep-secrets); null for old runs.',

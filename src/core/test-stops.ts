@@ -4,6 +4,9 @@
  * a load where they mean to instead of at a guessed time, and know it got there (killed by SIGKILL =
  * reached; a normal exit = the point never came). Read once at start-up; unset, a stop costs one
  * comparison. A worker thread reads the same variable and kills the whole process too.
+ * `CLINETRAIL_TEST_STOP_SIGNAL=SIGSTOP` stops the process there instead of killing it: it keeps every
+ * lock it holds until the test sends SIGCONT (or kills it), so a test can hold a load at a point
+ * (test/e2e/shards.test.ts runs a second load beside one held).
  */
 
 /** The named points of a load, in the order a load reaches them. */
@@ -17,6 +20,7 @@ export type StopPoint =
   | 'before-retire'; // the files no manifest names not yet deleted (load/run.ts)
 
 const wanted = parseStop(process.env.CLINETRAIL_TEST_STOP_AT);
+const signal: NodeJS.Signals = process.env.CLINETRAIL_TEST_STOP_SIGNAL === 'SIGSTOP' ? 'SIGSTOP' : 'SIGKILL';
 let reached = 0;
 
 function parseStop(value: string | undefined): { point: string; nth: number } | null {
@@ -25,9 +29,9 @@ function parseStop(value: string | undefined): { point: string; nth: number } | 
   return { point, nth: nth === undefined ? 1 : Number(nth) };
 }
 
-/** Kills this process with SIGKILL when CLINETRAIL_TEST_STOP_AT names `point` and this is its n-th arrival. */
+/** Kills (or stops, see above) this process when CLINETRAIL_TEST_STOP_AT names `point` and this is its n-th arrival. */
 export function testStop(point: StopPoint): void {
   if (wanted === null || wanted.point !== point) return;
   reached += 1;
-  if (reached === wanted.nth) process.kill(process.pid, 'SIGKILL');
+  if (reached === wanted.nth) process.kill(process.pid, signal);
 }

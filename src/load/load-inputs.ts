@@ -8,6 +8,7 @@ import { listFleet, type HostImage } from '../discover/discover.js';
 import { archiveFormatOf } from '../evidence/archive.js';
 import { openCollections, type OpenedCollection } from './collections.js';
 import type { LoadEvent } from './progress.js';
+import { parseShard, type Shard, shardText } from './shard.js';
 
 export interface LoadOptions {
   /** Folder whose child folders are host images. */
@@ -29,6 +30,11 @@ export interface LoadOptions {
   prune?: boolean;
   /** Hosts whose empty image replaces what the warehouse holds of them (`--accept-empty HOST`). */
   acceptEmpty?: readonly string[];
+  /**
+   * Load only the hosts of this shard (`--shard K/N`, load/shard.ts), beside the other shards' loads,
+   * and leave the models to `clinetrail models`.
+   */
+  shard?: Shard;
   /** Progress events (rendered on stderr by the CLI, load/progress.ts). */
   onEvent?: (event: LoadEvent) => void;
 }
@@ -54,6 +60,10 @@ export async function checkLoadOptions(options: LoadOptions): Promise<void> {
   const c = options.concurrency;
   if (c !== undefined && !(Number.isInteger(c) && c >= 1))
     throw new UsageError(`load: --concurrency wants a whole number of at least 1, got ${c}`);
+  if (options.shard !== undefined) {
+    const checked = parseShard(shardText(options.shard));
+    if (typeof checked === 'string') throw new UsageError(`load: ${checked}`);
+  }
 }
 
 /**

@@ -4,6 +4,7 @@
  * not in the input. A given host whose image yields no Cline store (an unmounted disk, a half-copied
  * collection, an encoded tree) keeps what the warehouse holds of it unless `--accept-empty HOST` says the
  * empty image is the truth. Within a host that yielded stores, a store no longer found is withdrawn.
+ * A shard load decides all of that among the hosts of its shard only.
  */
 import { partitionFolders, partitionHost, partitionStore } from '../core/layout.js';
 import { readManifest } from '../core/manifest.js';
@@ -18,6 +19,11 @@ export interface MembershipInput {
   found: ReadonlySet<string>;
   prune: boolean;
   acceptEmpty: ReadonlySet<string>;
+  /**
+   * The hosts this load may withdraw or report absent: those of its shard (load/shard.ts). The
+   * partitions of other hosts belong to the other shards' loads and are left alone, `--prune` or not.
+   */
+  mine?: (host: string) => boolean;
 }
 
 export interface MembershipPlan {
@@ -50,7 +56,8 @@ export function hostStatus(
 
 export async function planMembership(input: MembershipInput): Promise<MembershipPlan> {
   const given = new Set(input.given);
-  const folders = (await partitionFolders(input.out)).filter((dir) => readManifest(dir) !== null);
+  const mine = input.mine ?? (() => true);
+  const folders = (await partitionFolders(input.out)).filter((dir) => mine(partitionHost(dir)) && readManifest(dir) !== null);
   // what the warehouse holds of each host: partitions of Cline stores (a discovery partition is no data)
   const held = new Set(folders.filter((dir) => partitionStore(dir) !== 'discovery').map(partitionHost));
   const keptEmpty = input.given.filter((h) => !input.found.has(h) && held.has(h) && !input.acceptEmpty.has(h));

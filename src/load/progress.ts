@@ -146,6 +146,9 @@ export function summaryLine(run: RunRecord, out: string, elapsedMs: number): str
     hostList('empty image(s), earlier data kept', run.hosts_kept_empty) +
     hostList('image(s) with no Cline data', hostsWith(run, 'no Cline data')) +
     hostList('image(s) not read whole (see the parser rows)', hostsWith(run, 'unreadable')) +
+    (run.shard_count == null
+      ? ''
+      : `; shard ${run.shard_index}/${run.shard_count}: models not built, run clinetrail models --out ${out} once every shard is done`) +
     '\n'
   );
 }

@@ -1,9 +1,11 @@
 /**
  * `clinetrail load`: discover every host image, write one Parquet partition per (host, store), remove
- * the partitions of sources that are gone, record the run, and rebuild the warehouse models.
+ * the partitions of sources that are gone, record the run, and rebuild the warehouse models. A shard
+ * load (`--shard K/N`, load/shard.ts) does the same for the hosts of its shard only, beside the other
+ * shards, and leaves the models and the removal of old files to `clinetrail models` (load/models.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import pLimit from 'p-limit';
 import { removeStaleCopies } from '../evidence/private-folders.js';
@@ -11,24 +13,17 @@ import type { RunRecord } from '../core/records.js';
 import { discoverOrReport, groupByPartition } from './groups.js';
 import { makeStagingFolders, releaseStaging, saveListings } from './collections.js';
 import { HostStaging } from './staging.js';
-import { acquireLock } from './lock.js';
+import { acquireLock, acquireShardLock } from './lock.js';
+import { inShard, type Shard, shardText } from './shard.js';
 import { testStop } from '../core/test-stops.js';
 import type { PartitionResult } from './partition.js';
 import { JOB_BYTES, planJobs } from './jobs.js';
-import { partitionDir } from '../core/layout.js';
+import { oldLayoutError, partitionDir } from '../core/layout.js';
 import { migrateOldLayout } from './migrate-layout.js';
 import { hostStatus, planMembership } from './membership.js';
-import { removeUnreferenced, RETIRE_GRACE_MS, withdrawPartition } from './retire.js';
-import {
-  clinetrailVersion,
-  currentInputs,
-  recordedModelsVersion,
-  recordModelsVersion,
-  rereadReason,
-  STALE_MARKER,
-  writerVersion,
-} from './state.js';
-import { buildWarehouse, modelsVersion, queryWarehouse } from '../warehouse/build.js';
+import { withdrawPartition } from './retire.js';
+import { refreshModels } from './models.js';
+import { clinetrailVersion, currentInputs, rereadReason, STALE_MARKER, writerVersion } from './state.js';
 import { createPartitionPool, type PartitionJob } from './worker-pool.js';
 
 import { checkLoadOptions, type LoadOptions, resolveImages, UsageError } from './load-inputs.js';
@@ -63,31 +58,63 @@ async function recordRun(outDir: string, record: RunRecord): Promise<string> {
   return file;
 }
 
+/**
+ * Removes the staging folders of partition writes a killed load left in OUT/parquet/.tmp
+ * (`<host>__<store>.<generation>`, load/partition.ts). A shard removes only its own hosts' folders: the
+ * other shards may be writing theirs now.
+ */
+async function removeStagedWrites(out: string, shard: Shard | null): Promise<void> {
+  const dir = path.join(out, 'parquet', '.tmp');
+  for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+    const cut = name.lastIndexOf('__');
+    const host = cut > 0 ? safeDecode(name.slice(0, cut)) : null;
+    if (shard === null || (host !== null && inShard(host, shard)))
+      await fs.rm(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
+function safeDecode(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
 /** Runs a whole load; returns the run record it wrote to OUT/state/runs/. */
 export async function runLoad(options: LoadOptions): Promise<RunRecord> {
   const emit = options.onEvent ?? (() => {});
   const started = new Date();
   await checkLoadOptions(options);
-  const opened = await resolveImages(options);
+  const shard = options.shard ?? null;
+  const resolved = await resolveImages(options);
+  if (resolved.length === 0) throw new UsageError('load: no host image to load (give --fleet DIR or --host NAME=PATH)');
+  // a shard resolves every image as a plain load does (names come from the collections), keeps its own
+  const opened = resolved.filter((o) => inShard(o.image.host, shard));
   const images = opened.map((o) => o.image);
-  if (images.length === 0) throw new UsageError('load: no host image to load (give --fleet DIR or --host NAME=PATH)');
   const out = path.resolve(options.out);
+  if (shard !== null) {
+    const old = oldLayoutError(out);
+    if (old !== null) throw new UsageError(`load --shard ${shardText(shard)}: ${old}`);
+  }
   try {
     await makeFolder(out);
   } catch (err) {
     throw new UsageError(`load: cannot create output folder ${out}: ${(err as Error).message}`);
   }
-  const release = await acquireLock(out);
+  const release = shard === null ? await acquireLock(out) : await acquireShardLock(out, shard);
   try {
     removeStaleCopies(); // private SQLite copies and staged members of killed loads (evidence/private-folders.ts)
-    const migrated = await migrateOldLayout(out);
-    if (migrated > 0) {
-      await fs.writeFile(path.join(out, STALE_MARKER), ''); // fleet.duckdb names the old paths: built again
-      emit({ event: 'migrated', partitions: migrated });
+    if (shard === null) {
+      const migrated = await migrateOldLayout(out);
+      if (migrated > 0) {
+        await fs.writeFile(path.join(out, STALE_MARKER), ''); // fleet.duckdb names the old paths: built again
+        emit({ event: 'migrated', partitions: migrated });
+      }
     }
     await saveListings(out, opened);
     makeStagingFolders(images);
-    await fs.rm(path.join(out, 'parquet', '.tmp'), { recursive: true, force: true });
+    await removeStagedWrites(out, shard);
     const concurrency = options.concurrency ?? 2;
     const limit = pLimit(Math.max(concurrency, 4));
     const discoveries = await Promise.all(images.map((image) => limit(() => discoverOrReport(image))));
@@ -179,6 +206,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       found,
       prune: options.prune === true,
       acceptEmpty: new Set(options.acceptEmpty ?? []),
+      mine: (host) => inShard(host, shard),
     });
     let removed = 0;
     for (const dir of membership.withdraw) {
@@ -201,6 +229,8 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       parser_errors: results.reduce((n, r) => n + r.errors, 0),
       discovery_problems: discoveries.reduce((n, d) => n + d.problems.length, 0),
       is_full_load: options.full === true || unchanged === 0,
+      shard_index: shard?.index ?? null,
+      shard_count: shard?.count ?? null,
       secrets_redacted: !keepSecrets,
       secrets_found: results.reduce((n, r) => n + r.secrets, 0),
       duplicates_dropped: null,
@@ -216,31 +246,13 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     };
     // written before the build, which reads the runs folder; taken back if the build fails
     const runFile = await recordRun(out, record);
-    const models = await modelsVersion();
-    const modelsCurrent =
-      existsSync(path.join(out, 'fleet.duckdb')) && !existsSync(staleMarker) && (await recordedModelsVersion(out)) === models;
-    let grace = 0;
-    let duplicates: number;
-    if (modelsCurrent) {
-      emit({ event: 'models', rebuilt: false });
-      duplicates = Number((await queryWarehouse(out, 'select count(*) from duplicates')).rows[0]?.[0] ?? Number.NaN);
-    } else {
-      emit({ event: 'models', rebuilt: true });
-      testStop('before-models');
-      ({ duplicatesDropped: duplicates } = await buildWarehouse(out).catch(async (err: unknown) => {
-        await fs.rm(runFile, { force: true });
-        throw err;
-      }));
-      testStop('models-built');
-      await recordModelsVersion(out, models);
-      await fs.rm(staleMarker, { force: true });
-      grace = RETIRE_GRACE_MS;
+    // A shard builds no model and deletes nothing: fleet.duckdb, which the other shards' runs and any
+    // query may be reading, still names the old generations and withdrawn partitions until `models`.
+    if (shard === null) {
+      const { duplicates } = await refreshModels(out, emit, { onBuildFailed: () => fs.rm(runFile, { force: true }) });
+      record.duplicates_dropped = Number.isFinite(duplicates) ? duplicates : null;
     }
-    // fleet.duckdb now reads the current manifests: older generations and withdrawn partitions can go
-    testStop('before-retire');
-    await removeUnreferenced(out, grace);
     // the record is completed by rename: a run killed before keeps its record with these two null
-    record.duplicates_dropped = Number.isFinite(duplicates) ? duplicates : null;
     record.finished_at = new Date().toISOString();
     await recordRun(out, record);
     await fs.rm(path.join(out, 'state', 'loader.json'), { force: true });

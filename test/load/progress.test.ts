@@ -17,6 +17,8 @@ const RUN: RunRecord = {
   parser_errors: 1,
   discovery_problems: 0,
   is_full_load: false,
+  shard_index: null,
+  shard_count: null,
   clinetrail_version: '0.1.0+0123456789abcdef',
   secrets_redacted: true,
   secrets_found: 0,

@@ -1,0 +1,105 @@
+/**
+ * The warehouse side of a run: bring `fleet.duckdb` up to the manifests, then delete what no manifest
+ * names. A plain load does it at its end (keeping fleet.duckdb when nothing changed); `clinetrail models`
+ * does it alone, under the OUT lock, after the shard loads of a split (load/shard.ts) have written their
+ * partitions and marked the warehouse stale.
+ */
+import { existsSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { testStop } from '../core/test-stops.js';
+import { oldLayoutError } from '../core/layout.js';
+import { buildWarehouse, modelsVersion, queryWarehouse } from '../warehouse/build.js';
+import { acquireLock } from './lock.js';
+import type { LoadEvent } from './progress.js';
+import { removeUnreferenced, RETIRE_GRACE_MS } from './retire.js';
+import { recordedModelsVersion, recordModelsVersion, STALE_MARKER } from './state.js';
+import { UsageError } from './load-inputs.js';
+
+/** What a refresh of the models did. */
+export interface ModelsResult {
+  rebuilt: boolean;
+  /** Rows of `duplicates`, NaN when the kept warehouse could not say. */
+  duplicates: number;
+}
+
+/**
+ * Builds fleet.duckdb unless it is current (`force` builds it anyway), then removes the files no manifest
+ * names: after the grace period when a new warehouse replaced one that queries may still read. The
+ * caller holds the OUT lock EXCLUSIVE. `onBuildFailed` runs before a failed build's error is rethrown.
+ */
+export async function refreshModels(
+  out: string,
+  emit: (event: LoadEvent) => void,
+  options: { force?: boolean; onBuildFailed?: () => Promise<void> } = {},
+): Promise<ModelsResult> {
+  const staleMarker = path.join(out, STALE_MARKER);
+  const models = await modelsVersion();
+  const current =
+    options.force !== true &&
+    existsSync(path.join(out, 'fleet.duckdb')) &&
+    !existsSync(staleMarker) &&
+    (await recordedModelsVersion(out)) === models;
+  let grace = 0;
+  let duplicates: number;
+  if (current) {
+    emit({ event: 'models', rebuilt: false });
+    duplicates = Number((await queryWarehouse(out, 'select count(*) from duplicates')).rows[0]?.[0] ?? Number.NaN);
+  } else {
+    emit({ event: 'models', rebuilt: true });
+    testStop('before-models');
+    ({ duplicatesDropped: duplicates } = await buildWarehouse(out).catch(async (err: unknown) => {
+      await options.onBuildFailed?.();
+      throw err;
+    }));
+    testStop('models-built');
+    await recordModelsVersion(out, models);
+    await fs.rm(staleMarker, { force: true });
+    grace = RETIRE_GRACE_MS;
+  }
+  // fleet.duckdb now reads the current manifests: older generations and withdrawn partitions can go
+  testStop('before-retire');
+  await removeUnreferenced(out, grace);
+  return { rebuilt: !current, duplicates };
+}
+
+/** What `clinetrail models` reports. */
+export interface ModelsRun {
+  duplicates_dropped: number;
+  /** Rows of raw_events (every partition's rows) and of events (after the duplicate rule). */
+  raw_rows: number;
+  event_rows: number;
+  hosts: number;
+}
+
+/**
+ * `clinetrail models --out OUT`: takes the OUT lock EXCLUSIVE (refused while any load or shard runs),
+ * builds fleet.duckdb from the manifests and removes what no manifest names. Works on any OUT a load
+ * wrote: rebuilding a current warehouse gives the same one.
+ */
+export async function runModelsCommand(outArg: string): Promise<ModelsRun> {
+  if (outArg === '') throw new UsageError("models: --out wants the output folder of a load, got ''");
+  const out = path.resolve(outArg);
+  const st = await fs.stat(out).catch(() => null);
+  if (st === null) throw new UsageError(`models: --out ${outArg} not found`);
+  if (!st.isDirectory()) throw new UsageError(`models: --out ${outArg} is not a folder`);
+  const old = oldLayoutError(out);
+  if (old !== null) throw new UsageError(`models: ${old}`);
+  const release = await acquireLock(out, 'models');
+  try {
+    const { duplicates } = await refreshModels(out, () => {}, { force: true });
+    const [row] = (
+      await queryWarehouse(
+        out,
+        'select (select count(*) from raw_events), (select count(*) from events), (select count(distinct host) from raw_events)',
+      )
+    ).rows;
+    return {
+      duplicates_dropped: duplicates,
+      raw_rows: Number(row?.[0] ?? 0),
+      event_rows: Number(row?.[1] ?? 0),
+      hosts: Number(row?.[2] ?? 0),
+    };
+  } finally {
+    await release();
+  }
+}
