@@ -11,7 +11,7 @@ import yargs from 'yargs';
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { HostImage } from '../discover/discover.js';
-import { type OutputFormat, resultWriter } from './format.js';
+import type { OutputFormat } from './format.js';
 import { exportOptions, queryOptions } from './query-options.js';
 import { loadOptions, modelsOptions } from './load-options.js';
 import { parseShard, type Shard } from '../load/shard.js';
@@ -175,6 +175,8 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
         onEvent({ event: 'done', run, duplicates_dropped: run.duplicates_dropped });
         io.stdout(summaryLine(run, out, Date.now() - t0));
         if (args.rowsTable) {
+          // format.js loads DuckDB's value classes (cli/values.ts): not for a load that prints no table
+          const { resultWriter } = await import('./format.js');
           const table = resultWriter('table');
           const rows = (await partitionRows(out)).map((p) => [p.host, p.store, p.rows]);
           await io.stdout(`\n${table.header(['host', 'store', 'rows'])}${table.rows(rows)}${table.end()}`);

@@ -8,11 +8,11 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { testStop } from '../core/test-stops.js';
 import { oldLayoutError } from '../core/layout.js';
-import { buildWarehouse, modelsVersion, queryWarehouse } from '../warehouse/build.js';
+import { modelsVersion } from '../warehouse/models-version.js';
 import { acquireLock } from './lock.js';
 import type { LoadEvent } from './progress.js';
 import { removeUnreferenced, RETIRE_GRACE_MS } from './retire.js';
-import { recordedModelsVersion, recordModelsVersion, STALE_MARKER } from './state.js';
+import { recordedModels, recordModels, STALE_MARKER } from './state.js';
 import { UsageError } from './load-inputs.js';
 
 /** What a refresh of the models did. */
@@ -34,25 +34,28 @@ export async function refreshModels(
 ): Promise<ModelsResult> {
   const staleMarker = path.join(out, STALE_MARKER);
   const models = await modelsVersion();
+  const recorded = await recordedModels(out);
   const current =
     options.force !== true &&
     existsSync(path.join(out, 'fleet.duckdb')) &&
     !existsSync(staleMarker) &&
-    (await recordedModelsVersion(out)) === models;
+    recorded.version === models;
   let grace = 0;
   let duplicates: number;
+  // the warehouse module loads DuckDB: an unchanged run, which keeps fleet.duckdb, need not (0.5-1 s)
   if (current) {
     emit({ event: 'models', rebuilt: false });
-    duplicates = Number((await queryWarehouse(out, 'select count(*) from duplicates')).rows[0]?.[0] ?? Number.NaN);
+    duplicates = recorded.duplicates ?? (await countDuplicates(out));
   } else {
     emit({ event: 'models', rebuilt: true });
     testStop('before-models');
+    const { buildWarehouse } = await import('../warehouse/build.js');
     ({ duplicatesDropped: duplicates } = await buildWarehouse(out).catch(async (err: unknown) => {
       await options.onBuildFailed?.();
       throw err;
     }));
     testStop('models-built');
-    await recordModelsVersion(out, models);
+    await recordModels(out, models, duplicates);
     await fs.rm(staleMarker, { force: true });
     grace = RETIRE_GRACE_MS;
   }
@@ -60,6 +63,12 @@ export async function refreshModels(
   testStop('before-retire');
   await removeUnreferenced(out, grace);
   return { rebuilt: !current, duplicates };
+}
+
+/** Rows of `duplicates` in a kept fleet.duckdb whose models.json does not say (written before it did). */
+async function countDuplicates(out: string): Promise<number> {
+  const { queryWarehouse } = await import('../warehouse/build.js');
+  return Number((await queryWarehouse(out, 'select count(*) from duplicates')).rows[0]?.[0] ?? Number.NaN);
 }
 
 /** What `clinetrail models` reports. */
@@ -86,6 +95,7 @@ export async function runModelsCommand(outArg: string): Promise<ModelsRun> {
   if (old !== null) throw new UsageError(`models: ${old}`);
   const release = await acquireLock(out, 'models');
   try {
+    const { queryWarehouse } = await import('../warehouse/build.js');
     const { duplicates } = await refreshModels(out, () => {}, { force: true });
     const [row] = (
       await queryWarehouse(

@@ -67,21 +67,34 @@ export async function writerVersion(keepSecrets: boolean): Promise<WriterVersion
   };
 }
 
-/** `OUT/state/models.json` records the version of the model files that built fleet.duckdb. */
-export async function recordedModelsVersion(outDir: string): Promise<string | null> {
+/** What `OUT/state/models.json` records of the build of fleet.duckdb. */
+export interface ModelsRecord {
+  /** Version of the model files and build code that built it (warehouse/models-version.ts). */
+  version: string | null;
+  /** Rows of its `duplicates` table, so a load that keeps it need not open DuckDB; null if not recorded. */
+  duplicates: number | null;
+}
+
+/** `OUT/state/models.json`: the version of the models that built fleet.duckdb and its duplicate count. */
+export async function recordedModels(outDir: string): Promise<ModelsRecord> {
   const text = await fs.readFile(path.join(outDir, 'state', 'models.json'), 'utf8').catch(() => null);
-  if (text === null) return null;
+  if (text === null) return { version: null, duplicates: null };
   try {
-    return (JSON.parse(text) as { version?: string }).version ?? null;
+    const record = JSON.parse(text) as { version?: unknown; duplicates?: unknown };
+    return {
+      version: typeof record.version === 'string' ? record.version : null,
+      duplicates: Number.isInteger(record.duplicates) ? (record.duplicates as number) : null,
+    };
   } catch {
-    return null;
+    return { version: null, duplicates: null };
   }
 }
 
 /** Written after fleet.duckdb is in place, by rename. */
-export async function recordModelsVersion(outDir: string, version: string): Promise<void> {
+export async function recordModels(outDir: string, version: string, duplicates: number): Promise<void> {
   const file = path.join(outDir, 'state', 'models.json');
-  await fs.writeFile(`${file}.tmp`, `${JSON.stringify({ version })}\n`);
+  const record = { version, duplicates: Number.isInteger(duplicates) ? duplicates : null };
+  await fs.writeFile(`${file}.tmp`, `${JSON.stringify(record)}\n`);
   await fs.rename(`${file}.tmp`, file);
 }
 

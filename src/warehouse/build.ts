@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { fileDirOf, partitionFolders } from '../core/layout.js';
 import { readManifest } from '../core/manifest.js';
 import { COLUMNS, columnList, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE } from '../core/records.js';
-import { folderVersion, moduleGraphVersion } from '../core/code-version.js';
+import { SQL_DIR } from './models-version.js';
 import { createQueryTemp } from './query-temp.js';
 import { openDuckDB as open } from './duckdb-open.js';
 import { recordCommentPlaceholders } from './record-comments.js';
@@ -20,11 +20,7 @@ import { specPlaceholders } from './stores-table.js';
 import { testStop } from '../core/test-stops.js';
 import { allowedDirectories, prepareQuery, queryError, sandboxSettings } from './query-sandbox.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-/** `sql/` beside `src/`, from the sources (src/warehouse) or from `dist/src/warehouse`. */
-export const SQL_DIR =
-  [path.resolve(HERE, '..', '..', 'sql'), path.resolve(HERE, '..', '..', '..', 'sql')].find((d) => existsSync(d)) ??
-  path.resolve(HERE, '..', '..', 'sql');
+export { modelsVersion, SQL_DIR } from './models-version.js';
 
 type ColumnList = ReadonlyArray<readonly [string, string]>;
 
@@ -113,13 +109,6 @@ async function placeholders(outDir: string): Promise<Record<string, string>> {
       ? `read_json(out_file(${sqlString('state/runs/*.json')}), format = 'newline_delimited', columns = ${jsonColumns(RUN_COLUMNS)})`
       : emptyRelation(RUN_COLUMNS),
   };
-}
-
-/** Hash of the model files and of this module's code: a change means fleet.duckdb must be rebuilt. */
-export async function modelsVersion(): Promise<string> {
-  const sql = await folderVersion(SQL_DIR, /^\d\d_.+\.sql$/);
-  const code = await moduleGraphVersion(path.resolve(HERE, '..'), [`warehouse/${path.basename(fileURLToPath(import.meta.url))}`]);
-  return `${sql}-${code}`;
 }
 
 /** Model files of `sql/`, in name order. */
