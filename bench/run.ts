@@ -7,6 +7,8 @@
  *   make_rerun  `make load FLEET=... OUT=...` on that unchanged OUT: the README's nightly command, with its
  *            build step (tsc only when a source changed) and its table of rows per host and store (load --rows-table)
  *   changed  the same OUT after one small transcript of one host got one extra message
+ *   shards   the fleet split in SHARDS (`load --shard K/2`, both at once, into one fresh OUT), then `models`:
+ *            the recipe of README "Splitting a fleet across machines" run on this one machine
  *   floor    a bare streaming parse of the same transcript files (bench/floor.ts), with the readers'
  *            parser (readers/parse/json-elements.ts); floor_tokens the same with @streamparser/json
  *   duckdb   DuckDB read_json -> zstd Parquet of the same transcript files (bench/duckdb-baseline.ts)
@@ -34,7 +36,9 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
 const NODE = process.execPath;
 const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
-const MEASURES = ['full', 'rerun', 'make_rerun', 'changed', 'floor', 'floor_tokens', 'duckdb'] as const;
+const MEASURES = ['full', 'rerun', 'make_rerun', 'changed', 'shards', 'floor', 'floor_tokens', 'duckdb'] as const;
+/** Shard loads of the shards measure, all at once: one per core of these 2-core machines. */
+const SHARDS = 2;
 const GROUPS = ['core', 'memory', 'hosts', 'duplicates'] as const;
 type Group = (typeof GROUPS)[number];
 type MeasureName = (typeof MEASURES)[number];
@@ -92,6 +96,7 @@ async function loadGroup(round: number, m: FleetManifest, out: string, change: T
     fs.writeFileSync(change.path, original);
     fs.utimesSync(change.path, st.atime, st.mtime);
   }
+  const shards = await shardRun(m, `${out}-shards`);
   const sample = (measure: MeasureName, x: Measured, r: number | null): Sample => ({
     round,
     measure,
@@ -107,7 +112,25 @@ async function loadGroup(round: number, m: FleetManifest, out: string, change: T
     sample('rerun', rerun, null),
     sample('make_rerun', makeRerun, null),
     sample('changed', changed, null),
+    sample('shards', shards.measured, shards.rows),
   ];
+}
+
+/**
+ * SHARDS shard loads started together into a fresh OUT, then `models`, as one shell command under
+ * /usr/bin/time: wall from the first start to the end of `models`, peak RSS the largest of the processes.
+ */
+async function shardRun(m: FleetManifest, out: string): Promise<{ measured: Measured; rows: number }> {
+  fs.rmSync(out, { recursive: true, force: true });
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const load = (k: number) => `${q(NODE)} ${q(CLI)} load --fleet ${q(m.fleet)} --out ${q(out)} --quiet --shard ${k}/${SHARDS}`;
+  const loads = Array.from({ length: SHARDS }, (_, i) => `${load(i + 1)} & p${i}=$!`).join('; ');
+  const waits = Array.from({ length: SHARDS }, (_, i) => `wait $p${i} || exit 1`).join('; ');
+  const script = `${loads}; ${waits}; ${q(NODE)} ${q(CLI)} models --out ${q(out)}`;
+  const measured = check(await timed(['sh', '-c', script], REPO), 'shard loads + models');
+  const counted = await run([NODE, CLI, 'query', '--out', out, '--format', 'json', 'select count(*) as n from raw_events'], REPO);
+  fs.rmSync(out, { recursive: true, force: true });
+  return { measured, rows: Number((JSON.parse(counted.trim().split('\n')[0]) as { n: string | number }).n) };
 }
 
 async function floorSample(round: number, manifestFile: string, tokens = false): Promise<Sample> {
@@ -168,7 +191,7 @@ interface Report {
   line: Record<string, unknown>;
 }
 
-/** The seven core measures (full, rerun, make_rerun, changed, floor, floor_tokens, duckdb) over the generated fleet. */
+/** The eight core measures (full, rerun, make_rerun, changed, shards, floor, floor_tokens, duckdb) over the generated fleet. */
 async function core(dir: string, small: boolean, rounds: number, seed: number): Promise<Report> {
   const gen: GenerateOptions = small
     ? { dir, seed, hosts: 20, mb: 60, bigMb: 100 }
@@ -208,6 +231,7 @@ async function core(dir: string, small: boolean, rounds: number, seed: number): 
     rerun_over_full: perRound('rerun', 'full'),
     make_rerun_over_full: perRound('make_rerun', 'full'),
     changed_over_full: perRound('changed', 'full'),
+    shards_over_full: perRound('shards', 'full'),
   };
   const inputMb = m.transcript_bytes / MB;
   const medians = Object.fromEntries(
@@ -235,6 +259,7 @@ async function core(dir: string, small: boolean, rounds: number, seed: number): 
     rerun: 'clinetrail re-run, unchanged',
     make_rerun: 'make load, unchanged (build step + rows table)',
     changed: 'clinetrail re-run, one host changed',
+    shards: `clinetrail ${SHARDS} shard loads at once + models`,
     floor: 'floor: bare parse (json-elements)',
     floor_tokens: 'floor: bare parse (@streamparser/json)',
     duckdb: 'DuckDB read_json -> Parquet',
