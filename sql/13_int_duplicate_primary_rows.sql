@@ -1,0 +1,35 @@
+-- int_duplicate_primary_rows: the primary rows the duplicate rule may pair (sql/20, sql/28), without their
+-- texts. Inputs: int_primary_events, int_secondary_events; which stores and files are transcripts comes
+-- from the store specification (placeholders transcript_stores and is_transcript_file,
+-- src/warehouse/stores-table.ts). Grain: one row per int_primary_events row of a transcript store or of
+-- sessions.db (sql/28's hub_session twins). A build-time table: sql/28 drops it when both rule files have
+-- read it, so the warehouse does not hold it.
+--
+-- int_primary_events is read here once: sql/20 and sql/28 used to read it five times, each time the
+-- Parquet texts and its legacy-failure scan. text_hash is the 64-bit hash(text) both files semi-join on;
+-- text_sha256, what their keys compare, is computed only for a row whose (host, text_hash) equals a
+-- secondary row's hash of its text, or of the part an assistant search document is compared by (sql/20),
+-- a superset of the rows either file keeps. So the build never holds every transcript text, and a crafted
+-- 64-bit collision cannot drop evidence.
+create or replace table int_duplicate_primary_rows as
+with secondary_text_hashes as (
+    select host, hash(text) as text_hash
+    from int_secondary_events
+    where kind <> 'parser' and text is not null
+    union
+    select host, hash(split_part(text, chr(10) || 'tool_use' || chr(10), 1))
+    from int_secondary_events
+    where store = 'search-index' and kind = 'search_document' and turn_type = 'assistant' and text is not null
+),
+
+primary_rows as (
+    select
+        row_id, host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id,
+        timestamp_utc, tokens_in, tokens_out, {{is_transcript_file}} as is_transcript_file, hash(text) as text_hash, text
+    from int_primary_events
+    where store in {{transcript_stores}} or store = 'sessions-db'
+)
+
+select p.* exclude (text), case when k.host is not null then sha256(p.text) end as text_sha256
+from primary_rows as p
+left join secondary_text_hashes as k on k.host = p.host and k.text_hash = p.text_hash;
