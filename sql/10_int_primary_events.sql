@@ -94,10 +94,12 @@ passed_through as (
         case when p.kind = 'task_history' and l.session_id is not null then null else p.cost_usd end as cost_usd
     )
     from raw_events as p
+    -- equalities only: a row-side test (p.kind = 'task_history') in the ON clause turned these joins into
+    -- nested loops over every transcript row. Each right side has one row per key, and the CASEs above
+    -- apply its columns to task_history rows only (coalesce keeps a provider the row has).
     left join legacy_failed_rows as f on f.row_id = p.row_id
-    left join legacy_tasks_with_request_figures as l on p.kind = 'task_history' and l.host = p.host and l.session_id = p.session_id
-    left join legacy_task_providers as tp
-        on p.kind = 'task_history' and p.provider is null and tp.host = p.host and tp.session_id = p.session_id and tp.model = p.model
+    left join legacy_tasks_with_request_figures as l on l.host = p.host and l.session_id = p.session_id
+    left join legacy_task_providers as tp on tp.host = p.host and tp.session_id = p.session_id and tp.model = p.model
     where p.source_role = 'primary' and p.kind <> 'model_usage' and p.store not in ('sessions-db', 'sync-queue')
 ),
 
