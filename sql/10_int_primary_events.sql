@@ -1,5 +1,5 @@
 -- int_primary_events: the rows of primary stores that belong in the timeline.
--- Inputs: raw_events. Grain: one row per primary reader row kept.
+-- Inputs: raw_events, int_legacy_failed_rows (below). Grain: one row per primary reader row kept.
 -- Rules:
 --   * sessions-db rows are kept only for sessions with no SDK manifest on the same host (the manifest is
 --     the better record; sessions.db stands in for a manifest that is gone).
@@ -18,28 +18,14 @@
 --     is_error; a tool with no result row takes it on its tool_use row. The 1.x CLI writes `Command
 --     executed.` whatever the exit code, so its failed commands cannot be told.
 -- The transcript stores otherwise pass through without a join on their texts.
-create or replace view int_primary_events as
-with manifest_sessions as (
-    select distinct host, session_id from raw_events where store = 'sdk-sessions' and kind = 'session_start'
-),
-
-task_paths as (
-    select host, home, session_id, any_value(project_path) as project_path
-    from raw_events
-    where kind = 'task_history' and project_path is not null
-    group by all
-),
-
-legacy_tasks_with_request_figures as (
-    select distinct host, session_id
-    from raw_events
-    where store in ('vscode-tasks', 'cline-tasks')
-      and kind = 'say:api_req_started'
-      and (tokens_in is not null or tokens_out is not null or cost_usd is not null)
-),
-
+-- int_legacy_failed_rows: the row_ids of raw_events that take is_error from a legacy failure report (the
+-- rule "Legacy failures" below). Inputs: raw_events. Grain: one row per row_id.
+-- A table, built once, rather than CTEs of the view: the report is found by a regular expression on request
+-- texts, which every read of int_primary_events would scan again, and a view holding those CTEs kept DuckDB
+-- from reading only the columns a query of it uses (every text was read for sessions' counts).
+create or replace table int_legacy_failed_rows as
 -- the request rows that report a failed tool, by file and line (no text leaves this CTE)
-legacy_failure_reports as (
+with legacy_failure_reports as (
     select host, source_file, source_line
     from raw_events
     where store in ('vscode-tasks', 'cline-tasks')
@@ -61,19 +47,37 @@ legacy_failed_tools as (
     from legacy_failure_reports as f
     join legacy_tool_uses as u on u.host = f.host and u.source_file = f.source_file and u.source_line < f.source_line
     group by f.host, f.source_file, f.source_line
+)
+
+select r.row_id
+from raw_events as r
+join legacy_failed_tools as t
+    on t.host = r.host and t.source_file = r.source_file and t.tool_use_id = r.tool_use_id
+where r.turn_type = 'tool_result'
+union
+select t.tool_use_row_id
+from legacy_failed_tools as t
+anti join (select host, source_file, tool_use_id from raw_events where turn_type = 'tool_result' and tool_use_id is not null) as r
+    on r.host = t.host and r.source_file = t.source_file and r.tool_use_id = t.tool_use_id;
+
+create or replace view int_primary_events as
+with manifest_sessions as (
+    select distinct host, session_id from raw_events where store = 'sdk-sessions' and kind = 'session_start'
 ),
 
-legacy_failed_rows as (
-    select r.row_id
-    from raw_events as r
-    join legacy_failed_tools as t
-        on t.host = r.host and t.source_file = r.source_file and t.tool_use_id = r.tool_use_id
-    where r.turn_type = 'tool_result'
-    union
-    select t.tool_use_row_id
-    from legacy_failed_tools as t
-    anti join (select host, source_file, tool_use_id from raw_events where turn_type = 'tool_result' and tool_use_id is not null) as r
-        on r.host = t.host and r.source_file = t.source_file and r.tool_use_id = t.tool_use_id
+task_paths as (
+    select host, home, session_id, any_value(project_path) as project_path
+    from raw_events
+    where kind = 'task_history' and project_path is not null
+    group by all
+),
+
+legacy_tasks_with_request_figures as (
+    select distinct host, session_id
+    from raw_events
+    where store in ('vscode-tasks', 'cline-tasks')
+      and kind = 'say:api_req_started'
+      and (tokens_in is not null or tokens_out is not null or cost_usd is not null)
 ),
 
 -- taskHistory items name the model (modelId) but not always the provider (apiProvider): the task's
@@ -94,10 +98,12 @@ passed_through as (
         case when p.kind = 'task_history' and l.session_id is not null then null else p.cost_usd end as cost_usd
     )
     from raw_events as p
-    left join legacy_failed_rows as f on f.row_id = p.row_id
-    left join legacy_tasks_with_request_figures as l on p.kind = 'task_history' and l.host = p.host and l.session_id = p.session_id
-    left join legacy_task_providers as tp
-        on p.kind = 'task_history' and p.provider is null and tp.host = p.host and tp.session_id = p.session_id and tp.model = p.model
+    -- equalities only: a row-side test (p.kind = 'task_history') in the ON clause turned these joins into
+    -- nested loops over every transcript row. Each right side has one row per key, and the CASEs above
+    -- apply its columns to task_history rows only (coalesce keeps a provider the row has).
+    left join int_legacy_failed_rows as f on f.row_id = p.row_id
+    left join legacy_tasks_with_request_figures as l on l.host = p.host and l.session_id = p.session_id
+    left join legacy_task_providers as tp on tp.host = p.host and tp.session_id = p.session_id and tp.model = p.model
     where p.source_role = 'primary' and p.kind <> 'model_usage' and p.store not in ('sessions-db', 'sync-queue')
 ),
 

@@ -1,7 +1,7 @@
 -- int_duplicate_candidates: the rows each rule of the duplicate rule may pair, with the rule's key and
--- coordinate, and no text. Inputs: int_primary_events, int_secondary_events; the stores with
--- transcripts come from the store specification (placeholder transcript_stores,
--- src/warehouse/stores-table.ts). Grain: one row per (rule,
+-- coordinate, and no text. Inputs: int_duplicate_primary_rows (sql/13: the transcript rows of
+-- int_primary_events, without texts), int_secondary_events; the stores with transcripts come from the store
+-- specification (placeholder transcript_stores, src/warehouse/stores-table.ts). Grain: one row per (rule,
 -- row_id): every secondary row of the rule whose key some transcript row shares, and every transcript row
 -- sharing the key of one of them (a transcript row can be a candidate of several rules; the first rule
 -- that pairs it takes it, sql/21).
@@ -19,7 +19,7 @@
 -- session whose transcript is gone is never dropped for another session's prompt of the same text.
 --
 -- Texts are compared by their SHA-256 (text_sha256), so no table of the rule holds a text. The SHA-256 of a
--- transcript text is computed only when its 64-bit hash(text) equals a secondary row's (a hash semi-join,
+-- transcript text is taken (sql/13) only when its 64-bit hash(text) equals a secondary row's (a hash semi-join,
 -- so the build never holds every transcript text), and a crafted 64-bit collision cannot drop evidence.
 create or replace table int_duplicate_candidates as
 with secondary_rows as (
@@ -57,26 +57,26 @@ secondary as materialized (
 ),
 
 -- Transcript rows that can repeat a secondary row, found by hash semi-joins on the few keys the secondary
--- rows have (call ids; text hashes), so the build never holds every transcript text.
-transcript_rows as not materialized (
-    select row_id, host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, timestamp_utc, text
-    from int_primary_events
+-- rows have (call ids; text hashes).
+transcript_rows as (
+    select row_id, host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, timestamp_utc, text_hash, text_sha256
+    from int_duplicate_primary_rows
     where store in {{transcript_stores}}
       and turn_type in ('user', 'assistant', 'tool_use', 'tool_result')
 ),
 
 transcript_by_call as (
-    select t.* exclude (text), null::VARCHAR as text_sha256
+    select t.* exclude (text_hash, text_sha256), null::VARCHAR as text_sha256
     from transcript_rows as t
     semi join (select distinct host, tool_use_id from secondary where rule in ('hook_tool_call', 'search_index') and tool_use_id is not null) as k
         on k.host = t.host and k.tool_use_id = t.tool_use_id
 ),
 
 transcript_by_text as (
-    select t.* exclude (text), sha256(t.text) as text_sha256
+    select t.* exclude (text_hash)
     from transcript_rows as t
     semi join (select distinct host, text_hash from secondary where text_hash is not null) as k
-        on k.host = t.host and k.text_hash = hash(t.text)
+        on k.host = t.host and k.text_hash = t.text_hash
 ),
 
 transcript as (

@@ -1,8 +1,9 @@
 -- int_duplicate_candidates of the hub event log (store hub-events, readers/hub-events.ts), added to the table
 -- sql/20 creates: the rows its rules may pair, with the rule's key and coordinate, and no text. Inputs:
--- int_secondary_events, int_primary_events; which files are transcripts comes from the store specification
--- (placeholders transcript_stores and is_transcript_file, src/warehouse/stores-table.ts). Grain: one row per
--- (rule, row_id), as in sql/20.
+-- int_secondary_events, int_duplicate_primary_rows (sql/13: the transcript and sessions.db rows of
+-- int_primary_events, without texts, which this file drops when done); which files are transcripts comes
+-- from the store specification (placeholders transcript_stores and is_transcript_file,
+-- src/warehouse/stores-table.ts). Grain: one row per (rule, row_id), as in sql/20.
 --
 -- The log repeats what the transcripts (its run results hold every message of the session), the manifests
 -- (its session records) and the messages' usage record. Three rules, run by sql/29; the rule is one-to-one
@@ -18,7 +19,7 @@
 -- The other hub rows (run_end, session_resume, hook and capability calls, approvals, other events) record what
 -- no transcript or manifest holds: no rule drops them. A session whose transcript and manifest are gone
 -- keeps every hub row, and its message and usage rows keep their token counts: they are its only record.
--- Texts are compared by SHA-256, computed for the transcript rows whose 64-bit hash(text) equals a hub
+-- Texts are compared by SHA-256, taken (sql/13) for the transcript rows whose 64-bit hash(text) equals a hub
 -- row's of the same host and session (a hash semi-join, as in sql/20).
 insert into int_duplicate_candidates by name
 with hub_rows as (
@@ -43,25 +44,25 @@ secondary as materialized (
     where rule is not null
 ),
 
-transcript_rows as not materialized (
+transcript_rows as (
     select
         row_id, host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, timestamp_utc,
-        tokens_in, tokens_out, text
-    from int_primary_events
+        tokens_in, tokens_out, text_hash, text_sha256
+    from int_duplicate_primary_rows
     where store in {{transcript_stores}}
-      and {{is_transcript_file}}
+      and is_transcript_file
       and kind <> 'parser'
 ),
 
 message_twins as (
-    select t.* exclude (text), sha256(t.text) as text_sha256, 'hub_message' as rule
+    select t.* exclude (text_hash), 'hub_message' as rule
     from transcript_rows as t
     semi join (select distinct host, session_id, text_hash from secondary where text_hash is not null) as k
-        on k.host = t.host and k.session_id = t.session_id and k.text_hash = hash(t.text)
+        on k.host = t.host and k.session_id = t.session_id and k.text_hash = t.text_hash
 ),
 
 usage_twins as (
-    select t.* exclude (text), null::VARCHAR as text_sha256, 'hub_usage' as rule
+    select t.* exclude (text_hash, text_sha256), null::VARCHAR as text_sha256, 'hub_usage' as rule
     from transcript_rows as t
     semi join (select distinct host, session_id from secondary where rule = 'hub_usage') as k
         on k.host = t.host and k.session_id = t.session_id
@@ -72,7 +73,7 @@ session_twins as (
     select
         p.row_id, p.host, p.store, p.home, p.source_file, p.source_line, p.source_seq, p.session_id, p.kind, p.turn_type,
         p.timestamp_utc, p.tokens_in, p.tokens_out, null::VARCHAR as text_sha256, 'hub_session' as rule
-    from int_primary_events as p
+    from int_duplicate_primary_rows as p
     semi join (select distinct host, session_id, kind from secondary where rule = 'hub_session') as k
         on k.host = p.host and k.session_id = p.session_id and k.kind = p.kind
     where p.store in ('sdk-sessions', 'sessions-db')
@@ -120,3 +121,6 @@ final as (
 )
 
 select * from final;
+
+-- read by sql/20 and this file only: the warehouse does not keep it
+drop table int_duplicate_primary_rows;

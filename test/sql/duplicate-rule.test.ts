@@ -623,6 +623,29 @@ describe('search_index', () => {
     ]);
   });
 
+  // The document's text is the part before its first tool call (the reader's `text\n...\ntool_use\n...`
+  // layout): its hash is not that of the whole document text, and sql/13 takes the transcript text's
+  // SHA-256 for either.
+  it('pairs an assistant document with tool calls with the transcript row of its text before the first call', async () => {
+    const db = await open([
+      {
+        store: 'sdk-sessions',
+        session_id: 's1',
+        source_line: 4,
+        turn_type: 'assistant',
+        kind: 'text',
+        text: 'Listing.',
+        timestamp_utc: at(9),
+      },
+      searchDoc(4, 'Listing.\ntool_use\ncall_8\nrun_commands\nls', { turn_type: 'assistant' }),
+      searchDoc(5, 'Listed.\ntool_use\ncall_9\nrun_commands\nls', { turn_type: 'assistant' }),
+    ]);
+    expect(await pairs(db)).toEqual([['search_index', 'search-index', 4, SDK, 4]]);
+    expect(await keptSecondary(db)).toEqual([['search-index', 5, 'Listed.\ntool_use\ncall_9\nrun_commands\nls']]);
+    // sql/13's table is the build's own: sql/28 dropped it
+    expect(await db.query(`select table_name from duckdb_tables() where table_name = 'int_duplicate_primary_rows'`)).toEqual([]);
+  });
+
   it('pairs two copies of a repeated prompt one-to-one', async () => {
     const db = await open([
       prompt(1, 'continue', at(0)),
