@@ -86,8 +86,8 @@ function outFiles(files: string[]): string {
 /**
  * The placeholders model files may use, resolved to the files under OUT, named relative to OUT
  * (sql/00_out_files.sql). The partitions' files are listed by name rather than by a glob: each scan of
- * a glob lists every partition folder again, and the models scan raw_events up to 20 times. fleet.duckdb is rebuilt whenever a partition changes
- * (load/run.ts), so the list is never out of date. The store specification gives the rest
+ * a glob lists every partition folder again, and the models scan raw_events several times. fleet.duckdb
+ * is rebuilt whenever a partition changes (load/models.ts), so the list is never out of date. The store specification gives the rest
  * (warehouse/stores-table.ts specPlaceholders).
  */
 async function placeholders(outDir: string): Promise<Record<string, string>> {

@@ -21,7 +21,7 @@ function instanceOptions(extra: Record<string, string>): Record<string, string> 
 
 /**
  * A connection to a new instance with clinetrail's settings. Parquet footers are cached (a setting of
- * the Parquet extension, so not an instance option): the models scan every part up to 20 times, and a
+ * the Parquet extension, so not an instance option): the models scan every part several times, and a
  * fleet of 1,000 tiny homes has 1,000 parts.
  */
 export async function openDuckDB(
