@@ -139,6 +139,9 @@ describe('elideBase64', () => {
     expect(elideBase64(Buffer.from(JSON.stringify({ text: SHORT })))).toBeNull();
     expect(elideBase64(Buffer.from(JSON.stringify({ data: `${b64(2 * MIN_RUN)}"quoted"` })))).toBeNull();
     expect(elideBase64(Buffer.from(JSON.stringify(MESSAGES[0])))).toBeNull();
+    // a run followed by more text, or holding a raw line break (invalid JSON, for JSON.parse to refuse as written)
+    expect(elideBase64(Buffer.from(JSON.stringify({ text: PASTED })))).toBeNull();
+    expect(elideBase64(Buffer.from(`{"text":"x;base64,${b64(2 * MIN_RUN)}\n${b64(8)}"}`))).toBeNull();
   });
 });
 

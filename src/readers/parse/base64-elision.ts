@@ -16,7 +16,7 @@
  * - after `;base64,` (a data URL, at any depth of quoting; outside strings `;` cannot occur in JSON);
  * - the string value of a `"data"` key (`"data":"` or `"data": "`; an unescaped quote before `data`
  *   can only open a key), cut only when no backslash comes before its closing quote.
- * A payload runs to the next quote or backslash (payloadEnd).
+ * A payload is a run of base64 characters up to the next quote or backslash (payloadEnd).
  */
 
 /** The character that stands for an elided payload. */
@@ -31,25 +31,23 @@ const DATA_KEY = Buffer.from('"data":', 'latin1');
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const SPACE = 0x20;
-/** Characters at the start of a payload that must be base64: a test that it is one, not a proof. */
-const PROBE = 16;
 
-const BASE64 = new Uint8Array(256);
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=') BASE64[c.charCodeAt(0)] = 1;
+/** A byte that is not a base64 character, in a latin1 view of the bytes. */
+const NOT_BASE64 = /[^A-Za-z0-9+/=]/;
 
 /**
- * End of the payload starting at `from`: the next quote or backslash, the first byte that can end or
- * escape within its string, found by native search. Bytes between are cut whatever they are (a payload
- * followed by more text loses that text too): JSON stays valid, and a row that keeps any of it holds
- * ELIDED, so it is built from the original. -1 when the payload does not start with PROBE base64 bytes.
+ * End of the base64 payload starting at `from`: the next quote or backslash, found by native search,
+ * when every byte before it is a base64 character (tested by a regex over a latin1 view, several times
+ * faster than a loop over the bytes); else -1, and nothing is cut: a payload followed by more text, or
+ * with a byte JSON does not allow raw (a line break), stays for JSON.parse to see as written.
  */
 function payloadEnd(buf: Buffer, from: number): number {
-  if (from + PROBE > buf.length) return -1;
-  for (let i = from; i < from + PROBE; i++) if (BASE64[buf[i]] !== 1) return -1;
   const quote = buf.indexOf(QUOTE, from);
   const end = quote === -1 ? buf.length : quote;
   const backslash = buf.subarray(from, end).indexOf(BACKSLASH);
-  return backslash === -1 ? end : from + backslash;
+  const stop = backslash === -1 ? end : from + backslash;
+  if (stop - from < MIN_RUN || NOT_BASE64.test(buf.toString('latin1', from, stop))) return -1;
+  return stop;
 }
 
 /** [start, end) of every payload to cut, in order, not overlapping. */
