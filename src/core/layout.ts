@@ -73,6 +73,27 @@ export function secretsFileName(gen: string): string {
   return `_secrets.${gen}.jsonl`;
 }
 
+/** Folder where partition writes stage their files before they are renamed into place: `OUT/parquet/.tmp`. */
+export function writeStagingDir(outDir: string): string {
+  return path.join(outDir, 'parquet', '.tmp');
+}
+
+/** The staging folder of one write of a partition: `OUT/parquet/.tmp/<host>__<store>.<gen>`, host encoded. */
+export function writeStagingFolder(outDir: string, host: string, store: string, gen: string): string {
+  return path.join(writeStagingDir(outDir), `${encodeURIComponent(host)}__${store}.${gen}`);
+}
+
+/** The host of a staging folder name of writeStagingFolder, or null when the name is not one. */
+export function writeStagingHost(name: string): string | null {
+  const cut = name.lastIndexOf('__');
+  if (cut <= 0) return null;
+  try {
+    return decodeURIComponent(name.slice(0, cut));
+  } catch {
+    return null;
+  }
+}
+
 /** The host of a partition folder (`.../<host>/<store>`), decoded. */
 export function partitionHost(dir: string): string {
   return decodeURIComponent(path.basename(path.dirname(dir)));

@@ -18,7 +18,7 @@ import { inShard, type Shard, shardText } from './shard.js';
 import { testStop } from '../core/test-stops.js';
 import type { PartitionResult } from './partition.js';
 import { JOB_BYTES, planJobs } from './jobs.js';
-import { oldLayoutError, partitionDir } from '../core/layout.js';
+import { oldLayoutError, partitionDir, writeStagingDir, writeStagingHost } from '../core/layout.js';
 import { migrateOldLayout } from './migrate-layout.js';
 import { hostStatus, planMembership } from './membership.js';
 import { withdrawPartition } from './retire.js';
@@ -60,24 +60,15 @@ async function recordRun(outDir: string, record: RunRecord): Promise<string> {
 
 /**
  * Removes the staging folders of partition writes a killed load left in OUT/parquet/.tmp
- * (`<host>__<store>.<generation>`, load/partition.ts). A shard removes only its own hosts' folders: the
- * other shards may be writing theirs now.
+ * (core/layout.ts writeStagingFolder). A shard removes only its own hosts' folders: the other shards
+ * may be writing theirs now.
  */
 async function removeStagedWrites(out: string, shard: Shard | null): Promise<void> {
-  const dir = path.join(out, 'parquet', '.tmp');
+  const dir = writeStagingDir(out);
   for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
-    const cut = name.lastIndexOf('__');
-    const host = cut > 0 ? safeDecode(name.slice(0, cut)) : null;
+    const host = writeStagingHost(name);
     if (shard === null || (host !== null && inShard(host, shard)))
       await fs.rm(path.join(dir, name), { recursive: true, force: true });
-  }
-}
-
-function safeDecode(text: string): string | null {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
   }
 }
 
