@@ -18,7 +18,7 @@ import { UsageError } from './load-inputs.js';
 /** What a refresh of the models did. */
 export interface ModelsResult {
   rebuilt: boolean;
-  /** Rows of `duplicates`, NaN when the kept warehouse could not say. */
+  /** Rows of `duplicates`, NaN when the build could not count them. */
   duplicates: number;
 }
 
@@ -35,17 +35,19 @@ export async function refreshModels(
   const staleMarker = path.join(out, STALE_MARKER);
   const models = await modelsVersion();
   const recorded = await recordedModels(out);
+  // kept only with its recorded duplicate count, so a kept warehouse never needs DuckDB opened to count
   const current =
     options.force !== true &&
     existsSync(path.join(out, 'fleet.duckdb')) &&
     !existsSync(staleMarker) &&
-    recorded.version === models;
+    recorded.version === models &&
+    recorded.duplicates !== null;
   let grace = 0;
   let duplicates: number;
   // the warehouse module loads DuckDB: an unchanged run, which keeps fleet.duckdb, need not (0.5-1 s)
   if (current) {
     emit({ event: 'models', rebuilt: false });
-    duplicates = recorded.duplicates ?? (await countDuplicates(out));
+    duplicates = recorded.duplicates ?? Number.NaN;
   } else {
     emit({ event: 'models', rebuilt: true });
     testStop('before-models');
@@ -63,12 +65,6 @@ export async function refreshModels(
   testStop('before-retire');
   await removeUnreferenced(out, grace);
   return { rebuilt: !current, duplicates };
-}
-
-/** Rows of `duplicates` in a kept fleet.duckdb whose models.json does not say (written before it did). */
-async function countDuplicates(out: string): Promise<number> {
-  const { queryWarehouse } = await import('../warehouse/build.js');
-  return Number((await queryWarehouse(out, 'select count(*) from duplicates')).rows[0]?.[0] ?? Number.NaN);
 }
 
 /** What `clinetrail models` reports. */
