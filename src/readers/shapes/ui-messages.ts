@@ -2,14 +2,13 @@
  * A legacy task's `ui_messages.json` (cline-formats.md §1; store specification, "Parser plan"): one row
  * per ClineMessage. The file is read with its base64 payloads elided (parse/base64-elision.ts): the
  * images and screenshots are only counted, so they are never decoded. A message whose row still holds
- * an elided payload is built again from the message as written.
+ * an elided payload is built again from the message as written (shapes/rows.ts needsOriginal).
  */
 import { ERROR_KINDS, messageTurnType } from './cline-message-kinds.js';
-import { holdsElided } from '../parse/base64-elision.js';
 import { streamJson } from '../parse/json-stream.js';
 import { cutText } from '../parse/quote.js';
 import type { Row, RowFields, Source } from '../../core/row.js';
-import { parserRow, rowFor } from './rows.js';
+import { needsOriginal, parserRow, rowFor } from './rows.js';
 import { modelAt, type TaskContext } from './task-context.js';
 import { epochMs, int, num, obj, parseEmbeddedJson, show, str } from './values.js';
 
@@ -38,22 +37,19 @@ export async function* readUiMessages(source: Source, file: string, task: TaskCo
       return;
     }
     index += 1;
-    let message = obj(event.value);
-    let fields = message === null ? null : messageFields(message, index, task, last);
-    if (event.original && (fields === null || holdsElided(fields))) {
-      message = obj(event.original());
-      fields = message === null ? null : messageFields(message, index, task, last);
+    const rowOf = (value: unknown): Row => {
+      const message = obj(value);
+      if (message === null)
+        return parserRow(source, file, index, `message is not a JSON object: ${cutText(show(value), 77)}`, base);
+      return rowFor(source, file, messageFields(message, index, task, last));
+    };
+    let row = rowOf(event.value);
+    if (event.original && needsOriginal([row])) row = rowOf(event.original());
+    if (row.turn_type === 'tool_use') {
+      last.id = row.tool_use_id;
+      last.name = row.tool_name;
     }
-    if (fields === null) {
-      const value = event.original ? event.original() : event.value;
-      yield parserRow(source, file, index, `message is not a JSON object: ${cutText(show(value), 77)}`, base);
-      continue;
-    }
-    if (fields.turn_type === 'tool_use') {
-      last.id = fields.tool_use_id ?? null;
-      last.name = fields.tool_name ?? null;
-    }
-    yield rowFor(source, file, fields);
+    yield row;
   }
 }
 
