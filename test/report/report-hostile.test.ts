@@ -25,9 +25,14 @@ let out = '';
 let html = '';
 let doc: Node;
 
-/** Rewrites a JSON file of the fleet copy. */
-function editJson(file: string, edit: (value: any) => void): void {
-  const value = JSON.parse(fs.readFileSync(file, 'utf8'));
+/** The parts of an SDK messages file this test rewrites. */
+interface Messages {
+  messages: { content: string | { input: { commands: string[] } }[] }[];
+}
+
+/** Rewrites an SDK messages file of the fleet copy. */
+function editJson(file: string, edit: (value: Messages) => void): void {
+  const value = JSON.parse(fs.readFileSync(file, 'utf8')) as Messages;
   edit(value);
   fs.writeFileSync(file, JSON.stringify(value, null, 2));
 }
@@ -39,7 +44,7 @@ beforeAll(async () => {
   const root = path.join(fleet, '0042/root/.cline/data/sessions/1760301000000_r00t1/1760301000000_r00t1.messages.json');
   editJson(root, (v) => {
     v.messages[0].content = `${HOSTILE_PROMPT} key ${TOKEN}`;
-    v.messages[1].content[0].input.commands = [HOSTILE_COMMAND];
+    (v.messages[1].content as { input: { commands: string[] } }[])[0].input.commands = [HOSTILE_COMMAND];
   });
   const alice = path.join(
     fleet,
