@@ -75,7 +75,7 @@ export interface Timeline {
   unit: TimeUnit;
   /** Sessions started per bucket, per host (the top hosts, the rest as one series). */
   sessions: Bucket[];
-  /** Hosts with any dated row per bucket. */
+  /** Hosts that started a session per bucket. */
   activeHosts: Bucket[];
   series: string[];
   undatedSessions: number;

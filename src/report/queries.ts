@@ -23,28 +23,76 @@ const COMMAND = `turn_type = 'tool_use' and tool_name in ('execute_command', 'ba
 export const SAFETY_OFF_PATTERN = String.raw`autoApprovalSettings\.(?:enabled|actions\.[A-Za-z]+)=true|toolAutoApprove=true|yolo[A-Za-z]*=true|mcpServers\.[^ =]+\.(?:autoApprove|alwaysAllow)=[^ ]+|"autoApprove": ?true`;
 const SAFETY_KINDS = `kind in ('permission', 'task_settings', 'hook_result')`;
 
-export function glanceSql(): string {
-  return `select
-  (select count(distinct host) from int_timeline) as hosts,
-  (select count(*) from hosts) as host_images,
-  (select count(*) from sessions) as sessions,
-  (select count(*) from int_timeline) as rows,
-  (select count(*) from int_timeline where timestamp_utc is null) as undated_rows,
-  (select count(*) from int_timeline where kind = 'parser') as parser_errors,
-  (select ${utc('min(timestamp_utc)')} from int_timeline) as first_utc,
-  (select ${utc('max(timestamp_utc)')} from int_timeline) as last_utc,
+/**
+ * The one scan of the timeline: `int_timeline` costs its joins on every read (about 10 s on the bench's
+ * 200-host fleet, docs/BENCHMARKS.md), so the figures of the glance, the rows per host, the top commands,
+ * the models and the safety settings come from one materialized pass over the few columns they need, as
+ * one result of `(section, ord, item)` rows, `item` a JSON object of the section's columns.
+ */
+export function factsSql(caps: ReportCaps): string {
+  return `with t as materialized (
+  select host, home, session_id, timestamp_utc, kind, model, provider, tokens_in, tokens_out, cost_usd, source_file,
+    ${COMMAND} as is_command,
+    case when ${COMMAND} or (${SAFETY_KINDS} and regexp_matches(text, '${SAFETY_OFF_PATTERN}')) then text end as text
+  from int_timeline
+), glance as (
+  select count(distinct host) as hosts, count(*) as rows, count(*) filter (where timestamp_utc is null) as undated_rows,
+    count(*) filter (where kind = 'parser') as parser_errors, ${utc('min(timestamp_utc)')} as first_utc,
+    ${utc('max(timestamp_utc)')} as last_utc
+  from t
+), per_host as (
+  select host, count(*) as rows, ${utc('min(timestamp_utc)')} as first_utc, ${utc('max(timestamp_utc)')} as last_utc,
+    row_number() over (order by host) as ord
+  from t group by host
+), commands as (
+  select left(text, ${caps.commandChars}) as command, length(text) as length, count(*) as runs,
+    count(distinct host) as hosts, count(distinct [host, session_id]) filter (where session_id is not null) as sessions,
+    ${utc('min(timestamp_utc)')} as first_utc, ${utc('max(timestamp_utc)')} as last_utc, count(*) over () as total,
+    row_number() over (order by count(*) desc, count(distinct host) desc, text) as ord
+  from t where is_command
+  group by text
+), models as (
+  select model, provider, count(distinct host) as hosts,
+    count(distinct [host, session_id]) filter (where session_id is not null) as sessions, count(*) as rows,
+    sum(tokens_in) as tokens_in, sum(tokens_out) as tokens_out, sum(cost_usd) as cost_usd, count(*) over () as total,
+    row_number() over (order by sessions desc, rows desc, model, provider) as ord
+  from t where model is not null
+  group by model, provider
+), hit as (
+  select host, home, kind, session_id, timestamp_utc, source_file,
+    unnest(regexp_extract_all(text, '${SAFETY_OFF_PATTERN}')) as setting
+  from t where text is not null and not is_command
+), settings as (
+  select host, home, setting, kind, count(*) as rows, count(distinct session_id) as sessions,
+    ${utc('min(timestamp_utc)')} as first_utc, ${utc('max(timestamp_utc)')} as last_utc, min(source_file) as source_file,
+    count(*) over () as total, row_number() over (order by host, home, setting, kind) as ord
+  from hit
+  group by host, home, setting, kind
+)
+select 'glance' as section, 1 as ord, to_json(g) as item from glance g
+union all select 'host', ord, to_json(h) from per_host h where ord <= ${caps.hosts}
+union all select 'command', ord, to_json(c) from commands c where ord <= ${caps.commands}
+union all select 'model', ord, to_json(m) from models m where ord <= ${caps.models}
+union all select 'setting', ord, to_json(s) from settings s where ord <= ${caps.settings}
+order by section, ord`;
+}
+
+/** Figures of the glance that need no scan of the timeline. */
+export function overviewSql(): string {
+  return `select (select count(*) from hosts) as host_images, (select count(*) from sessions) as sessions,
   (select count(distinct fingerprint) from secrets) as secret_fingerprints,
   (select ${utc('max(finished_at_utc)')} from load_runs) as last_load_utc,
-  (select clinetrail_version from load_runs order by started_at_utc desc limit 1) as version`;
+  (select clinetrail_version from load_runs order by started_at_utc desc limit 1) as version,
+  (select ${utc('min(first_timestamp_utc)')} from sessions) as first_session_utc,
+  (select ${utc('max(first_timestamp_utc)')} from sessions) as last_session_utc,
+  (select count(*) from sessions where first_timestamp_utc is null) as undated_sessions`;
 }
 
 export function hostsSql(caps: ReportCaps): string {
-  return `with e as (
-  select host, count(*) as n, min(timestamp_utc) as lo, max(timestamp_utc) as hi from int_timeline group by host
-), s as (select host, count(*) as n from sessions group by host)
-select h.host, h.status, coalesce(s.n, 0) as sessions, coalesce(e.n, 0) as rows, ${utc('e.lo')} as first_utc,
-  ${utc('e.hi')} as last_utc, array_to_string(h.stores, ', ') as stores, count(*) over () as total
-from hosts h left join e using (host) left join s using (host)
+  return `select h.host, h.status, count(s.session_id) as sessions, array_to_string(any_value(h.stores), ', ') as stores,
+  count(*) over () as total
+from hosts h left join sessions s using (host)
+group by h.host, h.status
 order by h.host
 limit ${caps.hosts}`;
 }
@@ -57,47 +105,19 @@ const STEP: Record<TimeUnit, string> = {
   year: "interval '1 year'",
 };
 
-/** Every bucket start from the first dated row's bucket to the last one's, so empty buckets show. */
-export function bucketsSql(unit: TimeUnit): string {
-  return `select strftime(b, '%Y-%m-%d') as bucket from (
-  select unnest(generate_series(date_trunc('${unit}', lo), date_trunc('${unit}', hi), ${STEP[unit]})) as b
-  from (select min(timestamp_utc)::timestamp as lo, max(timestamp_utc)::timestamp as hi from int_timeline)
-  where lo is not null
-) order by b`;
-}
-
-/** Sessions started per bucket and host. */
+/**
+ * Per bucket from the first session's to the last one's (empty buckets too): the sessions started there
+ * per host (`host` set), and the hosts that started one (`host` null).
+ */
 export function sessionBucketsSql(unit: TimeUnit): string {
-  return `select strftime(date_trunc('${unit}', first_timestamp_utc::timestamp), '%Y-%m-%d') as bucket, host, count(*) as n
-from sessions where first_timestamp_utc is not null group by all`;
-}
-
-/** Hosts with a dated row per bucket. */
-export function activeHostsSql(unit: TimeUnit): string {
-  return `select strftime(date_trunc('${unit}', timestamp_utc::timestamp), '%Y-%m-%d') as bucket, count(distinct host) as n
-from int_timeline where timestamp_utc is not null group by all`;
-}
-
-export const UNDATED_SESSIONS_SQL = 'select count(*) as n from sessions where first_timestamp_utc is null';
-
-export function commandsSql(caps: ReportCaps): string {
-  return `select left(text, ${caps.commandChars}) as command, length(text) as length, count(*) as runs,
-  count(distinct host) as hosts, count(distinct [host, session_id]) filter (where session_id is not null) as sessions,
-  ${utc('min(timestamp_utc)')} as first_utc, ${utc('max(timestamp_utc)')} as last_utc, count(*) over () as total
-from int_timeline where ${COMMAND}
-group by text
-order by runs desc, hosts desc, text
-limit ${caps.commands}`;
-}
-
-export function modelsSql(caps: ReportCaps): string {
-  return `select model, provider, count(distinct host) as hosts,
-  count(distinct [host, session_id]) filter (where session_id is not null) as sessions, count(*) as rows,
-  sum(tokens_in) as tokens_in, sum(tokens_out) as tokens_out, sum(cost_usd) as cost_usd, count(*) over () as total
-from int_timeline where model is not null
-group by model, provider
-order by sessions desc, rows desc, model, provider
-limit ${caps.models}`;
+  const bucket = `date_trunc('${unit}', first_timestamp_utc::timestamp)`;
+  return `with s as (select host, ${bucket} as b from sessions where first_timestamp_utc is not null),
+all_buckets as (select unnest(generate_series(min(b), max(b), ${STEP[unit]})) as b from s),
+per_host as (select b, host, count(*) as n from s group by all),
+per_bucket as (select b, count(distinct host) as hosts from s group by b)
+select strftime(a.b, '%Y-%m-%d') as bucket, p.host, p.n, coalesce(q.hosts, 0) as hosts
+from all_buckets a left join per_host p using (b) left join per_bucket q using (b)
+order by a.b, p.host`;
 }
 
 export function secretsSql(caps: ReportCaps): string {
@@ -110,21 +130,6 @@ from secrets
 group by fingerprint, kind
 order by hosts desc, rows desc, fingerprint
 limit ${caps.secrets}`;
-}
-
-export function settingsSql(caps: ReportCaps): string {
-  return `with hit as (
-  select host, home, kind, session_id, timestamp_utc, source_file,
-    unnest(regexp_extract_all(text, '${SAFETY_OFF_PATTERN}')) as setting
-  from int_timeline where ${SAFETY_KINDS} and regexp_matches(text, '${SAFETY_OFF_PATTERN}')
-)
-select host, home, setting, kind, count(*) as rows, count(distinct session_id) as sessions,
-  ${utc('min(timestamp_utc)')} as first_utc, ${utc('max(timestamp_utc)')} as last_utc, min(source_file) as source_file,
-  count(*) over () as total
-from hit
-group by host, home, setting, kind
-order by host, home, setting, kind
-limit ${caps.settings}`;
 }
 
 /** The table helper A's `clinetrail hunt` writes; the report works without it. */
@@ -180,19 +185,12 @@ export function sessionRowsSql(caps: ReportCaps, withFindings: boolean): string 
 r as (
   select e.host, e.session_id, e.timestamp_utc, e.turn_type, e.kind, e.tool_name, left(e.text, ${caps.textChars}) as text,
     coalesce(length(e.text), 0) as text_length, coalesce(e.is_error, false) as is_error, e.source_file, e.source_line,
-    row_number() over (partition by e.host, e.session_id order by ${TIMELINE_ORDER}) as rn
+    row_number() over (partition by e.host, e.session_id order by ${TIMELINE_ORDER}) as rn,
+    count(*) over (partition by e.host, e.session_id) as session_rows
   from int_timeline e semi join chosen c on e.host = c.host and e.session_id = c.session_id
 )
 select host, session_id, ${utc('timestamp_utc')} as time_utc, turn_type, kind, tool_name, text, text_length, is_error,
-  source_file || coalesce(':' || source_line, '') as source
+  source_file || coalesce(':' || source_line, '') as source, session_rows
 from r where rn <= ${caps.rowsPerSession}
 order by host, session_id, rn`;
-}
-
-/** The rows of each chosen session, counted (a session's timeline may be cut at rowsPerSession). */
-export function sessionCountsSql(caps: ReportCaps, withFindings: boolean): string {
-  return `with chosen as (${chosenSessions(caps, withFindings)})
-select e.host, e.session_id, count(*) as n
-from int_timeline e semi join chosen c on e.host = c.host and e.session_id = c.session_id
-group by all`;
 }

@@ -51,23 +51,43 @@ export function chooseUnit(firstUtc: string | null, lastUtc: string | null): Tim
   return 'year';
 }
 
-/** Sessions per bucket: one series per top host (by sessions), the rest summed as one. */
-function sessionSeries(buckets: string[], rows: Row[], caps: ReportCaps): { series: string[]; bars: Bucket[] } {
+/**
+ * The charts' bars from the per-bucket rows of sessionBucketsSql: sessions per top host (by sessions),
+ * the other hosts summed as one series, and the hosts that started a session.
+ */
+function chartSeries(rows: Row[], caps: ReportCaps): { series: string[]; sessions: Bucket[]; hosts: Bucket[] } {
   const perHost = new Map<string, number>();
-  for (const r of rows) perHost.set(String(r.host), (perHost.get(String(r.host)) ?? 0) + num(r.n));
+  for (const r of rows) if (r.host !== null) perHost.set(String(r.host), (perHost.get(String(r.host)) ?? 0) + num(r.n));
   const ranked = [...perHost.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([h]) => h);
   const top = new Set(ranked.slice(0, caps.chartHosts));
   const rest = ranked.length - top.size;
   const other = rest > 0 ? `${rest} other host${rest === 1 ? '' : 's'}` : null;
-  const bars = buckets.map((start): Bucket => ({ start, counts: new Map() }));
-  const index = new Map(buckets.map((b, i) => [b, i]));
+  const sessions = new Map<string, Bucket>();
+  const hosts: Bucket[] = [];
   for (const r of rows) {
-    const bar = bars[index.get(String(r.bucket)) ?? -1];
-    if (!bar) continue;
+    const start = String(r.bucket);
+    let bar = sessions.get(start);
+    if (!bar) {
+      bar = { start, counts: new Map() };
+      sessions.set(start, bar);
+      hosts.push({ start, counts: new Map([['hosts', num(r.hosts)]]) });
+    }
+    if (r.host === null) continue;
     const series = top.has(String(r.host)) ? String(r.host) : (other as string);
     bar.counts.set(series, (bar.counts.get(series) ?? 0) + num(r.n));
   }
-  return { series: [...ranked.slice(0, caps.chartHosts), ...(other ? [other] : [])], bars };
+  return { series: [...ranked.slice(0, caps.chartHosts), ...(other ? [other] : [])], sessions: [...sessions.values()], hosts };
+}
+
+/** The rows of factsSql by section, each item parsed from its JSON. */
+async function readFacts(conn: DuckDBConnection, caps: ReportCaps): Promise<Map<string, Row[]>> {
+  const sections = new Map<string, Row[]>();
+  for (const r of await select(conn, q.factsSql(caps))) {
+    const list = sections.get(String(r.section)) ?? [];
+    list.push(JSON.parse(String(r.item)) as Row);
+    sections.set(String(r.section), list);
+  }
+  return sections;
 }
 
 async function readFindings(conn: DuckDBConnection, caps: ReportCaps): Promise<Findings> {
@@ -130,12 +150,11 @@ async function readSessions(
       rows: [],
     });
   }
-  for (const r of await select(conn, q.sessionCountsSql(caps, withFindings))) {
-    const s = sessions.get(key(r.host, r.session_id));
-    if (s) s.rowCount = num(r.n);
-  }
   for (const r of await select(conn, q.sessionRowsSql(caps, withFindings))) {
-    sessions.get(key(r.host, r.session_id))?.rows.push({
+    const session = sessions.get(key(r.host, r.session_id));
+    if (!session) continue;
+    session.rowCount = num(r.session_rows);
+    session.rows.push({
       timeUtc: str(r.time_utc),
       turnType: str(r.turn_type),
       kind: str(r.kind),
@@ -152,40 +171,42 @@ async function readSessions(
 /** Everything the page shows, read from the warehouse in OUT. */
 export async function readReport(out: string, caps: ReportCaps, tempDir: string): Promise<ReportData> {
   return withQueryConnection(out, { tempDir }, async (conn) => {
-    const [g] = await select(conn, q.glanceSql());
+    const [o] = await select(conn, q.overviewSql());
+    const facts = await readFacts(conn, caps);
+    const [g] = facts.get('glance') ?? [];
     const glance = {
       hosts: num(g.hosts),
-      hostImages: num(g.host_images),
-      sessions: num(g.sessions),
+      hostImages: num(o.host_images),
+      sessions: num(o.sessions),
       rows: num(g.rows),
       undatedRows: num(g.undated_rows),
       parserErrors: num(g.parser_errors),
       firstUtc: str(g.first_utc),
       lastUtc: str(g.last_utc),
-      secretFingerprints: num(g.secret_fingerprints),
-      lastLoadUtc: str(g.last_load_utc),
-      version: str(g.version),
+      secretFingerprints: num(o.secret_fingerprints),
+      lastLoadUtc: str(o.last_load_utc),
+      version: str(o.version),
     };
-    const hosts = (await select(conn, q.hostsSql(caps))).map((r) => ({
-      host: String(r.host),
-      status: str(r.status),
-      sessions: num(r.sessions),
-      rows: num(r.rows),
-      firstUtc: str(r.first_utc),
-      lastUtc: str(r.last_utc),
-      stores: str(r.stores),
-    }));
-    const unit = chooseUnit(glance.firstUtc, glance.lastUtc);
-    const buckets = (await select(conn, q.bucketsSql(unit))).map((r) => String(r.bucket));
-    const { series, bars } = sessionSeries(buckets, await select(conn, q.sessionBucketsSql(unit)), caps);
-    const active = new Map((await select(conn, q.activeHostsSql(unit))).map((r) => [String(r.bucket), num(r.n)]));
-    const activeHosts = buckets.map((start) => ({ start, counts: new Map([['hosts', active.get(start) ?? 0]]) }));
-    const [undated] = await select(conn, q.UNDATED_SESSIONS_SQL);
+    const rowsOf = new Map((facts.get('host') ?? []).map((h) => [String(h.host), h]));
+    const hosts = (await select(conn, q.hostsSql(caps))).map((r) => {
+      const h = rowsOf.get(String(r.host));
+      return {
+        host: String(r.host),
+        status: str(r.status),
+        sessions: num(r.sessions),
+        rows: h ? num(h.rows) : 0,
+        firstUtc: h ? str(h.first_utc) : null,
+        lastUtc: h ? str(h.last_utc) : null,
+        stores: str(r.stores),
+      };
+    });
+    const unit = chooseUnit(str(o.first_session_utc), str(o.last_session_utc));
+    const chart = chartSeries(await select(conn, q.sessionBucketsSql(unit)), caps);
     const withFindings = num((await select(conn, q.FINDINGS_EXISTS_SQL))[0].n) > 0;
-    const commands = await select(conn, q.commandsSql(caps));
-    const models = await select(conn, q.modelsSql(caps));
+    const commands = facts.get('command') ?? [];
+    const models = facts.get('model') ?? [];
+    const settings = facts.get('setting') ?? [];
     const secrets = await select(conn, q.secretsSql(caps));
-    const settings = await select(conn, q.settingsSql(caps));
     const sessions = await readSessions(conn, caps, withFindings);
     return {
       out,
@@ -193,7 +214,13 @@ export async function readReport(out: string, caps: ReportCaps, tempDir: string)
       caps,
       glance,
       hosts,
-      timeline: { unit, sessions: bars, activeHosts, series, undatedSessions: num(undated.n) },
+      timeline: {
+        unit,
+        sessions: chart.sessions,
+        activeHosts: chart.hosts,
+        series: chart.series,
+        undatedSessions: num(o.undated_sessions),
+      },
       findings: withFindings ? await readFindings(conn, caps) : null,
       commands: commands.map((r) => ({
         command: String(r.command),

@@ -55,8 +55,8 @@ export function activitySection(data: ReportData): Html {
 ${stackedBars(`Sessions started per ${t.unit}, by host`, t.sessions, t.series)}
 ${legend(t.series)}
 ${undated}
-<h3>Hosts with activity per ${t.unit} (UTC)</h3>
-${stackedBars(`Hosts with activity per ${t.unit}`, t.activeHosts, ['hosts'])}
+<h3>Hosts that started a session per ${t.unit} (UTC)</h3>
+${stackedBars(`Hosts that started a session per ${t.unit}`, t.activeHosts, ['hosts'])}
 <h3 id="hosts">Hosts</h3>
 ${table(['host', 'status', 'sessions', 'rows', 'first row', 'last row', 'stores'], hosts, [2, 3])}
 ${capLine(data.hosts.length, data.glance.hostImages, 'hosts', 'select * from hosts order by host')}
