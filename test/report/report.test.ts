@@ -222,6 +222,15 @@ describe('the command line', () => {
     expect(fs.existsSync(path.join(tmp, 'n.html'))).toBe(false);
   });
 
+  it('report -h lists its options; a missing --to is refused with one line, exit 2', async () => {
+    const help = await cli(['report', '-h']);
+    expect(help.code, help.stderr).toBe(0);
+    for (const text of ['--out', '--to', '--force', 'Content-Security-Policy']) expect(help.stdout).toContain(text);
+    const missing = await cli(['report', '--out', out]);
+    expect([missing.code, missing.stdout]).toEqual([2, '']);
+    expect(missing.stderr).toMatch(/^clinetrail: Missing required argument: to \(see clinetrail --help\)\n$/);
+  });
+
   it('prints the same UTC times whatever TZ the process has', () => {
     const to = path.join(tmp, 'chatham.html');
     const run = spawnSync(process.execPath, [path.join(REPO, 'dist/src/cli/main.js'), 'report', '--out', out, '--to', to], {
