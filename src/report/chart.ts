@@ -36,7 +36,7 @@ export function legend(series: readonly string[]): Html {
 
 /** Bars of `buckets`, each stacked from its counts in `series` order; `label` names the chart. */
 export function stackedBars(label: string, buckets: readonly Bucket[], series: readonly string[]): Html {
-  if (buckets.length === 0) return html`<p class="dim">No dated rows: nothing to chart.</p>`;
+  if (buckets.length === 0) return html`<p class="dim">No dated session: nothing to chart.</p>`;
   const totals = buckets.map((b) => series.reduce((sum, s) => sum + (b.counts.get(s) ?? 0), 0));
   const yMax = niceMax(Math.max(...totals));
   const plotW = WIDTH - LEFT - 8;

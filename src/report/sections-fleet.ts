@@ -46,8 +46,8 @@ export function activitySection(data: ReportData): Html {
     h.status,
     count(h.sessions),
     count(h.rows),
-    time(h.firstUtc),
-    time(h.lastUtc),
+    h.rows === 0 ? '-' : time(h.firstUtc),
+    h.rows === 0 ? '-' : time(h.lastUtc),
     h.stores,
   ]);
   return html`<section id="activity"><h2>Hosts and sessions over time</h2>

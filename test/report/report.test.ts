@@ -171,6 +171,20 @@ describe('the sections', () => {
   });
 });
 
+describe('a warehouse without rows', () => {
+  it('makes a page with zeros, no chart and the host whose image held no Cline data', async () => {
+    const fleet = path.join(tmp, 'empty-fleet');
+    fs.mkdirSync(path.join(fleet, 'bare', 'home', 'x'), { recursive: true });
+    const emptyOut = path.join(tmp, 'empty-out');
+    await loadFleet(fleet, emptyOut);
+    const { doc: empty } = await makeReport(emptyOut, path.join(tmp, 'empty.html'));
+    for (const id of ['glance-hosts', 'glance-sessions', 'glance-rows']) expect(figure(empty, id)).toBe(0);
+    expect(figure(empty, 'glance-host-images')).toBe(1);
+    expect(textOf(byId(empty, 'activity'))).toContain('No dated session: nothing to chart.');
+    expect(tableRows(byId(empty, 'activity'))).toEqual([['bare', 'no Cline data', '0', '0', '-', '-', '']]);
+  });
+});
+
 describe('caps', () => {
   it('cuts a long timeline and gives the command that prints all of it', async () => {
     const caps = { ...DEFAULT_CAPS, sessions: 2, rowsPerSession: 1, commands: 2 };
