@@ -5,7 +5,8 @@
  */
 import { legend, stackedBars } from './chart.js';
 import type { Findings, ReportData } from './data.js';
-import { capLine, count, type Html, html, table, time } from './html.js';
+import { capLine, count, type Html, html, type Part, table, time } from './html.js';
+import { anchorKey, sessionAnchors } from './sections-sessions.js';
 
 /** The hunt severities, worst first (the contract of `findings.severity`). */
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
@@ -71,11 +72,17 @@ function findingsBody(f: Findings, data: ReportData): Html {
   if (f.total === 0) return html`<p>The hunts ran and found nothing.</p>`;
   const matrix = f.byHost.map((h) => [h.host, ...SEVERITIES.map((s) => count(h.counts[s] ?? 0)), count(h.total)]);
   const hunts = f.hunts.map((h) => [severityCell(h.severity), h.huntId, h.title, h.attack, count(h.findings), count(h.hosts)]);
+  const anchors = sessionAnchors(data);
+  // a finding's session links to its timeline when the page holds it
+  const session = (host: string, id: string | null): Part => {
+    const anchor = id === null ? undefined : anchors.get(anchorKey(host, id));
+    return anchor ? html`<a href="#${anchor}">${id}</a>` : id;
+  };
   const rows = f.rows.map((r) => [
     severityCell(r.severity),
     r.huntId,
     r.host,
-    r.sessionId,
+    session(r.host, r.sessionId),
     time(r.timeUtc),
     r.summary,
     r.sourceFile,

@@ -23,7 +23,14 @@ export function sessionQuery(out: string, host: string, sessionId: string): stri
   return `clinetrail query --out ${shellWord(out)} ${shellWord(sql)}`;
 }
 
-function sessionDetails(s: SessionTimeline, data: ReportData): Html {
+/** The fragment id of each session whose timeline the page holds (`session-<n>`), by host and session id. */
+export function sessionAnchors(data: ReportData): Map<string, string> {
+  return new Map(data.sessions.map((s, i) => [anchorKey(s.host, s.sessionId), `session-${i + 1}`]));
+}
+
+export const anchorKey = (host: string, sessionId: string): string => `${host}\u0000${sessionId}`;
+
+function sessionDetails(s: SessionTimeline, data: ReportData, id: string): Html {
   const rows = s.rows.map((r) => [
     time(r.timeUtc),
     r.turnType,
@@ -34,7 +41,7 @@ function sessionDetails(s: SessionTimeline, data: ReportData): Html {
   ]);
   const more = s.rowCount - s.rows.length;
   const findings = s.findings > 0 ? html` <span class="sev sev-high">${count(s.findings)} finding(s)</span>` : '';
-  return html`<details class="session"><summary><b>${s.host}</b> · <code>${s.sessionId}</code> · ${s.projectPath ?? ''} · ${time(
+  return html`<details class="session" id="${id}"><summary><b>${s.host}</b> · <code>${s.sessionId}</code> · ${s.projectPath ?? ''} · ${time(
     s.firstUtc,
   )} → ${time(s.lastUtc)} · ${count(s.rowCount)} rows${findings}</summary>
 <p class="dim">Models: ${s.models ?? 'none recorded'}</p>
@@ -48,7 +55,7 @@ export function sessionsSection(data: ReportData): Html {
   const body =
     data.sessions.length === 0
       ? html`<p>No sessions.</p>`
-      : html`${data.sessions.map((s) => sessionDetails(s, data))}${capLine(
+      : html`${data.sessions.map((s, i) => sessionDetails(s, data, `session-${i + 1}`))}${capLine(
           data.sessions.length,
           data.sessionsTotal,
           'sessions',

@@ -82,7 +82,7 @@ function expectInert(page: Node, text: string): void {
     for (const a of e.attrs) {
       expect(a.name.startsWith('on'), `${e.tagName} ${a.name}`).toBe(false);
       expect(['src', 'srcset', 'style', 'action', 'formaction', 'xlink:href', 'poster', 'background']).not.toContain(a.name);
-      if (a.name === 'href') expect(a.value, `${e.tagName} href`).toMatch(/^#[a-z-]+$/);
+      if (a.name === 'href') expect(a.value, `${e.tagName} href`).toMatch(/^#[a-z]+(-[0-9]+)?$/);
     }
   }
   const styles = all.filter((e) => e.tagName === 'style');
@@ -203,5 +203,13 @@ describe('with a findings table', () => {
       .filter((e) => e.tagName === 'summary')
       .map(textOf);
     expect(summaries.some((s) => /finding\(s\)/.test(s))).toBe(true);
+    // each finding's session links to its timeline on the page
+    const links = elements(byId(page, 'findings')).filter((e) => e.tagName === 'a');
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) {
+      const target = byId(page, attr(link, 'href')!.slice(1));
+      expect(target.tagName).toBe('details');
+      expect(textOf(target)).toContain(textOf(link));
+    }
   });
 });
