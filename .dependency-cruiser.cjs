@@ -13,6 +13,8 @@ const upstreamOf = {
   write: ['readers', 'discover', 'load', 'cli'],
   warehouse: ['write', 'readers', 'discover', 'load', 'cli'],
   load: ['cli'],
+  // issue 15: the fleet report reads the warehouse (and may use hunt/), never load, cli or mcp
+  report: ['load', 'cli', 'mcp', 'write', 'readers', 'discover'],
 };
 
 module.exports = {

@@ -6,13 +6,14 @@
 #   make test                         install, build (tsc type-checks as it emits; only when a source changed), run every test suite
 #   make real-corpus [MAJORS=3]       drive the released Cline CLIs into fixtures/real-producer (needs npm)
 #   make interop [INTEROP_DIR=DIR]    open OUT/parquet/events with pandas, pyarrow, polars and DuckDB (needs pip)
+#   make report-screenshot            docs/report-demo.png: the demo fleet's report in headless Chromium (apt-get install chromium)
 FLEET ?= fixtures/fleet
 OUT ?= warehouse
 Q ?= select host, store, count(*) as rows from raw_events group by all order by all
 FORMAT ?= table
 CLI := node dist/src/cli/main.js
 
-.PHONY: load query export test build install bench clean imports lint format real-corpus interop
+.PHONY: load query export test build install bench clean imports lint format real-corpus interop report-screenshot
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -92,3 +93,8 @@ interop: build interop/.venv/.installed
 
 clean:
 	rm -rf dist warehouse
+
+# The fleet report's picture in the README (issue 15): the demo fleet loaded into a temporary OUT, its report
+# made by the CLI and shot in headless Chromium (Debian's chromium) with the network blocked.
+report-screenshot: build
+	TZ=UTC node dist/bench/report-screenshot.js

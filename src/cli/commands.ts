@@ -14,6 +14,7 @@ import type { HostImage } from '../discover/discover.js';
 import type { OutputFormat } from './format.js';
 import { exportOptions, queryOptions } from './query-options.js';
 import { loadOptions, modelsOptions } from './load-options.js';
+import { reportOptions } from './report-options.js';
 import { parseShard, type Shard } from '../load/shard.js';
 import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
 import { oldLayoutError } from '../core/layout.js';
@@ -227,6 +228,17 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
             },
             io.stderr,
           );
+        },
+      )
+      // issue 15: the fleet report (src/report/, cli/report-run.ts)
+      .command(
+        'report',
+        'Write a self-contained HTML report of the fleet in OUT (read-only queries; no network when viewed)',
+        reportOptions,
+        async (args) => {
+          const out = queryOut('report', once('report', 'out', args.out));
+          const { runReport } = await import('./report-run.js');
+          await runReport({ out, to: once('report', 'to', args.to), force: args.force }, io.stderr);
         },
       )
       .demandCommand(1, 'Give a command: load, models, query or export')

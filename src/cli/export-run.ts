@@ -32,23 +32,26 @@ function within(outer: string, inner: string): boolean {
   return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
 }
 
-/** The absolute target of `--to`, with its folder resolved through links; throws UsageError when refused. */
-export async function exportTarget(out: string, to: string, force: boolean): Promise<string> {
-  if (to === '') throw new UsageError("export: --to wants a file name, got ''");
+/**
+ * The absolute target of `--to`, with its folder resolved through links; throws UsageError when refused.
+ * `command` names the command in the messages (`report` checks its `--to` by the same rules).
+ */
+export async function exportTarget(out: string, to: string, force: boolean, command = 'export'): Promise<string> {
+  if (to === '') throw new UsageError(`${command}: --to wants a file name, got ''`);
   const given = path.resolve(to);
   const folder = await fs.realpath(path.dirname(given)).catch(() => null);
   if (folder === null || !statSync(folder).isDirectory())
-    throw new UsageError(`export: --to ${to}: the folder ${path.dirname(given)} does not exist`);
+    throw new UsageError(`${command}: --to ${to}: the folder ${path.dirname(given)} does not exist`);
   let target = path.join(folder, path.basename(given));
   const existing = await fs.lstat(target).catch(() => null);
   // a link named as --to would be followed by the rename's reader: judge where it points
   if (existing?.isSymbolicLink()) target = await fs.realpath(target).catch(() => target);
   const outReal = await fs.realpath(out).catch(() => path.resolve(out));
   if (within(outReal, target) || within(outReal, folder))
-    throw new UsageError(`export: --to ${to} is inside the warehouse ${out}; write the export outside OUT`);
+    throw new UsageError(`${command}: --to ${to} is inside the warehouse ${out}; write the ${command} outside OUT`);
   const st = await fs.stat(target).catch(() => null);
-  if (st?.isDirectory()) throw new UsageError(`export: --to ${to} is a folder`);
-  if (st && !force) throw new UsageError(`export: --to ${to} exists (--force replaces it)`);
+  if (st?.isDirectory()) throw new UsageError(`${command}: --to ${to} is a folder`);
+  if (st && !force) throw new UsageError(`${command}: --to ${to} exists (--force replaces it)`);
   return target;
 }
 

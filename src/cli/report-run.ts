@@ -1,0 +1,43 @@
+/**
+ * `clinetrail report`: the checks of `--to` (those of `export`: not inside OUT, its folder exists, no
+ * existing file without `--force`; exit 2 before anything is written), then the page is made in a staging
+ * folder `.clinetrail-report-<random>/` beside `--to` and renamed into place, so a failed report leaves no
+ * half-written page and never replaces an old one. DuckDB's spill folder is in that staging folder too:
+ * the report writes nothing under OUT.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { exportTarget } from './export-run.js';
+import { DEFAULT_CAPS } from '../report/data.js';
+import { readReport } from '../report/read.js';
+import { renderReport } from '../report/render.js';
+
+export interface ReportArgs {
+  out: string;
+  to: string;
+  force: boolean;
+}
+
+/** Makes the report of OUT at `--to`; `stderr` gets the summary line. */
+export async function runReport(args: ReportArgs, stderr: (text: string) => void): Promise<void> {
+  const target = await exportTarget(args.out, args.to, args.force, 'report');
+  const t0 = Date.now();
+  const staging = await fs.mkdtemp(path.join(path.dirname(target), '.clinetrail-report-'));
+  try {
+    const spill = path.join(staging, 'spill');
+    await fs.mkdir(spill);
+    const data = await readReport(args.out, DEFAULT_CAPS, spill).catch((err: Error) => {
+      throw new Error(err.message.replace(/^query: /, 'report: '));
+    });
+    const page = path.join(staging, 'report.html');
+    await fs.writeFile(page, renderReport(data), 'utf8');
+    const size = (await fs.stat(page)).size;
+    await fs.rename(page, target);
+    const findings = data.findings === null ? 'hunts not run yet' : `${data.findings.total} finding(s)`;
+    stderr(
+      `clinetrail: report: ${data.glance.hosts} host(s), ${data.glance.sessions} session(s), ${findings}, ${(size / 1e6).toFixed(2)} MB in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${target}\n`,
+    );
+  } finally {
+    await fs.rm(staging, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * What the fleet report shows, as read from the warehouse (report/read.ts) and rendered into HTML
+ * (report/render.ts). Times are texts already in UTC (`2026-05-01T10:00:00Z`), counts plain numbers.
+ */
+
+/** A cell of a report query: what the SQL hands back after bigints became numbers. */
+export type Cell = string | number | boolean | null;
+
+/** The caps that keep the page bounded on a big fleet; each is said on the page where it cuts. */
+export interface ReportCaps {
+  hosts: number;
+  chartHosts: number;
+  commands: number;
+  commandChars: number;
+  models: number;
+  secrets: number;
+  settings: number;
+  hunts: number;
+  findings: number;
+  sessions: number;
+  rowsPerSession: number;
+  textChars: number;
+}
+
+export const DEFAULT_CAPS: ReportCaps = {
+  hosts: 500,
+  chartHosts: 8,
+  commands: 25,
+  commandChars: 200,
+  models: 50,
+  secrets: 50,
+  settings: 200,
+  hunts: 100,
+  findings: 200,
+  sessions: 200,
+  rowsPerSession: 40,
+  textChars: 300,
+};
+
+/** The fleet at a glance. */
+export interface Glance {
+  hosts: number;
+  hostImages: number;
+  sessions: number;
+  rows: number;
+  undatedRows: number;
+  parserErrors: number;
+  firstUtc: string | null;
+  lastUtc: string | null;
+  secretFingerprints: number;
+  lastLoadUtc: string | null;
+  version: string | null;
+}
+
+export interface HostRow {
+  host: string;
+  status: string | null;
+  sessions: number;
+  rows: number;
+  firstUtc: string | null;
+  lastUtc: string | null;
+  stores: string | null;
+}
+
+/** The bucket width of the charts: the smallest that gives at most about 60 bars over the time span. */
+export type TimeUnit = 'day' | 'week' | 'month' | 'quarter' | 'year';
+
+/** One bar of a chart: its bucket's start and a count per series. */
+export interface Bucket {
+  start: string;
+  counts: Map<string, number>;
+}
+
+export interface Timeline {
+  unit: TimeUnit;
+  /** Sessions started per bucket, per host (the top hosts, the rest as one series). */
+  sessions: Bucket[];
+  /** Hosts that started a session per bucket. */
+  activeHosts: Bucket[];
+  series: string[];
+  undatedSessions: number;
+}
+
+export interface CommandRow {
+  command: string;
+  length: number;
+  runs: number;
+  hosts: number;
+  sessions: number;
+  firstUtc: string | null;
+  lastUtc: string | null;
+}
+
+export interface ModelRow {
+  model: string;
+  provider: string | null;
+  hosts: number;
+  sessions: number;
+  rows: number;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  costUsd: number | null;
+}
+
+export interface SecretRow {
+  fingerprint: string;
+  kind: string;
+  hosts: number;
+  hostList: string;
+  sessions: number;
+  rows: number;
+  firstUtc: string | null;
+  lastUtc: string | null;
+}
+
+export interface SettingRow {
+  host: string;
+  home: string | null;
+  setting: string;
+  kind: string;
+  rows: number;
+  sessions: number;
+  firstUtc: string | null;
+  lastUtc: string | null;
+  sourceFile: string | null;
+}
+
+/** `findings` is absent until `clinetrail hunt` has run on this OUT. */
+export interface Findings {
+  total: number;
+  /** Hosts with a finding (byHost is capped). */
+  hostsTotal: number;
+  /** host -> severity -> count */
+  byHost: { host: string; counts: Record<string, number>; total: number }[];
+  hunts: { huntId: string; title: string; severity: string; attack: string | null; findings: number; hosts: number }[];
+  rows: {
+    severity: string;
+    huntId: string;
+    host: string;
+    sessionId: string | null;
+    timeUtc: string | null;
+    summary: string | null;
+    sourceFile: string | null;
+  }[];
+}
+
+export interface TimelineRow {
+  timeUtc: string | null;
+  turnType: string | null;
+  kind: string | null;
+  toolName: string | null;
+  text: string | null;
+  textLength: number;
+  isError: boolean;
+  source: string | null;
+}
+
+export interface SessionTimeline {
+  host: string;
+  sessionId: string;
+  projectPath: string | null;
+  firstUtc: string | null;
+  lastUtc: string | null;
+  models: string | null;
+  findings: number;
+  rowCount: number;
+  rows: TimelineRow[];
+}
+
+export interface ReportData {
+  out: string;
+  generatedUtc: string;
+  caps: ReportCaps;
+  glance: Glance;
+  hosts: HostRow[];
+  timeline: Timeline;
+  findings: Findings | null;
+  commands: CommandRow[];
+  commandsTotal: number;
+  models: ModelRow[];
+  modelsTotal: number;
+  secrets: SecretRow[];
+  secretsTotal: number;
+  settings: SettingRow[];
+  settingsTotal: number;
+  sessions: SessionTimeline[];
+  sessionsTotal: number;
+}

@@ -1,0 +1,273 @@
+/**
+ * Reads what the report shows from OUT/fleet.duckdb: one sandboxed read-only connection
+ * (warehouse/build.ts withQueryConnection, the connection of `clinetrail query`), each query checked by
+ * the sandbox's statement check before it runs. `tempDir` is where DuckDB may spill: the caller's own
+ * folder outside OUT, so the report writes nothing under OUT.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { withQueryConnection } from '../warehouse/build.js';
+import { prepareQuery } from '../warehouse/query-sandbox.js';
+import type { Bucket, Cell, Findings, ReportCaps, ReportData, SessionTimeline, TimeUnit } from './data.js';
+import * as q from './queries.js';
+
+type Row = Record<string, Cell>;
+
+/** A value of a report query as a cell: the queries return only scalars (times already as text). */
+function cell(value: unknown): Cell {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return String(value);
+}
+
+async function select(conn: DuckDBConnection, sql: string): Promise<Row[]> {
+  const prepared = await prepareQuery(conn, sql);
+  try {
+    const reader = await prepared.runAndReadAll();
+    return reader.getRowObjects().map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, cell(v)])));
+  } finally {
+    prepared.destroySync();
+  }
+}
+
+const str = (v: Cell): string | null => (v === null ? null : String(v));
+const num = (v: Cell): number => (typeof v === 'number' ? v : v === null ? 0 : Number(v));
+const total = (rows: Row[]): number => (rows.length > 0 ? num(rows[0].total) : 0);
+
+const DAY_MS = 86_400_000;
+const MAX_BARS = 60;
+
+/** The smallest bucket width that gives at most MAX_BARS bars over the span. */
+export function chooseUnit(firstUtc: string | null, lastUtc: string | null): TimeUnit {
+  if (firstUtc === null || lastUtc === null) return 'day';
+  const days = (Date.parse(lastUtc) - Date.parse(firstUtc)) / DAY_MS + 1;
+  const units: [TimeUnit, number][] = [
+    ['day', 1],
+    ['week', 7],
+    ['month', 30.44],
+    ['quarter', 91.3],
+  ];
+  for (const [unit, width] of units) if (days / width <= MAX_BARS) return unit;
+  return 'year';
+}
+
+/**
+ * The charts' bars from the per-bucket rows of sessionBucketsSql: sessions per top host (by sessions),
+ * the other hosts summed as one series, and the hosts that started a session.
+ */
+function chartSeries(rows: Row[], caps: ReportCaps): { series: string[]; sessions: Bucket[]; hosts: Bucket[] } {
+  const perHost = new Map<string, number>();
+  for (const r of rows) if (r.host !== null) perHost.set(String(r.host), (perHost.get(String(r.host)) ?? 0) + num(r.n));
+  const ranked = [...perHost.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([h]) => h);
+  const top = new Set(ranked.slice(0, caps.chartHosts));
+  const rest = ranked.length - top.size;
+  const other = rest > 0 ? `${rest} other host${rest === 1 ? '' : 's'}` : null;
+  const sessions = new Map<string, Bucket>();
+  const hosts: Bucket[] = [];
+  for (const r of rows) {
+    const start = String(r.bucket);
+    let bar = sessions.get(start);
+    if (!bar) {
+      bar = { start, counts: new Map() };
+      sessions.set(start, bar);
+      hosts.push({ start, counts: new Map([['hosts', num(r.hosts)]]) });
+    }
+    if (r.host === null) continue;
+    const series = top.has(String(r.host)) ? String(r.host) : (other as string);
+    bar.counts.set(series, (bar.counts.get(series) ?? 0) + num(r.n));
+  }
+  return { series: [...ranked.slice(0, caps.chartHosts), ...(other ? [other] : [])], sessions: [...sessions.values()], hosts };
+}
+
+/** The rows of factsSql by section, each item parsed from its JSON. */
+async function readFacts(conn: DuckDBConnection, caps: ReportCaps): Promise<Map<string, Row[]>> {
+  const sections = new Map<string, Row[]>();
+  for (const r of await select(conn, q.factsSql(caps))) {
+    const list = sections.get(String(r.section)) ?? [];
+    list.push(JSON.parse(String(r.item)) as Row);
+    sections.set(String(r.section), list);
+  }
+  return sections;
+}
+
+async function readFindings(conn: DuckDBConnection, caps: ReportCaps): Promise<Findings> {
+  const perHost = new Map<string, Record<string, number>>();
+  for (const r of await select(conn, q.FINDINGS_BY_HOST_SQL)) {
+    const counts = perHost.get(String(r.host)) ?? {};
+    counts[String(r.severity)] = (counts[String(r.severity)] ?? 0) + num(r.n);
+    perHost.set(String(r.host), counts);
+  }
+  const byHost = [...perHost.entries()].map(([host, counts]) => ({
+    host,
+    counts,
+    total: Object.values(counts).reduce((a, b) => a + b, 0),
+  }));
+  byHost.sort((a, b) => b.total - a.total || (a.host < b.host ? -1 : 1));
+  const hunts = (await select(conn, q.huntsSql(caps))).map((r) => ({
+    huntId: String(r.hunt_id),
+    title: String(r.title ?? ''),
+    severity: String(r.severity ?? ''),
+    attack: str(r.attack),
+    findings: num(r.findings),
+    hosts: num(r.hosts),
+  }));
+  const rows = (await select(conn, q.findingRowsSql(caps))).map((r) => ({
+    severity: String(r.severity ?? ''),
+    huntId: String(r.hunt_id ?? ''),
+    host: String(r.host ?? ''),
+    sessionId: str(r.session_id),
+    timeUtc: str(r.time_utc),
+    summary: str(r.summary),
+    sourceFile: str(r.source_file),
+  }));
+  return {
+    total: byHost.reduce((a, h) => a + h.total, 0),
+    hostsTotal: byHost.length,
+    byHost: byHost.slice(0, caps.hosts),
+    hunts,
+    rows,
+  };
+}
+
+async function readSessions(
+  conn: DuckDBConnection,
+  caps: ReportCaps,
+  withFindings: boolean,
+): Promise<{ sessions: SessionTimeline[]; total: number }> {
+  const chosen = await select(conn, q.sessionsSql(caps, withFindings));
+  const key = (host: Cell, id: Cell) => `${host}\u0000${id}`;
+  const sessions = new Map<string, SessionTimeline>();
+  for (const r of chosen) {
+    sessions.set(key(r.host, r.session_id), {
+      host: String(r.host),
+      sessionId: String(r.session_id),
+      projectPath: str(r.project_path),
+      firstUtc: str(r.first_utc),
+      lastUtc: str(r.last_utc),
+      models: str(r.models),
+      findings: num(r.findings),
+      rowCount: 0,
+      rows: [],
+    });
+  }
+  for (const r of await select(conn, q.sessionRowsSql(caps, withFindings))) {
+    const session = sessions.get(key(r.host, r.session_id));
+    if (!session) continue;
+    session.rowCount = num(r.session_rows);
+    session.rows.push({
+      timeUtc: str(r.time_utc),
+      turnType: str(r.turn_type),
+      kind: str(r.kind),
+      toolName: str(r.tool_name),
+      text: str(r.text),
+      textLength: num(r.text_length),
+      isError: r.is_error === true,
+      source: str(r.source),
+    });
+  }
+  return { sessions: [...sessions.values()], total: total(chosen) };
+}
+
+/** Everything the page shows, read from the warehouse in OUT. */
+export async function readReport(out: string, caps: ReportCaps, tempDir: string): Promise<ReportData> {
+  return withQueryConnection(out, { tempDir }, async (conn) => {
+    const [o] = await select(conn, q.overviewSql());
+    const facts = await readFacts(conn, caps);
+    const [g] = facts.get('glance') ?? [];
+    const glance = {
+      hosts: num(g.hosts),
+      hostImages: num(o.host_images),
+      sessions: num(o.sessions),
+      rows: num(g.rows),
+      undatedRows: num(g.undated_rows),
+      parserErrors: num(g.parser_errors),
+      firstUtc: str(g.first_utc),
+      lastUtc: str(g.last_utc),
+      secretFingerprints: num(o.secret_fingerprints),
+      lastLoadUtc: str(o.last_load_utc),
+      version: str(o.version),
+    };
+    const rowsOf = new Map((facts.get('host') ?? []).map((h) => [String(h.host), h]));
+    const hosts = (await select(conn, q.hostsSql(caps))).map((r) => {
+      const h = rowsOf.get(String(r.host));
+      return {
+        host: String(r.host),
+        status: str(r.status),
+        sessions: num(r.sessions),
+        rows: h ? num(h.rows) : 0,
+        firstUtc: h ? str(h.first_utc) : null,
+        lastUtc: h ? str(h.last_utc) : null,
+        stores: str(r.stores),
+      };
+    });
+    const unit = chooseUnit(str(o.first_session_utc), str(o.last_session_utc));
+    const chart = chartSeries(await select(conn, q.sessionBucketsSql(unit)), caps);
+    const withFindings = num((await select(conn, q.FINDINGS_EXISTS_SQL))[0].n) > 0;
+    const commands = facts.get('command') ?? [];
+    const models = facts.get('model') ?? [];
+    const settings = facts.get('setting') ?? [];
+    const secrets = await select(conn, q.secretsSql(caps));
+    const sessions = await readSessions(conn, caps, withFindings);
+    return {
+      out,
+      generatedUtc: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      caps,
+      glance,
+      hosts,
+      timeline: {
+        unit,
+        sessions: chart.sessions,
+        activeHosts: chart.hosts,
+        series: chart.series,
+        undatedSessions: num(o.undated_sessions),
+      },
+      findings: withFindings ? await readFindings(conn, caps) : null,
+      commands: commands.map((r) => ({
+        command: String(r.command),
+        length: num(r.length),
+        runs: num(r.runs),
+        hosts: num(r.hosts),
+        sessions: num(r.sessions),
+        firstUtc: str(r.first_utc),
+        lastUtc: str(r.last_utc),
+      })),
+      commandsTotal: total(commands),
+      models: models.map((r) => ({
+        model: String(r.model),
+        provider: str(r.provider),
+        hosts: num(r.hosts),
+        sessions: num(r.sessions),
+        rows: num(r.rows),
+        tokensIn: r.tokens_in === null ? null : num(r.tokens_in),
+        tokensOut: r.tokens_out === null ? null : num(r.tokens_out),
+        costUsd: r.cost_usd === null ? null : num(r.cost_usd),
+      })),
+      modelsTotal: total(models),
+      secrets: secrets.map((r) => ({
+        fingerprint: String(r.fingerprint),
+        kind: String(r.kind),
+        hosts: num(r.hosts),
+        hostList: String(r.host_list ?? ''),
+        sessions: num(r.sessions),
+        rows: num(r.rows),
+        firstUtc: str(r.first_utc),
+        lastUtc: str(r.last_utc),
+      })),
+      secretsTotal: total(secrets),
+      settings: settings.map((r) => ({
+        host: String(r.host),
+        home: str(r.home),
+        setting: String(r.setting),
+        kind: String(r.kind),
+        rows: num(r.rows),
+        sessions: num(r.sessions),
+        firstUtc: str(r.first_utc),
+        lastUtc: str(r.last_utc),
+        sourceFile: str(r.source_file),
+      })),
+      settingsTotal: total(settings),
+      sessions: sessions.sessions,
+      sessionsTotal: sessions.total,
+    };
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * The report's sections on what Cline did and with what: settings that turn safety off, the top
+ * commands, models and providers, and secrets by fingerprint (markers only: the warehouse never holds a
+ * secret's value, and nothing here could undo a marker).
+ */
+import type { ReportData } from './data.js';
+import { capLine, count, cut, type Html, html, table, time } from './html.js';
+
+export function settingsSection(data: ReportData): Html {
+  const body =
+    data.settings.length === 0
+      ? html`<p>No auto-approval, yolo mode, MCP auto-approve or auto-approving hook answer was found.</p>`
+      : html`${table(
+          ['host', 'home', 'setting', 'row kind', 'rows', 'sessions', 'first seen', 'last seen', 'source file'],
+          data.settings.map((s) => [
+            s.host,
+            s.home,
+            html`<code>${s.setting}</code>`,
+            s.kind,
+            count(s.rows),
+            count(s.sessions),
+            time(s.firstUtc),
+            time(s.lastUtc),
+            s.sourceFile,
+          ]),
+          [4, 5],
+        )}${capLine(data.settings.length, data.settingsTotal, 'settings')}`;
+  return html`<section id="safety"><h2>Settings that turn safety off</h2>
+<p class="dim">Auto-approval (<code>autoApprovalSettings</code>, <code>toolAutoApprove</code>), yolo mode, MCP tools approved for
+good (<code>mcpServers.&lt;server&gt;.autoApprove</code> / <code>alwaysAllow</code>) and hook answers that auto-approve a tool call,
+from <code>permission setting:</code>, <code>task settings:</code> and <code>hook result:</code> rows. A setting file records no
+time of its own: its rows carry the file's mtime.</p>
+${body}</section>`;
+}
+
+export function commandsSection(data: ReportData): Html {
+  const c = data.caps;
+  const rows = data.commands.map((r) => [
+    html`<code>${cut(r.command, r.length, c.commandChars)}</code>`,
+    count(r.runs),
+    count(r.hosts),
+    count(r.sessions),
+    time(r.firstUtc),
+    time(r.lastUtc),
+  ]);
+  const body =
+    rows.length === 0
+      ? html`<p>No command rows.</p>`
+      : html`${table(['command', 'runs', 'hosts', 'sessions', 'first run', 'last run'], rows, [1, 2, 3])}${capLine(
+          data.commands.length,
+          data.commandsTotal,
+          'distinct commands',
+          "select text, count(*) from events where turn_type = 'tool_use' and tool_name in ('execute_command', 'bash', 'run_commands') group by text order by 2 desc",
+        )}`;
+  return html`<section id="commands"><h2>Top commands</h2>
+<p class="dim">Shell commands Cline ran or asked to run (<code>execute_command</code>, <code>bash</code>, <code>run_commands</code>
+tool calls), by how often the same text appears; commands longer than ${count(c.commandChars)} characters are cut.</p>
+${body}</section>`;
+}
+
+export function modelsSection(data: ReportData): Html {
+  const rows = data.models.map((m) => [
+    m.model,
+    m.provider,
+    count(m.hosts),
+    count(m.sessions),
+    count(m.rows),
+    count(m.tokensIn),
+    count(m.tokensOut),
+    m.costUsd === null ? '' : m.costUsd.toFixed(4),
+  ]);
+  const body =
+    rows.length === 0
+      ? html`<p>No row names a model.</p>`
+      : html`${table(
+          ['model', 'provider', 'hosts', 'sessions', 'rows', 'tokens in', 'tokens out', 'cost (USD)'],
+          rows,
+          [2, 3, 4, 5, 6, 7],
+        )}${capLine(data.models.length, data.modelsTotal, 'models')}`;
+  return html`<section id="models"><h2>Models and providers in use</h2>${body}</section>`;
+}
+
+export function secretsSection(data: ReportData): Html {
+  const rows = data.secrets.map((s) => [
+    html`<code>[REDACTED:${s.kind}:${s.fingerprint}]</code>`,
+    s.kind,
+    count(s.hosts),
+    s.hostList,
+    count(s.sessions),
+    count(s.rows),
+    time(s.firstUtc),
+    time(s.lastUtc),
+  ]);
+  const body =
+    rows.length === 0
+      ? html`<p>No secret was redacted (or the warehouse was loaded with <code>--keep-secrets</code>).</p>`
+      : html`${table(
+          ['marker', 'kind', 'hosts', 'on hosts', 'sessions', 'rows', 'first seen', 'last seen'],
+          rows,
+          [2, 4, 5],
+        )}${capLine(data.secrets.length, data.secretsTotal, 'fingerprints', 'select fingerprint, kind, count(distinct host) from secrets group by all')}`;
+  return html`<section id="secrets"><h2>Secrets by fingerprint across hosts</h2>
+<p class="dim">The warehouse holds each secret as a marker <code>[REDACTED:&lt;kind&gt;:&lt;fingerprint&gt;]</code> (the first 12 hex digits of
+its SHA-256), never its value: one fingerprint on several hosts is one key seen on each.</p>
+${body}</section>`;
+}
