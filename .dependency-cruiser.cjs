@@ -13,6 +13,8 @@ const upstreamOf = {
   write: ['readers', 'discover', 'load', 'cli'],
   warehouse: ['write', 'readers', 'discover', 'load', 'cli'],
   load: ['cli'],
+  // issue 15: the hunt pack runs on the warehouse; the MCP server and the report may use it
+  hunt: ['load', 'cli', 'mcp', 'report', 'write', 'readers', 'discover'],
 };
 
 module.exports = {

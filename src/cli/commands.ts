@@ -14,6 +14,7 @@ import type { HostImage } from '../discover/discover.js';
 import type { OutputFormat } from './format.js';
 import { exportOptions, queryOptions } from './query-options.js';
 import { loadOptions, modelsOptions } from './load-options.js';
+import { huntOptions } from './hunt-options.js';
 import { parseShard, type Shard } from '../load/shard.js';
 import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
 import { oldLayoutError } from '../core/layout.js';
@@ -229,11 +230,30 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           );
         },
       )
+      // issue 15 (hunt pack): its own section, so the report and mcp commands merge beside it
+      .command(
+        'hunt',
+        'Run the hunt pack (hunts/*.sql) on OUT/fleet.duckdb and store the findings in its table findings',
+        huntOptions,
+        async (args) => {
+          const { runHunt } = await import('./hunt-run.js');
+          await runHunt(
+            {
+              out: once('hunt', 'out', args.out),
+              ids: args.id ?? [],
+              list: args.list,
+              format: once('hunt', 'format', args.format) as OutputFormat,
+            },
+            io.stdout,
+            io.stderr,
+          );
+        },
+      )
       .demandCommand(1, 'Give a command: load, models, query or export')
       .strict()
       .recommendCommands()
       .epilogue(
-        'Exit codes: 0 done; 1 load, models, query or export failed; 2 bad arguments or paths; 3 another load (or models, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
+        'Exit codes: 0 done; 1 load, models, query, export or hunt failed; 2 bad arguments or paths; 3 another load (or models, a hunt, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
       )
       .fail((msg, err) => {
         throw err ?? new ArgumentError(msg);
