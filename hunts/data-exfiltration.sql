@@ -22,7 +22,7 @@ with calls as (
 classified as (
   select *,
     case
-      when is_command and regexp_matches(text, '\bcurl\s[^\n;|]*(\s(-T|--upload-file)\s|\s(-F|--form)\s+\S*=?@|\s(-d|--data|--data-binary|--data-raw|--data-urlencode)\s+[''"]?@)', 'i')
+      when is_command and regexp_matches(text, '\bcurl\b[^\n;|]*(\s(-T|--upload-file)\s|\s(-F|--form)\s+\S*=?@|\s(-d|--data|--data-binary|--data-raw|--data-urlencode)\s+[''"]?@)', 'i')
         then 'upload with curl'
       when is_command and regexp_matches(text, '\bwget\s[^\n;|]*--(post-file|body-file)', 'i')
         then 'upload with wget'

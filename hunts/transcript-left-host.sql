@@ -3,8 +3,9 @@
 -- severity: low
 -- attack: T1567.002
 -- description: Each `session synced:` row: a session whose transcript Cline uploaded to an enterprise
---   bucket (S3, R2, GCS, Azure: the bucket and object are in sync_target), queued for such an upload
---   (the extension's sync-queue.json), or that Cline Cloud holds. What the agent read, typed and ran in
+--   bucket (S3, R2, GCS, Azure: the bucket and object are in sync_target), uploaded through the queue
+--   (an item of the extension's sync-queue.json marked synced), or that Cline Cloud holds. A queue item still
+--   pending or failed is not a finding. What the agent read, typed and ran in
 --   that session, secrets included, is then also on that storage. The summary names where it went.
 -- false_positives: An organisation's own configured prompt archive (enterprise blobUpload) and Cline
 --   Cloud sessions the user started on purpose are expected: check the bucket against the
