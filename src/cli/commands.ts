@@ -253,7 +253,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
       .strict()
       .recommendCommands()
       .epilogue(
-        'Exit codes: 0 done; 1 load, models, query, export or hunt failed; 2 bad arguments or paths; 3 another load (or models, a hunt, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
+        'Exit codes: 0 done; 1 load, models, query or export failed; 2 bad arguments or paths; 3 another load (or models, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
       )
       .fail((msg, err) => {
         throw err ?? new ArgumentError(msg);
