@@ -13,15 +13,21 @@
 -- false_positives: A user asking the agent to add a PATH line to .bashrc or to set up a nightly job;
 --   a project's own git hooks installed by its setup script (husky, pre-commit install).
 -- columns: host, session_id, row_id, timestamp_utc, summary, source_file
-with schedules as (
+-- one scan of events for the three parts below
+with candidates as materialized (
+  select host, session_id, row_id, timestamp_utc, source_file, turn_type, kind, tool_name, text
+  from events
+  where kind = 'cron_spec' or turn_type = 'tool_use'
+),
+schedules as (
   select host, session_id, row_id, timestamp_utc, source_file,
     'scheduled agent run: ' || left(text, 300) as summary
-  from events
+  from candidates
   where kind = 'cron_spec' and text like '% enabled=true %' and text like '% removed=false %'
 ),
 commands as (
   select *
-  from events
+  from candidates
   where turn_type = 'tool_use'
     and (tool_name in ('execute_command', 'bash', 'run_commands') or kind in ('say:command', 'ask:command'))
 ),
@@ -47,7 +53,7 @@ file_writes as (
       when regexp_matches(text, '"path"\s*:\s*"[^"]*(\.(bashrc|zshrc|profile|bash_profile|zprofile|zshenv|bash_login)|config\.fish)"', 'i') then 'shell profile edited'
       when regexp_matches(text, '"path"\s*:\s*"[^"]*(/etc/cron[^"]*|\.config/systemd/user/[^"]+|/etc/systemd/system/[^"]+|LaunchAgents/[^"]+|LaunchDaemons/[^"]+)"', 'i') then 'scheduled task or service file written'
     end as what
-  from events
+  from candidates
   where turn_type = 'tool_use'
     and not (tool_name in ('execute_command', 'bash', 'run_commands') or kind in ('say:command', 'ask:command'))
     and (kind in ('say:tool', 'ask:tool') and regexp_matches(text, '"tool"\s*:\s*"(editedExistingFile|newFileCreated)"')

@@ -5,8 +5,8 @@
 -- description: A tool result (a fetched web page, a file the agent read, an MCP server's answer, a
 --   command's output) that holds text written to steer the agent: "ignore (all) previous/prior/above
 --   instructions", "disregard previous instructions", "forget your instructions", "new instructions:",
---   "you are now", "do not tell/inform the user", "system override", a hidden HTML comment or element
---   addressed to the AI/assistant/agent/LLM/Cline, or a fake <system> or [SYSTEM] tag, followed by a
+--   "you are now a/an/the ...", "do not tell/inform the user", "system override", a hidden HTML comment
+--   addressed to the AI/assistant/agent/LLM/model/Cline ("AI assistant: ..."), or a fake "[SYSTEM]:" line, followed by a
 --   command the agent ran in the same session after it. One finding per such result; the summary
 --   quotes the phrase and the first command that followed. Prompts typed by the user are not tool results
 --   and are never findings.
@@ -16,9 +16,11 @@
 with injected as (
   select *,
     regexp_extract(text,
-      '(?i)(ignore\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|preceding)\s+(instructions|prompts|directions)|disregard\s+(all\s+)?(the\s+)?(previous|prior|above|earlier)\s+\w+|forget\s+(all\s+)?(your|previous|prior)\s+instructions|new\s+instructions\s*:|you\s+are\s+now\s+(a|an|in|the)\s|do\s+not\s+(tell|inform|mention\s+this\s+to)\s+the\s+user|system\s+override|<!--[^>]{0,200}\b(ai|assistant|agent|llm|cline|claude)\b[^>]{0,400}-->|<\s*/?\s*system\s*>|\[\s*system\s*\]\s*:)', 0) as phrase
+      '(?i)(ignore\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|preceding)\s+(instructions|prompts|directions)|disregard\s+(all\s+)?(the\s+)?(previous|prior|above|earlier)\s+\w+|forget\s+(all\s+)?(your|previous|prior)\s+instructions|new\s+instructions\s*:|you\s+are\s+now\s+(a|an|the)\s|do\s+not\s+(tell|inform|mention\s+this\s+to)\s+the\s+user|system\s+override|<!--[^>]{0,200}\b(ai|assistant|agent|llm|cline|claude|model)\b\s*[:,][^>]{0,400}-->|\[\s*system\s*\]\s*:)', 0) as phrase
   from events
   where turn_type = 'tool_result' and session_id is not null
+    -- a cheap test first (literal words only): the expression above runs only on the results that pass it
+    and regexp_matches(text, '(?i)instruction|ignore|you\s+are\s+now|do\s+not\s+(tell|inform|mention)|override|<!--|\[\s*system|disregard')
 ),
 commands as (
   select host, session_id, timestamp_utc, source_file, source_line, source_seq, text

@@ -16,17 +16,23 @@
 --   tools (list_issues, read_file) approved for convenience; CLI one-shot runs (--json, -y) in CI, where
 --   no human is there to approve.
 -- columns: host, session_id, row_id, timestamp_utc, summary, source_file
-with settings_files as (
+-- one scan of events for every branch below
+with candidates as materialized (
+  select host, home, store, kind, session_id, row_id, timestamp_utc, source_file, tool_name, text
+  from events
+  where kind in ('permission', 'task_settings', 'hook_result')
+),
+settings_files as (
   select host, home, source_file,
     bool_or(text like 'permission setting: autoApprovalSettings.enabled=true %') as auto_approval_on
-  from events
+  from candidates
   where store = 'settings' and kind = 'permission'
   group by all
 ),
 standing as (
   select e.host, e.session_id, e.row_id, e.timestamp_utc, e.source_file,
     regexp_extract(e.text, '^permission setting: (\S+=\S*)', 1) as setting
-  from events e
+  from candidates e
   join settings_files f using (host, home, source_file)
   where e.store = 'settings' and e.kind = 'permission'
     and (
@@ -40,19 +46,19 @@ standing as (
 task_settings as (
   select host, session_id, row_id, timestamp_utc, source_file,
     string_agg(m.setting, ', ') as setting
-  from events,
+  from candidates,
     unnest(regexp_extract_all(text, ' ((?:yoloModeToggled|autoApprovalSettings\.actions\.(?:executeAllCommands|editFilesExternally))=true)(?: |$)', 1)) as m(setting)
   where kind = 'task_settings'
   group by all
 ),
 yolo_mode as (
   select host, session_id, row_id, timestamp_utc, source_file, text
-  from events
+  from candidates
   where kind = 'permission' and store <> 'settings' and regexp_matches(text, '^permission mode: (\S+ -> )?yolo$')
 ),
 hook_approvals as (
   select host, session_id, row_id, timestamp_utc, source_file, tool_name
-  from events
+  from candidates
   where kind = 'hook_result' and text like '%"autoApprove":true%'
 )
 select host, session_id, row_id, timestamp_utc, 'standing setting ' || setting || ' (' || source_file || ')' as summary, source_file

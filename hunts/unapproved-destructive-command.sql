@@ -16,9 +16,17 @@
 --   package installs on a throw-away VM or CI runner; an SDK session in a home whose standing settings
 --   approve every command but whose CLI asked anyway (the transcript does not record the approval).
 -- columns: host, session_id, row_id, timestamp_utc, summary, source_file
-with commands as (
-  select *
+-- one scan of events for every part below: commands, their results, and the rows that say how approval stood
+with candidates as materialized (
+  select host, home, store, kind, turn_type, session_id, row_id, timestamp_utc, source_file, tool_name, tool_use_id,
+    permission_mode, text
   from events
+  where turn_type in ('tool_use', 'tool_result') or kind in ('task_settings', 'hook_result', 'permission')
+    or permission_mode = 'yolo'
+),
+commands as (
+  select *
+  from candidates
   where turn_type = 'tool_use'
     and (tool_name in ('execute_command', 'bash', 'run_commands') or kind in ('say:command', 'ask:command'))
 ),
@@ -44,13 +52,13 @@ classified as (
 ),
 denied as (
   select host, session_id, tool_use_id
-  from events
+  from candidates
   where turn_type = 'tool_result' and tool_use_id is not null
     and regexp_matches(text, 'was not approved|denied by the user|user denied|user rejected|rejected by the user', 'i')
 ),
 yolo_sessions as (
   select host, session_id, min(case when kind = 'task_settings' then 'task settings approve every command' else 'session in yolo mode' end) as how
-  from events
+  from candidates
   where session_id is not null
     and ((kind = 'task_settings' and regexp_matches(text, ' (yoloModeToggled|autoApprovalSettings\.actions\.executeAllCommands)=true( |$)'))
       or permission_mode = 'yolo')
@@ -58,7 +66,7 @@ yolo_sessions as (
 ),
 hook_approved as (
   select host, session_id, regexp_extract(text, ' call=(\S+) ', 1) as call_id
-  from events
+  from candidates
   where kind = 'hook_result' and text like '%"autoApprove":true%'
 ),
 standing_files as (
@@ -66,7 +74,7 @@ standing_files as (
     bool_or(text like 'permission setting: yoloModeToggled=true %' or text like 'permission setting: toolAutoApprove=true %') as approves_all,
     bool_or(text like 'permission setting: autoApprovalSettings.enabled=true %') as enabled,
     bool_or(text like 'permission setting: autoApprovalSettings.actions.executeAllCommands=true %') as all_commands
-  from events
+  from candidates
   where store = 'settings' and kind = 'permission'
   group by all
 ),

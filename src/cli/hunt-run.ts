@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { type Hunt, loadHuntPack } from '../hunt/pack.js';
 import { type HuntRun, selectFindings } from '../hunt/run.js';
 import { storeFindings } from '../hunt/findings-table.js';
+import { oldLayoutError } from '../core/layout.js';
 import { acquireLock } from '../load/lock.js';
 import { UsageError } from '../load/load-inputs.js';
 import { withQueryConnection } from '../warehouse/build.js';
@@ -50,6 +51,8 @@ function huntOut(out: string | undefined): string {
   if (st === undefined) throw new UsageError(`hunt: --out ${out} not found`);
   if (!st.isDirectory()) throw new UsageError(`hunt: --out ${out} is not a folder`);
   const resolved = path.resolve(out);
+  const old = oldLayoutError(resolved);
+  if (old !== null) throw new Error(`hunt: ${old}`);
   if (!existsSync(path.join(resolved, 'fleet.duckdb')))
     throw new Error(`hunt: no warehouse at ${path.join(resolved, 'fleet.duckdb')}; run clinetrail load --out ${out} first`);
   return resolved;
