@@ -10,7 +10,9 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadHuntPack } from '../../src/hunt/pack.js';
 import { acquireLock } from '../../src/load/lock.js';
-import { queryWarehouse } from '../../src/warehouse/build.js';
+import { selectFindings } from '../../src/hunt/run.js';
+import { queryWarehouse, setOutStatement, withQueryConnection } from '../../src/warehouse/build.js';
+import { openDuckDB } from '../../src/warehouse/duckdb-open.js';
 import { cli, storedFindings, tempOut } from '../helpers/hunt-run.js';
 
 const CLI = path.resolve('dist/src/cli/main.js');
@@ -111,6 +113,46 @@ describe('clinetrail hunt', () => {
     expect(runs.map((r) => [r[0], Number(r[1])])).toEqual(
       pack.map((h) => [h.id, findings.filter((f) => f.hunt_id === h.id).length]),
     );
+  });
+
+  it("selectFindings stores nothing and gives each finding its row's time in UTC, as ISO text and epoch microseconds", async () => {
+    const before = sha(path.join(out, 'fleet.duckdb'));
+    const selected = await withQueryConnection(out, {}, (conn) => selectFindings(conn, pack));
+    expect(sha(path.join(out, 'fleet.duckdb'))).toBe(before);
+    expect(selected.length).toBeGreaterThan(0);
+    const { rows } = await queryWarehouse(out, 'select row_id::varchar, epoch_us(timestamp_utc) from events');
+    const times = new Map(rows.map((r) => [String(r[0]), r[1] === null ? null : BigInt(String(r[1]))]));
+    for (const f of selected) {
+      expect(f.timestamp_us).toBe(times.get(String(f.row_id)));
+      if (f.timestamp_us !== null)
+        expect(f.timestamp_utc).toBe(
+          `${new Date(Number(f.timestamp_us / 1000n)).toISOString().slice(0, -1)}${String(f.timestamp_us % 1000n).padStart(3, '0')}Z`,
+        );
+    }
+  });
+
+  it('leaves a query that opened fleet.duckdb before it reading on undisturbed', async () => {
+    const { instance, conn } = await openDuckDB(path.join(out, 'fleet.duckdb'), { access_mode: 'READ_ONLY' });
+    let earlier = '';
+    try {
+      await conn.run(setOutStatement(out));
+      const count = async () => Number((await conn.runAndReadAll('select count(*) from events')).getRows()[0][0]);
+      const ranAt = async () =>
+        String((await conn.runAndReadAll('select max(ran_at_utc)::varchar from hunt_runs')).getRows()[0][0]);
+      const before = await count();
+      earlier = await ranAt();
+      const run = await cli(['hunt', '--out', out]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(await count()).toBe(before);
+      // it still reads the old file: the findings of the run before (the test above), not this run's
+      expect(await ranAt()).toBe(earlier);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+    expect(await tables()).toEqual(['findings', 'hunt_runs']);
+    const { rows } = await queryWarehouse(out, 'select max(ran_at_utc)::varchar from hunt_runs');
+    expect(String(rows[0][0]) > earlier).toBe(true);
   });
 
   it('replaces the findings of an earlier run: --id runs only the hunts named', async () => {
