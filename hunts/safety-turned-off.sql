@@ -8,8 +8,9 @@
 --   settings.json, a 3.x prompt or mode change to yolo), auto-approval of every command
 --   (autoApprovalSettings.actions.executeAllCommands=true while autoApprovalSettings.enabled=true, in the
 --   same file), edits outside the workspace approved (editFilesExternally=true, same condition),
---   toolAutoApprove=true, MCP tools approved for good (mcpServers.<server>.autoApprove or alwaysAllow), and
---   tool calls a hook policy answered with autoApprove (3.x hub event log). Plan/act mode changes, the
+--   toolAutoApprove=true, MCP tools approved for good (mcpServers.<server>.autoApprove or alwaysAllow), the
+--   3.x agenda's automation policy set to auto_start or unattended (tasks.db: agents start tasks with nobody
+--   watching), and tool calls a hook policy answered with autoApprove (3.x hub event log). Plan/act mode changes, the
 --   default autoApprovalSettings (read files, safe commands only), toolAutoApprove=false and disabled
 --   tools are not findings.
 -- false_positives: A developer's deliberate choice on a personal machine or a sandbox VM; read-only MCP
@@ -20,7 +21,7 @@
 with candidates as materialized (
   select host, home, store, kind, session_id, row_id, timestamp_utc, source_file, tool_name, text
   from events
-  where kind in ('permission', 'task_settings', 'hook_result')
+  where kind in ('permission', 'task_settings', 'hook_result', 'agenda_automation')
 ),
 settings_files as (
   select host, home, source_file,
@@ -56,6 +57,11 @@ yolo_mode as (
   from candidates
   where kind = 'permission' and store <> 'settings' and regexp_matches(text, '^permission mode: (\S+ -> )?yolo$')
 ),
+unattended as (
+  select host, session_id, row_id, timestamp_utc, source_file, regexp_extract(text, ' (mode=\S+) ', 1) as setting
+  from candidates
+  where kind = 'agenda_automation' and regexp_matches(text, ' mode=(auto_start|unattended) ')
+),
 hook_approvals as (
   select host, session_id, row_id, timestamp_utc, source_file, tool_name
   from candidates
@@ -69,6 +75,9 @@ from task_settings
 union all
 select host, session_id, row_id, timestamp_utc, 'yolo mode: ' || text, source_file
 from yolo_mode
+union all
+select host, session_id, row_id, timestamp_utc, 'agenda automation ' || setting || ': agents may start agenda tasks with nobody watching', source_file
+from unattended
 union all
 select host, session_id, row_id, timestamp_utc, 'a hook policy auto-approved a ' || coalesce(tool_name, 'tool') || ' call', source_file
 from hook_approvals

@@ -2,8 +2,8 @@
  * The hunt pack on the demo fleet (fixtures/fleet) and on the homes the released Cline CLIs wrote
  * (fixtures/real-producer), loaded as one fleet and hunted by the real command. The expected findings are
  * read from the fixtures themselves: the demo fleet's settings files and its README's list of sessions
- * whose transcript left the host; the real homes' task settings, globalState.json and hub event log (the
- * hook answers that auto-approved a tool call). Nothing else in them is a finding: the demo's one
+ * whose transcript left the host; the real homes' task settings, globalState.json, agenda policy (tasks.db) and hub
+ * event log (the hook answers that auto-approved a tool call). Nothing else in them is a finding: the demo's one
  * destructive command (`sudo rm -rf` on 0042) was not approved, and the corpus drove only ordinary work
  * (ls, git log, a failing check script, file reads and writes).
  */
@@ -84,6 +84,17 @@ describe('the hunt pack on the demo fleet and the real-producer homes', () => {
         const file = path.join(tasks, id, 'settings.json');
         if (fs.existsSync(file) && readJson(file).yoloModeToggled === true)
           expected.push(key('safety-turned-off', c.name, id, `.cline/data/tasks/${id}/settings.json`));
+      }
+      // the 3.x agenda's automation policy, when it lets agents start tasks unattended
+      const tasksDb = path.join(data, 'db', 'tasks.db');
+      if (fs.existsSync(tasksDb)) {
+        const copy = path.join(temp.dir, `${c.name}-tasks.db`);
+        fs.copyFileSync(tasksDb, copy);
+        const sqlite = new Database(copy, { readonly: true });
+        for (const row of sqlite.prepare('select mode from agenda_task_automation').all() as { mode: string }[])
+          if (['auto_start', 'unattended'].includes(row.mode))
+            expected.push(key('safety-turned-off', c.name, null, '.cline/data/db/tasks.db'));
+        sqlite.close();
       }
       // the hub's hook answers: capability.resolved of a hook.* capability whose control says autoApprove
       const db = path.join(data, 'db');

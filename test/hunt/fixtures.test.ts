@@ -50,14 +50,15 @@ beforeAll(async () => {
 afterAll(() => temp.remove());
 
 describe('the hunt fixtures (fixtures/hunts)', () => {
-  it('have a positive and a negative host for every hunt of the pack, and load without a parser row', async () => {
+  it('have a positive and a negative host for every hunt of the pack, and load with no parser row but the planted one', async () => {
     const hosts = fs.readdirSync(FLEET).filter((n) => fs.statSync(path.join(FLEET, n)).isDirectory());
     for (const id of HUNT_IDS) {
       expect(hosts.filter((h) => h.startsWith(`pos-${id}`)).length, id).toBeGreaterThan(0);
       expect(hosts, id).toContain(`neg-${id}`);
     }
-    const parser = await queryWarehouse(temp.out, "select host, text from events where kind = 'parser'");
-    expect(parser.rows).toEqual([]);
+    // the copy of fixtures/tasks-db's tasks.db keeps that fixture's record whose model selection is not JSON
+    const parser = await queryWarehouse(temp.out, "select host, source_file from events where kind = 'parser'");
+    expect(parser.rows).toEqual([['pos-safety-turned-off', 'home/PLANT-safety-turned-off-10/.cline/data/db/tasks.db']]);
   });
 
   it('has findings that all point at rows of events', () => {
