@@ -145,3 +145,26 @@ describe('the hunt pack on the demo fleet and the real-producer homes', () => {
     expect(findings.filter((f) => !f.in_events)).toEqual([]);
   });
 });
+
+const SHARED = path.resolve('../shared/real-cline');
+const HAS_SHARED = fs.existsSync(path.join(SHARED, 'session_session.json'));
+
+describe('the hunt pack on the real Cline session (../shared/real-cline)', () => {
+  it('finds nothing in a session of ordinary UI work (file reads and edits of a React sidebar, one grep)', async (ctx) => {
+    if (!HAS_SHARED) return ctx.skip(`the real SDK session is not here: ${SHARED} is absent (a fresh clone has no ../shared)`);
+    const sid = (readJson(path.join(SHARED, 'session_session.json')) as { session_id: string }).session_id;
+    const real = tempOut('hunt-real');
+    try {
+      const folder = path.join(real.dir, 'fleet', 'real', 'home', 'u', '.cline', 'data', 'sessions', sid);
+      fs.mkdirSync(folder, { recursive: true });
+      fs.copyFileSync(path.join(SHARED, 'session_session.json'), path.join(folder, `${sid}.json`));
+      fs.copyFileSync(path.join(SHARED, 'session_session.messages.json'), path.join(folder, `${sid}.messages.json`));
+      expect((await cli(['load', '--fleet', path.join(real.dir, 'fleet'), '--out', real.out])).code).toBe(0);
+      const hunt = await cli(['hunt', '--out', real.out, '--format', 'json']);
+      expect(hunt.code, hunt.stderr).toBe(0);
+      expect(await storedFindings(real.out)).toEqual([]);
+    } finally {
+      real.remove();
+    }
+  }, 120_000);
+});
