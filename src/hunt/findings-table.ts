@@ -22,7 +22,7 @@ export function huntsNotRun(out: string): string {
 }
 
 /** The columns of `findings` (the contract of issue 15), with their documentation. */
-const FINDING_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
+const TABLE_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
   ['hunt_id', 'VARCHAR', 'the hunt that found it: hunts/<hunt_id>.sql'],
   ['title', 'VARCHAR', "the hunt's title"],
   ['severity', 'VARCHAR', "the hunt's severity: info, low, medium, high or critical"],
@@ -116,7 +116,7 @@ export async function storeFindings(
   try {
     await conn.run('begin transaction');
     const grain = 'one row per finding of the last clinetrail hunt: a row of events a hunt of hunts/ flagged';
-    for (const sql of createTable(FINDINGS_TABLE, FINDING_COLUMNS, grain)) await conn.run(sql);
+    for (const sql of createTable(FINDINGS_TABLE, TABLE_COLUMNS, grain)) await conn.run(sql);
     for (const sql of createTable(HUNT_RUNS_TABLE, RUN_COLUMNS, 'one row per hunt the last clinetrail hunt ran'))
       await conn.run(sql);
     await appendFindings(conn, findings);
