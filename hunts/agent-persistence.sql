@@ -49,7 +49,7 @@ command_hits as (
 file_writes as (
   select host, session_id, row_id, timestamp_utc, source_file, text, tool_name, kind,
     case
-      when regexp_matches(text, '(\.cline/hooks/|\.clinerules/hooks/|Documents/Cline/Hooks/|\.git/hooks/)', 'i') then 'hook script written'
+      when regexp_matches(text, '"path"\s*:\s*"[^"]*(\.cline/hooks/|\.clinerules/hooks/|Documents/Cline/Hooks/|\.git/hooks/)', 'i') then 'hook script written'
       when regexp_matches(text, '"path"\s*:\s*"[^"]*(\.(bashrc|zshrc|profile|bash_profile|zprofile|zshenv|bash_login)|config\.fish)"', 'i') then 'shell profile edited'
       when regexp_matches(text, '"path"\s*:\s*"[^"]*(/etc/cron[^"]*|\.config/systemd/user/[^"]+|/etc/systemd/system/[^"]+|LaunchAgents/[^"]+|LaunchDaemons/[^"]+)"', 'i') then 'scheduled task or service file written'
     end as what

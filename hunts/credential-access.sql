@@ -2,10 +2,10 @@
 -- title: The agent read credentials (secret files, keys, browser or keychain stores, environment, cloud metadata)
 -- severity: high
 -- attack: T1552.001, T1552.004, T1555.001, T1555.003, T1552.005
--- description: A command or file tool call of the agent (never a prompt, never a tool's output) that
---   reaches for credentials: a .env file (not .env.example, .env.sample, .env.template, .env.dist),
---   ~/.aws/credentials or config, an SSH private key (~/.ssh/id_*, not .pub) or authorized_keys,
---   .netrc, .git-credentials, .pgpass, .npmrc, .pypirc, .docker/config.json, .kube/config, gcloud
+-- description: A command or file tool call of the agent (never a prompt, never a tool's output; a file
+--   write by the file it writes, not by what it writes there) that reaches for credentials: a .env file
+--   (not .env.example, .env.sample, .env.template, .env.dist), ~/.aws/credentials or config, an SSH
+--   private key (~/.ssh/id_*, not .pub) or authorized_keys, .netrc, .git-credentials, .pgpass, .npmrc, .pypirc, .docker/config.json, .kube/config, gcloud
 --   credentials, /etc/shadow, a browser's password or cookie store (Login Data, Cookies, logins.json,
 --   key4.db), the macOS keychain (security find-*-password, dump-keychain, *.keychain-db), the
 --   environment (printenv, env alone, /proc/*/environ, export -p) or a cloud metadata endpoint
@@ -15,7 +15,15 @@
 -- columns: host, session_id, row_id, timestamp_utc, summary, source_file
 with calls as (
   select *,
-    regexp_replace(text, '\.env\.(example|sample|template|dist|defaults)\b', '.ENVTEMPLATE', 'gi') as probe
+    -- a file write is judged by the file it writes (its "path"), not by the content it puts there
+    regexp_replace(
+      case
+        when (kind in ('say:tool', 'ask:tool') and regexp_matches(text, '"tool"\s*:\s*"(editedExistingFile|newFileCreated)"'))
+          or regexp_matches(coalesce(tool_name, ''), '^(editor|write_to_file|replace_in_file|apply_patch|edit_file|write_file|create_file|str_replace_editor)$', 'i')
+          then coalesce(regexp_extract(text, '"path"\s*:\s*"([^"]*)"', 1), '')
+        else text
+      end,
+      '\.env\.(example|sample|template|dist|defaults)\b', '.ENVTEMPLATE', 'gi') as probe
   from events
   where turn_type = 'tool_use'
 ),
