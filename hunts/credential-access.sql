@@ -2,14 +2,15 @@
 -- title: The agent read credentials (secret files, keys, browser or keychain stores, environment, cloud metadata)
 -- severity: high
 -- attack: T1552.001, T1552.004, T1555.001, T1555.003, T1552.005
--- description: A command or file tool call of the agent (never a prompt, never a tool's output; a file
---   write by the file it writes, not by what it writes there) that reaches for credentials: a .env file
---   (not .env.example, .env.sample, .env.template, .env.dist), ~/.aws/credentials or config, an SSH
---   private key (~/.ssh/id_*, not .pub) or authorized_keys, .netrc, .git-credentials, .pgpass, .npmrc, .pypirc, .docker/config.json, .kube/config, gcloud
---   credentials, /etc/shadow, a browser's password or cookie store (Login Data, Cookies, logins.json,
---   key4.db), the macOS keychain (security find-*-password, dump-keychain, *.keychain-db), the
---   environment (printenv, env alone, /proc/*/environ, export -p) or a cloud metadata endpoint
---   (169.254.169.254, metadata.google.internal, 169.254.170.2). One finding per call.
+-- description: A command or file tool call of the agent (never a prompt, never a tool's output; a file write by the
+--   file it writes, not by what it writes there) that reaches for credentials: a .env file (not
+--   .env.example, .env.sample, .env.template, .env.dist), ~/.aws/credentials or config, an SSH private
+--   key (~/.ssh/id_*, not .pub) or authorized_keys, .netrc, .git-credentials, .pgpass, .npmrc, .pypirc,
+--   .docker/config.json, .kube/config, gcloud credentials, /etc/shadow, a browser's password or cookie
+--   store (Login Data, Cookies, logins.json, key4.db), the macOS keychain (security find-*-password,
+--   dump-keychain, *.keychain-db), the environment (printenv, env alone, /proc/*/environ, export -p) or
+--   a cloud metadata endpoint (169.254.169.254, metadata.google.internal, 169.254.170.2). One finding
+--   per call.
 -- false_positives: Setting up a project's own .env from a template the user asked for; a deploy
 --   script the user asked to debug that reads ~/.aws/config for the region; printenv to check PATH.
 -- columns: host, session_id, row_id, timestamp_utc, summary, source_file
