@@ -15,6 +15,8 @@ const upstreamOf = {
   load: ['cli'],
   // issue 15: the fleet report reads the warehouse (and may use hunt/), never load, cli or mcp
   report: ['load', 'cli', 'mcp', 'write', 'readers', 'discover'],
+  // issue 15: the hunt pack runs on the warehouse; the MCP server and the report may use it
+  hunt: ['load', 'cli', 'mcp', 'report', 'write', 'readers', 'discover'],
 };
 
 module.exports = {

@@ -3,6 +3,7 @@
 #   make load FLEET=DIR OUT=DIR       load any fleet
 #   make query Q="select ..."         query the warehouse (Q reaches DuckDB unchanged, $ and quotes too)
 #   make export FORMAT=timesketch TO=FILE [WHERE="..." | Q="select ..."]   export a selection to a file
+#   make hunt                         run the hunt pack on the warehouse (README "Hunts")
 #   make test                         install, build (tsc type-checks as it emits; only when a source changed), run every test suite
 #   make real-corpus [MAJORS=3]       drive the released Cline CLIs into fixtures/real-producer (needs npm)
 #   make interop [INTEROP_DIR=DIR]    open OUT/parquet/events with pandas, pyarrow, polars and DuckDB (needs pip)
@@ -13,7 +14,7 @@ Q ?= select host, store, count(*) as rows from raw_events group by all order by 
 FORMAT ?= table
 CLI := node dist/src/cli/main.js
 
-.PHONY: load query export test build install bench clean imports lint format real-corpus interop report-screenshot
+.PHONY: load query export test build install bench clean imports lint format real-corpus interop report-screenshot hunt
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -51,6 +52,10 @@ query: build
 export: build
 	@$(CLI) export --out "$(OUT)" --format "$(FORMAT)" --to "$(TO)" $(if $(FORCE),--force,) \
 		$(if $(value WHERE),--where "$$CLINETRAIL_WHERE",) $(if $(filter command line,$(origin Q)),--sql "$$CLINETRAIL_Q",)
+
+# make hunt [OUT=DIR] [FORMAT=csv]: run the hunt pack (hunts/*.sql) on the warehouse; findings go to its table findings.
+hunt: build
+	$(CLI) hunt --out "$(OUT)" --format "$(FORMAT)"
 
 # The import rule of src/ (docs/ARCHITECTURE.md): imports point downstream, no cycles.
 imports: install

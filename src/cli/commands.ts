@@ -15,6 +15,7 @@ import type { OutputFormat } from './format.js';
 import { exportOptions, queryOptions } from './query-options.js';
 import { loadOptions, modelsOptions } from './load-options.js';
 import { reportOptions } from './report-options.js';
+import { huntOptions } from './hunt-options.js';
 import { parseShard, type Shard } from '../load/shard.js';
 import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
 import { oldLayoutError } from '../core/layout.js';
@@ -239,6 +240,25 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           const out = queryOut('report', once('report', 'out', args.out));
           const { runReport } = await import('./report-run.js');
           await runReport({ out, to: once('report', 'to', args.to), force: args.force }, io.stderr);
+        },
+      )
+      // issue 15 (hunt pack): its own section, so the report and mcp commands merge beside it
+      .command(
+        'hunt',
+        'Run the hunt pack (hunts/*.sql) on OUT/fleet.duckdb and store the findings in its table findings',
+        huntOptions,
+        async (args) => {
+          const { runHunt } = await import('./hunt-run.js');
+          await runHunt(
+            {
+              out: once('hunt', 'out', args.out),
+              ids: args.id ?? [],
+              list: args.list,
+              format: once('hunt', 'format', args.format) as OutputFormat,
+            },
+            io.stdout,
+            io.stderr,
+          );
         },
       )
       .demandCommand(1, 'Give a command: load, models, query or export')

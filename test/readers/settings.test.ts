@@ -309,3 +309,28 @@ describe('readSettings on a globalState.json nested 100,000 levels deep', () => 
     );
   });
 });
+
+describe('readSettings on yolo mode and MCP alwaysAllow', () => {
+  it('writes yoloModeToggled of globalState.json and each alwaysAllow tool as permission rows', async () => {
+    const img = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-settings-'));
+    tmpDirs.push(img);
+    const data = path.join(img, DATA);
+    mkdirSync(path.join(data, 'settings'), { recursive: true });
+    // what the 1.x CLI leaves after `-y` (fixtures/real-producer/cline-1.0.10), and Roo Code's name for autoApprove
+    writeFileSync(path.join(data, 'globalState.json'), JSON.stringify({ mode: 'act', yoloModeToggled: true }));
+    writeFileSync(
+      path.join(data, 'settings', 'cline_mcp_settings.json'),
+      JSON.stringify({
+        mcpServers: { db: { command: 'uvx', alwaysAllow: ['run_query', 'list_tables'], autoApprove: ['ping'] } },
+      }),
+    );
+    const rows = await collect(readSettings, makeSource({ store: 'settings', imageRoot: img, root: data }));
+    expect(rows.filter((r) => r.kind === 'permission').map((r) => r.text)).toEqual([
+      'permission setting: mode=act (from .cline/data/globalState.json, file mtime)',
+      'permission setting: yoloModeToggled=true (from .cline/data/globalState.json, file mtime)',
+      'permission setting: mcpServers.db.autoApprove=ping (from .cline/data/settings/cline_mcp_settings.json, file mtime)',
+      'permission setting: mcpServers.db.alwaysAllow=run_query (from .cline/data/settings/cline_mcp_settings.json, file mtime)',
+      'permission setting: mcpServers.db.alwaysAllow=list_tables (from .cline/data/settings/cline_mcp_settings.json, file mtime)',
+    ]);
+  });
+});

@@ -1,8 +1,11 @@
 /**
  * The standing permission settings of the `settings` store, as `key=value` pairs (store specification
- * "Permission rows"; cline-formats §4.4-4.6): globalState.json `autoApprovalSettings` and `mode`,
- * settings/global-settings.json's permission keys, and settings/cline_mcp_settings.json's per-server
- * `autoApprove` and `disabled`. Server env, headers and oauth values are never read.
+ * "Permission rows"; cline-formats §4.4-4.6): globalState.json `autoApprovalSettings`, `mode` and
+ * `yoloModeToggled` (the CLI's `-y`: every action approved; 1.x leaves it in globalState.json,
+ * fixtures/real-producer), settings/global-settings.json's permission keys, and
+ * settings/cline_mcp_settings.json's per-server `autoApprove`, `alwaysAllow` (the name Roo Code and
+ * configurations copied from it give the same list) and `disabled`. Server env, headers and oauth
+ * values are never read.
  */
 import { obj, show } from './values.js';
 
@@ -46,10 +49,11 @@ function* entries(key: string, value: unknown): Generator<PermissionItem> {
   for (const entry of value) yield { key, value: entry };
 }
 
-/** globalState.json: every leaf of `autoApprovalSettings`, then `mode`. */
+/** globalState.json: every leaf of `autoApprovalSettings`, then `mode` and `yoloModeToggled`. */
 export function* globalStatePermissions(state: Record<string, unknown>): Generator<PermissionItem> {
   if (state.autoApprovalSettings !== undefined) yield* leaves('autoApprovalSettings', state.autoApprovalSettings);
   if (state.mode !== undefined) yield { key: 'mode', value: state.mode };
+  if (state.yoloModeToggled !== undefined) yield { key: 'yoloModeToggled', value: state.yoloModeToggled };
 }
 
 /** settings/global-settings.json: the permission keys in file order; telemetry, updates, theme and compaction are skipped. */
@@ -75,7 +79,7 @@ export function* globalSettingsPermissions(settings: Record<string, unknown>): G
   }
 }
 
-/** settings/cline_mcp_settings.json: per server one `autoApprove=<tool>` per tool and `disabled` when present. */
+/** settings/cline_mcp_settings.json: per server one `autoApprove=<tool>` (and `alwaysAllow=<tool>`) per tool and `disabled` when present. */
 export function* mcpSettingsPermissions(settings: Record<string, unknown>): Generator<PermissionItem> {
   const servers = obj(settings.mcpServers);
   if (!servers) {
@@ -89,6 +93,7 @@ export function* mcpSettingsPermissions(settings: Record<string, unknown>): Gene
       continue;
     }
     if (server.autoApprove !== undefined) yield* entries(`mcpServers.${name}.autoApprove`, server.autoApprove);
+    if (server.alwaysAllow !== undefined) yield* entries(`mcpServers.${name}.alwaysAllow`, server.alwaysAllow);
     if (server.disabled !== undefined) yield { key: `mcpServers.${name}.disabled`, value: server.disabled };
   }
 }

@@ -1,0 +1,30 @@
+/** The options, examples and help text of `clinetrail hunt` (a yargs builder). */
+import type { Argv } from 'yargs';
+import type { OutputFormat } from './format.js';
+
+export function huntOptions<T>(y: Argv<T>) {
+  return y
+    .option('out', { type: 'string', describe: 'Output folder of a load (not needed with --list)' })
+    .option('id', {
+      type: 'string',
+      array: true,
+      nargs: 1,
+      describe: 'Run only this hunt (repeatable); default: the whole pack',
+    })
+    .option('list', {
+      type: 'boolean',
+      default: false,
+      describe: 'List the hunts of the pack (id, severity, ATT&CK, title) and stop',
+    })
+    .option('format', {
+      choices: ['table', 'csv', 'json'] as const,
+      default: 'table' as OutputFormat,
+      describe: 'Format of the summary (or of the list) on stdout',
+    })
+    .example('$0 hunt --out wh', 'run every hunt of the pack; the findings go to the table findings of wh/fleet.duckdb')
+    .example('$0 hunt --out wh --id secret-in-prompt --id credential-access', 'run two hunts only')
+    .example('$0 hunt --list', 'the hunts of the pack')
+    .epilogue(
+      'The hunts are the SQL files of hunts/ (README "Hunts"), each run as a read-only query in the query sandbox. Their findings replace the tables findings and hunt_runs of OUT/fleet.duckdb (a copy is written and renamed into place, under the OUT lock, as a load does); a load that rebuilds the models drops both tables, so findings never name rows the warehouse no longer holds: run hunt again after a load. stdout: one line per hunt and host (hunt_id, severity, host, findings; a hunt that found nothing has one line with no host). stderr: one progress line per hunt. Exit codes: 0 done (with or without findings); 1 a hunt or the write failed, or OUT holds no warehouse; 2 bad arguments (an unknown --id, no --out); 3 a load, models or another hunt holds OUT.',
+    );
+}
