@@ -175,7 +175,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
         onEvent({ event: 'done', run, duplicates_dropped: run.duplicates_dropped });
         io.stdout(summaryLine(run, out, Date.now() - t0));
         if (args.rowsTable) {
-          // format.js loads DuckDB's value classes (cli/values.ts): not for a load that prints no table
+          // format.js loads DuckDB's value classes (warehouse/values.ts): not for a load that prints no table
           const { resultWriter } = await import('./format.js');
           const table = resultWriter('table');
           const rows = (await partitionRows(out)).map((p) => [p.host, p.store, p.rows]);
