@@ -6,13 +6,15 @@
  */
 const stage = (name) => `^src/${name}/`;
 const upstreamOf = {
-  core: ['evidence', 'discover', 'readers', 'write', 'warehouse', 'load', 'cli'],
-  evidence: ['discover', 'readers', 'write', 'warehouse', 'load', 'cli'],
+  core: ['evidence', 'discover', 'readers', 'write', 'warehouse', 'load', 'cli', 'mcp'],
+  evidence: ['discover', 'readers', 'write', 'warehouse', 'load', 'cli', 'mcp'],
   discover: ['load', 'cli'],
   readers: ['discover', 'load', 'cli'],
   write: ['readers', 'discover', 'load', 'cli'],
-  warehouse: ['write', 'readers', 'discover', 'load', 'cli'],
+  warehouse: ['write', 'readers', 'discover', 'load', 'cli', 'mcp'],
   load: ['cli'],
+  // issue 15: the MCP server reads the warehouse (and later the hunt pack), never a load, the CLI or the report
+  mcp: ['load', 'cli', 'report'],
 };
 
 module.exports = {

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import type { HostImage } from '../discover/discover.js';
 import type { OutputFormat } from './format.js';
 import { exportOptions, queryOptions } from './query-options.js';
+import { mcpOptions } from './mcp-options.js';
 import { loadOptions, modelsOptions } from './load-options.js';
 import { parseShard, type Shard } from '../load/shard.js';
 import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
@@ -92,6 +93,8 @@ export interface CommandIO {
   /** May return a promise that resolves once the text is written (stdout full: a slow reader of a pipe). */
   stdout: (text: string) => void | Promise<void>;
   stderr: (text: string) => void;
+  /** The input of `mcp` (its protocol messages); the process's stdin when not given. */
+  stdin?: NodeJS.ReadableStream;
   /** Whether stderr is a terminal (a live progress line) or a pipe or file (a line every 10 s). */
   stderrIsTTY: boolean;
 }
@@ -229,11 +232,22 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           );
         },
       )
-      .demandCommand(1, 'Give a command: load, models, query or export')
+      .command(
+        'mcp',
+        'Serve OUT to an MCP client (Cline, Claude Desktop, ...) over stdio: list tables, read-only queries, session timelines',
+        mcpOptions,
+        async (args) => {
+          const out = queryOut('mcp', once('mcp', 'out', args.out));
+          if (!statSync(out, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`mcp: --out ${out} not found`);
+          const { serveMcp } = await import('../mcp/server.js');
+          await serveMcp({ out, input: io.stdin ?? process.stdin, write: io.stdout, log: (line) => io.stderr(`${line}\n`) });
+        },
+      )
+      .demandCommand(1, 'Give a command: load, models, query, export or mcp')
       .strict()
       .recommendCommands()
       .epilogue(
-        'Exit codes: 0 done; 1 load, models, query or export failed; 2 bad arguments or paths; 3 another load (or models, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
+        'Exit codes: 0 done (mcp: stdin closed); 1 load, models, query or export failed; 2 bad arguments or paths; 3 another load (or models, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
       )
       .fail((msg, err) => {
         throw err ?? new ArgumentError(msg);

@@ -1,0 +1,82 @@
+/**
+ * The MCP server's access to the warehouse: each tool call opens its own sandboxed, read-only
+ * connection (warehouse/build.ts withQueryConnection, the one `clinetrail query` uses), so a call
+ * after a load sees the new fleet.duckdb, and a call during a load the previous one, exactly as a query
+ * would; the server takes no lock and holds no file open between calls.
+ * Calls run one at a time (each instance may use DuckDB's whole memory limit), under a time limit:
+ * when it passes, or the client cancels, or the server shuts down, DuckDB is interrupted.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import pLimit from 'p-limit';
+import { withQueryConnection } from '../warehouse/build.js';
+
+/** A call stopped by its time limit, the client or the server's shutdown. */
+export class CallStopped extends Error {
+  constructor(
+    readonly reason: 'time_limit' | 'cancelled' | 'shutdown',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** How one call may run. */
+export interface CallLimits {
+  timeoutMs: number;
+  /** The client's cancellation of the request (MCP notifications/cancelled). */
+  signal?: AbortSignal;
+}
+
+export class WarehouseCalls {
+  private readonly queue = pLimit(1);
+  private readonly running = new Set<() => void>();
+  private shuttingDown = false;
+
+  constructor(readonly out: string) {}
+
+  /** Runs `use` on a fresh sandboxed connection to OUT/fleet.duckdb, under `limits`. */
+  run<T>(limits: CallLimits, use: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.queue(() => this.runNow(limits, use));
+  }
+
+  /** Interrupts every running call and refuses new ones (the server is stopping). */
+  shutdown(): void {
+    this.shuttingDown = true;
+    this.queue.clearQueue();
+    for (const stop of this.running) stop();
+  }
+
+  private async runNow<T>(limits: CallLimits, use: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    if (this.shuttingDown) throw new CallStopped('shutdown', 'the server is shutting down');
+    if (limits.signal?.aborted) throw new CallStopped('cancelled', 'the client cancelled the call');
+    let stopped: CallStopped | null = null;
+    return withQueryConnection(this.out, {}, async (conn) => {
+      const stop = (why: CallStopped) => {
+        if (stopped !== null) return;
+        stopped = why;
+        conn.interrupt();
+      };
+      const seconds = limits.timeoutMs / 1000;
+      const timer = setTimeout(
+        () => stop(new CallStopped('time_limit', `query: stopped by the time limit of ${seconds} s (timeout_seconds)`)),
+        limits.timeoutMs,
+      );
+      const onAbort = () => stop(new CallStopped('cancelled', 'query: the client cancelled the call'));
+      const onShutdown = () => stop(new CallStopped('shutdown', 'query: the server is shutting down'));
+      limits.signal?.addEventListener('abort', onAbort);
+      this.running.add(onShutdown);
+      try {
+        const result = await use(conn);
+        // an interrupted streaming result can end as if it were complete: the flag says it was not
+        if (stopped !== null) throw stopped;
+        return result;
+      } catch (err) {
+        throw stopped ?? err;
+      } finally {
+        clearTimeout(timer);
+        limits.signal?.removeEventListener('abort', onAbort);
+        this.running.delete(onShutdown);
+      }
+    });
+  }
+}
