@@ -10,6 +10,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import pLimit from 'p-limit';
 import { withQueryConnection } from '../warehouse/build.js';
 
+const INTERRUPT_REPEAT_MS = 100;
+
 /** A call stopped by its time limit, the client or the server's shutdown. */
 export class CallStopped extends Error {
   constructor(
@@ -50,11 +52,15 @@ export class WarehouseCalls {
     if (this.shuttingDown) throw new CallStopped('shutdown', 'the server is shutting down');
     if (limits.signal?.aborted) throw new CallStopped('cancelled', 'the client cancelled the call');
     let stopped: CallStopped | null = null;
+    let repeat: NodeJS.Timeout | undefined;
     return withQueryConnection(this.out, {}, async (conn) => {
+      // an interrupt between two statements of the call (the sandbox check, then the query) would be
+      // lost, so it is repeated until the call ends
       const stop = (why: CallStopped) => {
         if (stopped !== null) return;
         stopped = why;
         conn.interrupt();
+        repeat = setInterval(() => conn.interrupt(), INTERRUPT_REPEAT_MS);
       };
       const seconds = limits.timeoutMs / 1000;
       const timer = setTimeout(
@@ -66,6 +72,9 @@ export class WarehouseCalls {
       limits.signal?.addEventListener('abort', onAbort);
       this.running.add(onShutdown);
       try {
+        // a stop that came while the connection was being opened: nothing of the call runs
+        if (this.shuttingDown) throw new CallStopped('shutdown', 'query: the server is shutting down');
+        if (limits.signal?.aborted) throw new CallStopped('cancelled', 'query: the client cancelled the call');
         const result = await use(conn);
         // an interrupted streaming result can end as if it were complete: the flag says it was not
         if (stopped !== null) throw stopped;
@@ -74,6 +83,7 @@ export class WarehouseCalls {
         throw stopped ?? err;
       } finally {
         clearTimeout(timer);
+        clearInterval(repeat);
         limits.signal?.removeEventListener('abort', onAbort);
         this.running.delete(onShutdown);
       }
