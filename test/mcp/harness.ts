@@ -47,9 +47,10 @@ export async function connectClient(out: string, tz = 'UTC'): Promise<{ client: 
 }
 
 /** The `{error: {kind, message}}` of a tool error, or null for a success. */
-export function toolErrorOf(result: { isError?: unknown; content?: unknown }): { kind: string; message: string } | null {
+export function toolErrorOf(answer: object): { kind: string; message: string } | null {
+  const result = answer as Partial<CallToolResult>;
   if (!result.isError) return null;
-  const first = (result.content as CallToolResult['content'])[0];
+  const first = result.content?.[0];
   const text = first?.type === 'text' ? first.text : '';
   try {
     return (JSON.parse(text) as { error: { kind: string; message: string } }).error;
