@@ -243,11 +243,11 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           await serveMcp({ out, input: io.stdin ?? process.stdin, write: io.stdout, log: (line) => io.stderr(`${line}\n`) });
         },
       )
-      .demandCommand(1, 'Give a command: load, models, query, export or mcp')
+      .demandCommand(1, 'Give a command: load, models, query or export')
       .strict()
       .recommendCommands()
       .epilogue(
-        'Exit codes: 0 done (mcp: stdin closed); 1 load, models, query or export failed; 2 bad arguments or paths; 3 another load (or models, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
+        'Exit codes: 0 done; 1 load, models, query or export failed; 2 bad arguments or paths; 3 another load (or models, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
       )
       .fail((msg, err) => {
         throw err ?? new ArgumentError(msg);

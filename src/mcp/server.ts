@@ -45,7 +45,8 @@ export async function serveMcp(options: McpServeOptions): Promise<void> {
   const calls = new WarehouseCalls(out);
   const server = new McpServer(
     { name: 'clinetrail', version: packageVersion() },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    // a call's arguments are a few scalars: a client that sends a huge object is refused before validation
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, maxToolInputElements: 1_000 },
   );
   registerTools(server, { out, calls });
   const transport = new LineTransport({ input: options.input, write: options.write, log });

@@ -4,7 +4,7 @@
  * JSON-RPC messages; at the end of stdin it answers what it has read, then exits 0; SIGTERM interrupts
  * a running query and exits 0; nothing is left running and no query folder is left in OUT/tmp.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +113,13 @@ function queryFolders(pid: number): string[] {
 }
 
 describe('clinetrail mcp over raw stdio', () => {
+  it('refuses an --out that does not exist with exit 2, one line on stderr and nothing on stdout', () => {
+    const run = spawnSync(process.execPath, [CLI, 'mcp', '--out', path.join(tmp, 'nowhere')], { encoding: 'utf8', input: '' });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^clinetrail: mcp: --out \S+nowhere not found\n$/);
+  });
+
   it('answers bad lines with JSON-RPC errors and goes on serving', async () => {
     const server = new RawServer();
     server.send('garbage{\n');
