@@ -76,11 +76,6 @@ export class LineTransport implements Transport {
     this.onclose?.();
   }
 
-  /** Whether input has ended; `closeWhenDrained` closes once every request read was answered. */
-  get inputEnded(): boolean {
-    return this.ended;
-  }
-
   private readonly onData = (chunk: Buffer | string): void => {
     let data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     for (let nl = data.indexOf(0x0a); nl !== -1 && !this.closed; nl = data.indexOf(0x0a)) {

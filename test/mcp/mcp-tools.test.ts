@@ -5,6 +5,7 @@
  * OUT as it was, the row, cell and time limits, and one session's timeline read from its transcript.
  * The server runs with TZ=Asia/Kolkata: its times must still be UTC.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,9 +14,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLUMNS } from '../../src/core/records.js';
 import { partitionRows } from '../../src/load/partition-rows.js';
-import { fixture } from '../helpers/source.js';
+import { setOutStatement } from '../../src/warehouse/build.js';
+import { fixture, REPO } from '../helpers/source.js';
 import { snapshotTree } from '../hostile/harness.js';
-import { connectClient, isRunning, loadDemoFleet, tempDir, toolErrorOf } from './harness.js';
+import { CLI, connectClient, isRunning, loadDemoFleet, tempDir, toolErrorOf } from './harness.js';
 
 let tmp = '';
 let out = '';
@@ -223,6 +225,58 @@ describe('clinetrail mcp: tools', () => {
     expect(paged.events.map((e) => e.row_id)).toEqual(timeline.events.slice(2, 5).map((e) => e.row_id));
     expect(paged.truncated).toBe(true);
     expect(toolErrorOf(await call('session_timeline', { host: '0042', session_id: 'nope' }))?.kind).toBe('not_found');
+  });
+
+  it("the client's cancellation interrupts the query: the next call does not wait for it", async () => {
+    const controller = new AbortController();
+    const slow = client.callTool(
+      { name: 'query', arguments: { sql: 'select count(*) from range(100000000000000)', timeout_seconds: 300 } },
+      undefined,
+      { signal: controller.signal, timeout: 600_000 },
+    );
+    setTimeout(() => controller.abort(), 1_000);
+    await expect(slow).rejects.toThrow();
+    const t0 = Date.now();
+    // calls run one at a time: without the interrupt this one would wait the 300 s out
+    expect((await query('select 7 as n')).rows).toEqual([[7]]);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+  }, 60_000);
+
+  it('sees a load that ran beside it, without a restart (no lock held, one connection per call)', async () => {
+    const before = await query('select host from hosts order by host');
+    expect(before.rows).toEqual([['0042'], ['WIN-ALICE01'], ['lnx-u01'], ['mac-bob']]);
+    const load = spawnSync(
+      process.execPath,
+      [CLI, 'load', '--host', `late-bob=${fixture('fleet', 'mac-bob')}`, '--out', out, '--quiet'],
+      { cwd: REPO, encoding: 'utf8', env: { ...process.env, TZ: 'UTC' }, timeout: 120_000 },
+    );
+    expect(load.status, load.stderr).toBe(0);
+    const after = await query("select count(*) from events where host = 'late-bob'");
+    const bob = await query("select count(*) from events where host = 'mac-bob'");
+    expect(after.rows).toEqual(bob.rows);
+    expect((await query('select count(*) from hosts')).rows).toEqual([[5]]);
+  }, 120_000);
+
+  it('lists and queries a findings table once one exists (the hunt command writes it)', async () => {
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const db = await DuckDBInstance.create(path.join(out, 'fleet.duckdb'), {
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+    });
+    const conn = await db.connect();
+    await conn.run(setOutStatement(out));
+    await conn.run(`create table findings as select 'H-1' as hunt_id, 'Destructive command' as title, 'high' as severity,
+      'T1485' as attack, host, session_id, row_id, timestamp_utc, text as summary, source_file
+      from events where kind = 'tool_use' and text like 'sudo rm -rf%'`);
+    await conn.run("comment on table findings is 'What the hunts found (test stand-in).'");
+    conn.closeSync();
+    db.closeSync();
+    const listed = await call('list_tables', {});
+    const { tables, findings } = listed.structuredContent as { tables: Array<{ name: string }>; findings: string };
+    expect(findings).toBe('present');
+    expect(tables.map((t) => t.name)).toContain('findings');
+    const rows = await query('select hunt_id, host, session_id, summary from findings');
+    expect(rows.rows).toEqual([['H-1', '0042', '1760300000000_d3v0p', 'sudo rm -rf /var/lib/docker/tmp']]);
   });
 
   it('exits by itself when the client closes its stdin, leaving no process behind', async () => {
