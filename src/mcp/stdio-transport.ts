@@ -6,8 +6,8 @@
  *   message (or a batch, which MCP does not have) an Invalid Request (-32600), with the request's id
  *   when it had a usable one (MCP's schema lets an error response leave the id out);
  * - a line over MAX_LINE_BYTES is skipped up to its newline and answered with an Invalid Request;
- * - at the end of input it waits until every request read has been answered, then closes, so
- *   `printf '...' | clinetrail mcp` gets its answers.
+ * - at the end of input it waits until every request read has been answered (or cancelled by the
+ *   client), then closes, so `printf '...' | clinetrail mcp` gets its answers.
  * Nothing but protocol messages is written to the output.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -15,6 +15,9 @@ import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcont
 
 /** The longest request line read, in bytes (a query text, its arguments); longer lines are refused. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+/** How long the end of input waits for the answers of the requests read (the longest time limit is 300 s). */
+const DRAIN_MAX_MS = 330_000;
 
 type RequestId = string | number;
 
@@ -103,6 +106,8 @@ export class LineTransport implements Transport {
 
   private readonly onEnd = (): void => {
     this.ended = true;
+    // requests are bounded by their time limits; this bounds a request the server would never answer
+    setTimeout(() => void this.close(), DRAIN_MAX_MS).unref();
     if (this.pendingBytes > 0) {
       const line = Buffer.concat(this.chunks).toString('utf8');
       this.chunks = [];
@@ -140,6 +145,11 @@ export class LineTransport implements Transport {
     }
     const message = parsed.data;
     if ('method' in message && 'id' in message) this.unanswered.add(message.id);
+    // a cancelled request gets no answer (MCP): it is not waited for at the end of input
+    if ('method' in message && message.method === 'notifications/cancelled' && !('id' in message)) {
+      const cancelled = idOf({ id: (message.params as { requestId?: unknown } | undefined)?.requestId });
+      if (cancelled !== undefined) this.unanswered.delete(cancelled);
+    }
     try {
       this.onmessage?.(message);
     } catch (err) {

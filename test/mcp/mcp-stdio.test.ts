@@ -178,6 +178,22 @@ describe('clinetrail mcp over raw stdio', () => {
     expect(isRunning(server.child.pid as number)).toBe(false);
   }, 60_000);
 
+  it('a request the client cancelled is not waited for when stdin closes', async () => {
+    const server = new RawServer();
+    server.initialize(1);
+    await server.waitFor(byId(1));
+    server.request(2, 'tools/call', {
+      name: 'query',
+      arguments: { sql: 'select count(*) from range(100000000000000)', timeout_seconds: 300 },
+    });
+    server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } })}\n`);
+    server.child.stdin.end();
+    const t0 = Date.now();
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    expect(server.messages().filter(byId(2))).toEqual([]);
+  }, 60_000);
+
   it('SIGTERM interrupts a running query and exits 0 without leaving its query folder', async () => {
     const server = new RawServer();
     server.initialize(1);
