@@ -66,7 +66,11 @@ export async function serveMcp(options: McpServeOptions): Promise<void> {
   process.once('SIGTERM', stop);
   try {
     await server.connect(transport);
-    log(`clinetrail: mcp: serving ${out} on stdio`);
+    const tty = (options.input as { isTTY?: boolean }).isTTY === true;
+    // typed at a terminal, the command looks idle: say what it waits for
+    log(
+      `clinetrail: mcp: serving ${out} on stdio${tty ? ' (an MCP client starts this command and talks JSON-RPC on stdin; Ctrl-D ends)' : ''}`,
+    );
     await closed;
     calls.shutdown();
   } finally {
