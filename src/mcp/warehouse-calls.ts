@@ -49,8 +49,8 @@ export class WarehouseCalls {
   }
 
   private async runNow<T>(limits: CallLimits, use: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    if (this.shuttingDown) throw new CallStopped('shutdown', 'the server is shutting down');
-    if (limits.signal?.aborted) throw new CallStopped('cancelled', 'the client cancelled the call');
+    if (this.shuttingDown) throw new CallStopped('shutdown', 'query: the server is shutting down');
+    if (limits.signal?.aborted) throw new CallStopped('cancelled', 'query: the client cancelled the call');
     let stopped: CallStopped | null = null;
     let repeat: NodeJS.Timeout | undefined;
     return withQueryConnection(this.out, {}, async (conn) => {
