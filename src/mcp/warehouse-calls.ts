@@ -22,6 +22,9 @@ export class CallStopped extends Error {
   }
 }
 
+const shutdownStop = () => new CallStopped('shutdown', 'query: the server is shutting down');
+const cancelStop = () => new CallStopped('cancelled', 'query: the client cancelled the call');
+
 /** How one call may run. */
 export interface CallLimits {
   timeoutMs: number;
@@ -49,8 +52,8 @@ export class WarehouseCalls {
   }
 
   private async runNow<T>(limits: CallLimits, use: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    if (this.shuttingDown) throw new CallStopped('shutdown', 'query: the server is shutting down');
-    if (limits.signal?.aborted) throw new CallStopped('cancelled', 'query: the client cancelled the call');
+    if (this.shuttingDown) throw shutdownStop();
+    if (limits.signal?.aborted) throw cancelStop();
     let stopped: CallStopped | null = null;
     let repeat: NodeJS.Timeout | undefined;
     return withQueryConnection(this.out, {}, async (conn) => {
@@ -67,14 +70,14 @@ export class WarehouseCalls {
         () => stop(new CallStopped('time_limit', `query: stopped by the time limit of ${seconds} s (timeout_seconds)`)),
         limits.timeoutMs,
       );
-      const onAbort = () => stop(new CallStopped('cancelled', 'query: the client cancelled the call'));
-      const onShutdown = () => stop(new CallStopped('shutdown', 'query: the server is shutting down'));
+      const onAbort = () => stop(cancelStop());
+      const onShutdown = () => stop(shutdownStop());
       limits.signal?.addEventListener('abort', onAbort);
       this.running.add(onShutdown);
       try {
         // a stop that came while the connection was being opened: nothing of the call runs
-        if (this.shuttingDown) throw new CallStopped('shutdown', 'query: the server is shutting down');
-        if (limits.signal?.aborted) throw new CallStopped('cancelled', 'query: the client cancelled the call');
+        if (this.shuttingDown) throw shutdownStop();
+        if (limits.signal?.aborted) throw cancelStop();
         const result = await use(conn);
         // an interrupted streaming result can end as if it were complete: the flag says it was not
         if (stopped !== null) throw stopped;
