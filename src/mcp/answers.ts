@@ -24,6 +24,13 @@ export type ErrorKind =
 /** What the server says where the `findings` table of `clinetrail hunt` is missing. */
 export const HUNTS_NOT_RUN = 'hunts not run yet: clinetrail hunt --out OUT';
 
+/**
+ * A text argument without NUL characters: DuckDB's C interface ends a text at the first one, so a
+ * NUL would make the statement run differ from the one checked and shown.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is the character refused
+export const NO_NUL = /^[^\u0000]*$/;
+
 /** A tool error result. */
 export function toolError(kind: ErrorKind, message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { kind, message } }) }] };

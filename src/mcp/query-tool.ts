@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { OutValue } from '../warehouse/values.js';
 import { streamOnConnection } from '../warehouse/query-stream.js';
-import { CellWriter, guarded, textTable, toolAnswer } from './answers.js';
+import { CellWriter, guarded, NO_NUL, textTable, toolAnswer } from './answers.js';
 import type { ToolContext } from './tool-context.js';
 import type { WarehouseCalls } from './warehouse-calls.js';
 
@@ -112,7 +112,11 @@ export function registerQueryTool(server: McpServer, ctx: ToolContext): void {
       title: 'Run a read-only SQL query',
       description: DESCRIPTION,
       inputSchema: {
-        sql: z.string().min(1).describe('One query, e.g. select host, count(*) from events group by all order by all'),
+        sql: z
+          .string()
+          .min(1)
+          .regex(NO_NUL, 'the SQL text holds a NUL character')
+          .describe('One query, e.g. select host, count(*) from events group by all order by all'),
         max_rows: z
           .number()
           .int()

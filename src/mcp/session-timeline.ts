@@ -6,7 +6,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { sqlString } from '../warehouse/sql-literal.js';
 import type { OutValue } from '../warehouse/values.js';
-import { guarded, textTable, toolAnswer, toolError } from './answers.js';
+import { guarded, NO_NUL, textTable, toolAnswer, toolError } from './answers.js';
 import { QUERY_LIMITS, type QueryAnswer, runLimitedQuery } from './query-tool.js';
 import type { ToolContext } from './tool-context.js';
 
@@ -37,8 +37,8 @@ export function registerSessionTimelineTool(server: McpServer, ctx: ToolContext)
       title: "One session's events in order",
       description: DESCRIPTION,
       inputSchema: {
-        host: z.string().min(1).describe('Host name, as in sessions.host'),
-        session_id: z.string().min(1).describe('Session id, as in sessions.session_id'),
+        host: z.string().min(1).regex(NO_NUL, 'NUL character').describe('Host name, as in sessions.host'),
+        session_id: z.string().min(1).regex(NO_NUL, 'NUL character').describe('Session id, as in sessions.session_id'),
         limit: z.number().int().min(1).max(LIMITS.maxEvents).default(LIMITS.defaultEvents).describe('Most events'),
         offset: z.number().int().min(0).default(0).describe('Events to skip (paging)'),
         max_cell_chars: z

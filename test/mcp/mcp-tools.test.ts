@@ -164,6 +164,9 @@ describe('clinetrail mcp: tools', () => {
     expect((await call('query', { sql: 'select 1', max_rows: 0 })).isError).toBe(true);
     expect((await call('query', {})).isError).toBe(true);
     expect((await call('no_such_tool', {})).isError).toBe(true);
+    // DuckDB's C interface would end the text at a NUL: refused before any SQL is made of it
+    expect((await call('query', { sql: "select 1\u0000; copy hosts to 'x.csv'" })).isError).toBe(true);
+    expect((await call('session_timeline', { host: "0042\u0000' or true --", session_id: 'x' })).isError).toBe(true);
     expect((await query('select 42 as n')).rows).toEqual([[42]]);
   });
 
