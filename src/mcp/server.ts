@@ -53,7 +53,8 @@ export async function serveMcp(options: McpServeOptions): Promise<void> {
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;
   });
-  server.server.onerror = (err) => log(`clinetrail: mcp: ${err.message.split('\n')[0].slice(0, 300)}`);
+  // the SDK's messages may quote the message they are about (`...unknown message ID: {...}`): only what precedes it
+  server.server.onerror = (err) => log(`clinetrail: mcp: ${err.message.split(/[:\n]/)[0].slice(0, 200)}`);
   // a library that logs to stdout would corrupt the protocol: its lines go to stderr
   const consoleOut = { log: console.log, info: console.info, debug: console.debug };
   console.log = console.info = console.debug = (...args: unknown[]) => log(format(...args));
