@@ -129,6 +129,8 @@ describe('clinetrail mcp over raw stdio', () => {
     server.send('{"jsonrpc":"1.0","id":8,"method":"ping"}\n');
     server.send(Buffer.from([0xff, 0xfe, 0x7b, 0x0a]));
     server.request(9, 'no/such/method');
+    // a response to nothing the server asked: no answer, and its content is not logged
+    server.send('{"jsonrpc":"2.0","id":99,"result":{"planted":"STDERR-MARKER"}}\n');
     server.send(`${'a'.repeat(5 * 1024 * 1024)}\n`);
     server.initialize(10);
     server.request(11, 'tools/call', { name: 'query', arguments: { sql: 'select count(*) as n from hosts' } });
@@ -155,6 +157,8 @@ describe('clinetrail mcp over raw stdio', () => {
     expect(server.messages()).toHaveLength(11);
     expect(server.stderr).toMatch(/clinetrail: mcp: serving /);
     expect(server.stderr).not.toMatch(/aaaa/);
+    expect(server.stderr).toMatch(/unknown message ID/);
+    expect(server.stderr).not.toMatch(/STDERR-MARKER/);
     expect(queryFolders(server.child.pid as number)).toEqual([]);
   }, 60_000);
 
