@@ -52,12 +52,33 @@ export function toolAnswer(structured: Record<string, unknown>, text: string): C
   return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 
-/** Runs a tool's body; anything it throws becomes a tool error, never a protocol error. */
-export async function guarded(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+/** Runs a tool's body; anything it throws becomes a tool error, never a protocol error. One stderr line per call. */
+export async function guarded(
+  tool: string,
+  log: (line: string) => void,
+  body: () => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  const t0 = Date.now();
+  let result: CallToolResult;
   try {
-    return await body();
+    result = await body();
   } catch (err) {
-    return errorAnswer(err);
+    result = errorAnswer(err);
+  }
+  // the outcome only: never the arguments or the answer, which may quote evidence
+  const outcome = result.isError ? (errorKindOf(result) ?? 'error') : 'ok';
+  log(`clinetrail: mcp: ${tool}: ${outcome} in ${Date.now() - t0} ms`);
+  return result;
+}
+
+/** The kind of a tool error made by toolError. */
+function errorKindOf(result: CallToolResult): string | null {
+  const first = result.content[0];
+  if (first?.type !== 'text') return null;
+  try {
+    return (JSON.parse(first.text) as { error?: { kind?: string } }).error?.kind ?? null;
+  } catch {
+    return null;
   }
 }
 

@@ -110,7 +110,7 @@ export function registerListTablesTool(server: McpServer, ctx: ToolContext): voi
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, extra) =>
-      guarded(async () => {
+      guarded('list_tables', ctx.log, async () => {
         const only = args.table ?? null;
         const { tables, hasFindings } = await ctx.calls.run({ timeoutMs: 30_000, signal: extra.signal }, async (conn) => ({
           tables: await readCatalog(conn, only, args.include_intermediate),

@@ -150,7 +150,7 @@ export function registerQueryTool(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, extra) =>
-      guarded(async () => {
+      guarded('query', ctx.log, async () => {
         const request: QueryRequest = {
           sql: args.sql,
           maxRows: args.max_rows,

@@ -48,7 +48,7 @@ export async function serveMcp(options: McpServeOptions): Promise<void> {
     // a call's arguments are a few scalars: a client that sends a huge object is refused before validation
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, maxToolInputElements: 1_000 },
   );
-  registerTools(server, { out, calls });
+  registerTools(server, { out, calls, log });
   const transport = new LineTransport({ input: options.input, write: options.write, log });
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;

@@ -60,7 +60,7 @@ export function registerSessionTimelineTool(server: McpServer, ctx: ToolContext)
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, extra) =>
-      guarded(async () => {
+      guarded('session_timeline', ctx.log, async () => {
         const base = { timeoutSeconds: QUERY_LIMITS.defaultSeconds, maxCellChars: args.max_cell_chars, signal: extra.signal };
         const filter = where(args.host, args.session_id);
         const session = await runLimitedQuery(ctx.calls, {

@@ -158,6 +158,9 @@ describe('clinetrail mcp over raw stdio', () => {
     expect(server.stderr).toMatch(/clinetrail: mcp: serving /);
     expect(server.stderr).not.toMatch(/aaaa/);
     expect(server.stderr).toMatch(/unknown message ID/);
+    expect(server.stderr).toMatch(/clinetrail: mcp: query: ok in \d+ ms\n/);
+    expect(server.stderr).toMatch(/clinetrail: mcp: query: refused in \d+ ms\n/);
+    expect(server.stderr).not.toMatch(/select count/);
     expect(server.stderr).not.toMatch(/STDERR-MARKER/);
     expect(queryFolders(server.child.pid as number)).toEqual([]);
   }, 60_000);
