@@ -18,6 +18,10 @@ const upstreamOf = {
   // issue 15: the hunt pack runs on the warehouse; the MCP server and the report may use it
   hunt: ['load', 'cli', 'mcp', 'report', 'write', 'readers', 'discover'],
 };
+// issue 15, mcp/: the MCP server reads the warehouse (and the hunt pack), never a load, the CLI or the
+// report; no stage of the flow imports it
+upstreamOf.mcp = ['load', 'cli', 'report'];
+for (const name of ['core', 'evidence', 'discover', 'readers', 'write', 'warehouse', 'load']) upstreamOf[name].push('mcp');
 
 module.exports = {
   forbidden: [

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import type { HostImage } from '../discover/discover.js';
 import type { OutputFormat } from './format.js';
 import { exportOptions, queryOptions } from './query-options.js';
+import { mcpOptions } from './mcp-options.js';
 import { loadOptions, modelsOptions } from './load-options.js';
 import { reportOptions } from './report-options.js';
 import { huntOptions } from './hunt-options.js';
@@ -94,6 +95,8 @@ export interface CommandIO {
   /** May return a promise that resolves once the text is written (stdout full: a slow reader of a pipe). */
   stdout: (text: string) => void | Promise<void>;
   stderr: (text: string) => void;
+  /** The input of `mcp` (its protocol messages); the process's stdin when not given. */
+  stdin?: NodeJS.ReadableStream;
   /** Whether stderr is a terminal (a live progress line) or a pipe or file (a line every 10 s). */
   stderrIsTTY: boolean;
 }
@@ -177,7 +180,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
         onEvent({ event: 'done', run, duplicates_dropped: run.duplicates_dropped });
         io.stdout(summaryLine(run, out, Date.now() - t0));
         if (args.rowsTable) {
-          // format.js loads DuckDB's value classes (cli/values.ts): not for a load that prints no table
+          // format.js loads DuckDB's value classes (warehouse/values.ts): not for a load that prints no table
           const { resultWriter } = await import('./format.js');
           const table = resultWriter('table');
           const rows = (await partitionRows(out)).map((p) => [p.host, p.store, p.rows]);
@@ -231,17 +234,6 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           );
         },
       )
-      // issue 15: the fleet report (src/report/, cli/report-run.ts)
-      .command(
-        'report',
-        'Write a self-contained HTML report of the fleet in OUT (read-only queries; no network when viewed)',
-        reportOptions,
-        async (args) => {
-          const out = queryOut('report', once('report', 'out', args.out));
-          const { runReport } = await import('./report-run.js');
-          await runReport({ out, to: once('report', 'to', args.to), force: args.force }, io.stderr);
-        },
-      )
       // issue 15 (hunt pack): its own section, so the report and mcp commands merge beside it
       .command(
         'hunt',
@@ -261,11 +253,34 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           );
         },
       )
-      .demandCommand(1, 'Give a command: load, models, query or export')
+      // issue 15: the fleet report (src/report/, cli/report-run.ts)
+      .command(
+        'report',
+        'Write a self-contained HTML report of the fleet in OUT (read-only queries; no network when viewed)',
+        reportOptions,
+        async (args) => {
+          const out = queryOut('report', once('report', 'out', args.out));
+          const { runReport } = await import('./report-run.js');
+          await runReport({ out, to: once('report', 'to', args.to), force: args.force }, io.stderr);
+        },
+      )
+      // issue 15: the MCP server (src/mcp/, cli/mcp-options.ts)
+      .command(
+        'mcp',
+        'Serve OUT to an MCP client (Cline, Claude Desktop, ...) over stdio: list tables, read-only queries, session timelines',
+        mcpOptions,
+        async (args) => {
+          const out = queryOut('mcp', once('mcp', 'out', args.out));
+          if (!statSync(out, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`mcp: --out ${out} not found`);
+          const { serveMcp } = await import('../mcp/server.js');
+          await serveMcp({ out, input: io.stdin ?? process.stdin, write: io.stdout, log: (line) => io.stderr(`${line}\n`) });
+        },
+      )
+      .demandCommand(1, 'Give a command: load, models, query, export, hunt, report or mcp')
       .strict()
       .recommendCommands()
       .epilogue(
-        'Exit codes: 0 done; 1 load, models, query or export failed; 2 bad arguments or paths; 3 another load (or models, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
+        'Exit codes: 0 done; 1 the command failed (load, models, query, export, hunt, report); 2 bad arguments or paths; 3 another load (or models, a hunt, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
       )
       .fail((msg, err) => {
         throw err ?? new ArgumentError(msg);

@@ -11,7 +11,7 @@
  *   header is printed again before a later block that needs wider columns.
  */
 import stringWidth from 'string-width';
-import { type OutValue, outText } from './values.js';
+import { type OutValue, outText } from '../warehouse/values.js';
 
 export type OutputFormat = 'table' | 'csv' | 'json';
 

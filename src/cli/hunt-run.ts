@@ -13,7 +13,7 @@ import { acquireLock } from '../load/lock.js';
 import { UsageError } from '../load/load-inputs.js';
 import { withQueryConnection } from '../warehouse/build.js';
 import { type OutputFormat, resultWriter } from './format.js';
-import type { OutValue } from './values.js';
+import type { OutValue } from '../warehouse/values.js';
 
 /** What `clinetrail hunt` was asked. */
 export interface HuntCommand {

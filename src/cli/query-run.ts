@@ -1,11 +1,11 @@
 /**
  * `clinetrail query`'s output: the result streamed chunk by chunk (warehouse/query-stream.ts), each
- * chunk's values printed by the rules of cli/values.ts in the format of cli/format.ts and written to
+ * chunk's values printed by the rules of warehouse/values.ts in the format of cli/format.ts and written to
  * stdout before the next chunk is read, waiting while stdout is full. Memory stays bounded whatever the
  * size of the result (one chunk, plus up to TABLE_BLOCK cut rows for a table).
  */
 import { type OutputFormat, resultWriter } from './format.js';
-import { outValue } from './values.js';
+import { outValue } from '../warehouse/values.js';
 import { streamQuery } from '../warehouse/query-stream.js';
 
 /** Runs one query on OUT and writes its result to `stdout` in `format`. */

@@ -5,7 +5,7 @@
  * `query` checks it (warehouse/query-sandbox.ts); clinetrail then wraps the checked text in its own COPY,
  * which must parse as that one COPY statement, and runs it on the same sandboxed connection, whose only
  * writable folder beside OUT's is the export's staging folder.
- * Values follow the query output rules (cli/values.ts) in jsonl and csv: TIMESTAMPTZ as ISO 8601 UTC
+ * Values follow the query output rules (warehouse/values.ts) in jsonl and csv: TIMESTAMPTZ as ISO 8601 UTC
  * (`...Z`), integers beyond ±(2^53−1) and DECIMALs of more than 15 digits as strings (jsonl), NaN and
  * ±Infinity as strings. Parquet keeps DuckDB's types. Timesketch lines: see timesketchColumns.
  */

@@ -1,0 +1,11 @@
+/** The options and help text of `clinetrail mcp` (a yargs builder). */
+import type { Argv } from 'yargs';
+
+export function mcpOptions<T>(y: Argv<T>) {
+  return y
+    .option('out', { type: 'string', demandOption: true, describe: 'Output folder of a load' })
+    .example('$0 mcp --out /cases/acme/warehouse', 'serve the warehouse to an MCP client (it starts this command itself)')
+    .epilogue(
+      'Speaks the Model Context Protocol on stdin/stdout (one JSON-RPC message per line) until stdin closes; diagnostics go to stderr. Tools: list_tables, query (one read-only statement through the sandbox of clinetrail query, with row and time limits), session_timeline. Each call opens the warehouse read-only for itself, so a load running beside it is seen once it has finished, as with clinetrail query. See README "MCP server".',
+    );
+}

@@ -1,0 +1,127 @@
+/**
+ * The `list_tables` tool: the warehouse's tables and views with their documentation, read from DuckDB's
+ * catalog (the models put `comment on` on every table, view and column: sql/NN_*.sql), through the
+ * same sandboxed connection as a query.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { sqlString } from '../warehouse/sql-literal.js';
+import { streamOnConnection } from '../warehouse/query-stream.js';
+import { guarded, HUNTS_NOT_RUN, toolAnswer, toolError } from './answers.js';
+import type { ToolContext } from './tool-context.js';
+
+export interface ColumnDoc {
+  name: string;
+  type: string;
+  comment: string | null;
+}
+
+export interface TableDoc {
+  name: string;
+  kind: 'table' | 'view';
+  comment: string | null;
+  /** An int_* view the models build from (no documentation of its own; events and the others are made of them). */
+  intermediate: boolean;
+  columns: ColumnDoc[];
+}
+
+/** Tables and views of the warehouse's main schema, in name order, with columns in their order. */
+const CATALOG_SQL = `
+with objects as (
+  select table_name as name, 'table' as kind, comment from duckdb_tables()
+  where database_name = current_database() and schema_name = 'main' and not internal and not temporary
+  union all
+  select view_name, 'view', comment from duckdb_views()
+  where database_name = current_database() and schema_name = 'main' and not internal and not temporary
+)
+select o.name, o.kind, o.comment, c.column_name, c.data_type, c.comment as column_comment
+from objects o join duckdb_columns() c
+  on c.database_name = current_database() and c.schema_name = 'main' and c.table_name = o.name
+where ($filter)
+order by o.name, c.column_index`;
+
+/** Every documented table and view (or the one named), read from the catalog. */
+export async function readCatalog(conn: DuckDBConnection, only: string | null, withIntermediate: boolean): Promise<TableDoc[]> {
+  const filter =
+    only !== null ? `o.name = ${sqlString(only)}` : withIntermediate ? 'true' : "o.name not like 'int\\_%' escape '\\'";
+  const tables = new Map<string, TableDoc>();
+  await streamOnConnection(conn, CATALOG_SQL.replace('$filter', filter), {
+    columns: () => {},
+    rows: (rows) => {
+      for (const [name, kind, comment, column, type, columnComment] of rows as Array<Array<string | null>>) {
+        const key = String(name);
+        let table = tables.get(key);
+        if (table === undefined) {
+          table = {
+            name: key,
+            kind: kind === 'view' ? 'view' : 'table',
+            comment,
+            intermediate: key.startsWith('int_'),
+            columns: [],
+          };
+          tables.set(key, table);
+        }
+        table.columns.push({ name: String(column), type: String(type), comment: columnComment });
+      }
+    },
+  });
+  return [...tables.values()];
+}
+
+/** One line per table: name, kind, column count and the first sentence of its comment. */
+function catalogText(tables: readonly TableDoc[], note: string | null, detailed: boolean): string {
+  const lines = tables.map((t) => {
+    const doc = t.comment === null ? '' : `: ${t.comment.split(/(?<=\.)\s/)[0]}`;
+    return `${t.name} (${t.kind}, ${t.columns.length} columns)${doc}`;
+  });
+  if (detailed)
+    for (const t of tables)
+      lines.push('', ...t.columns.map((c) => `  ${c.name} ${c.type}${c.comment === null ? '' : `: ${c.comment}`}`));
+  if (note !== null) lines.push(`findings: ${note}`);
+  return lines.join('\n');
+}
+
+const DESCRIPTION = `List the tables and views of the clinetrail warehouse (Cline AI coding agent records of a fleet of hosts) with their documentation: what each holds and its grain, and every column with its DuckDB type and meaning. Call it first, before writing SQL for the query tool.
+Without arguments: every documented table and view (events, sessions, files, secrets, hosts, load_runs, duplicates, stores, the raw_* views, and findings once clinetrail hunt has run). table: one table or view by name (any, an int_* intermediate view too). include_intermediate: add the int_* views the models are built from.`;
+
+export function registerListTablesTool(server: McpServer, ctx: ToolContext): void {
+  server.registerTool(
+    'list_tables',
+    {
+      title: 'List warehouse tables and columns',
+      description: DESCRIPTION,
+      inputSchema: {
+        table: z.string().min(1).optional().describe('Only this table or view, e.g. events'),
+        include_intermediate: z.boolean().default(false).describe('Also list the int_* views'),
+      },
+      outputSchema: {
+        tables: z.array(
+          z.object({
+            name: z.string(),
+            kind: z.enum(['table', 'view']),
+            comment: z.string().nullable(),
+            intermediate: z.boolean(),
+            columns: z.array(z.object({ name: z.string(), type: z.string(), comment: z.string().nullable() })),
+          }),
+        ),
+        findings: z.string().describe(`present, or "${HUNTS_NOT_RUN}"`),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args, extra) =>
+      guarded('list_tables', ctx.log, async () => {
+        const only = args.table ?? null;
+        const { tables, hasFindings } = await ctx.calls.run({ timeoutMs: 30_000, signal: extra.signal }, async (conn) => ({
+          tables: await readCatalog(conn, only, args.include_intermediate),
+          hasFindings: (await readCatalog(conn, 'findings', false)).length > 0,
+        }));
+        if (only !== null && tables.length === 0) {
+          const hint = only === 'findings' ? HUNTS_NOT_RUN : 'call list_tables without arguments for the names';
+          return toolError('not_found', `no table or view named ${JSON.stringify(only)} in the warehouse (${hint})`);
+        }
+        const findings = hasFindings ? 'present' : HUNTS_NOT_RUN;
+        return toolAnswer({ tables, findings }, catalogText(tables, hasFindings ? null : HUNTS_NOT_RUN, only !== null));
+      }),
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * The MCP server's access to the warehouse: each tool call opens its own sandboxed, read-only
+ * connection (warehouse/build.ts withQueryConnection, the one `clinetrail query` uses), so a call
+ * after a load sees the new fleet.duckdb, and a call during a load the previous one, exactly as a query
+ * would; the server takes no lock and holds no file open between calls.
+ * Calls run one at a time (each instance may use DuckDB's whole memory limit), under a time limit:
+ * when it passes, or the client cancels, or the server shuts down, DuckDB is interrupted.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import pLimit from 'p-limit';
+import { withQueryConnection } from '../warehouse/build.js';
+
+const INTERRUPT_REPEAT_MS = 100;
+
+/** A call stopped by its time limit, the client or the server's shutdown. */
+export class CallStopped extends Error {
+  constructor(
+    readonly reason: 'time_limit' | 'cancelled' | 'shutdown',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const shutdownStop = () => new CallStopped('shutdown', 'query: the server is shutting down');
+const cancelStop = () => new CallStopped('cancelled', 'query: the client cancelled the call');
+
+/** How one call may run. */
+export interface CallLimits {
+  timeoutMs: number;
+  /** The client's cancellation of the request (MCP notifications/cancelled). */
+  signal?: AbortSignal;
+}
+
+export class WarehouseCalls {
+  private readonly queue = pLimit(1);
+  private readonly running = new Set<() => void>();
+  private shuttingDown = false;
+
+  constructor(readonly out: string) {}
+
+  /** Runs `use` on a fresh sandboxed connection to OUT/fleet.duckdb, under `limits`. */
+  run<T>(limits: CallLimits, use: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.queue(() => this.runNow(limits, use));
+  }
+
+  /** Interrupts every running call and refuses new ones (the server is stopping). */
+  shutdown(): void {
+    this.shuttingDown = true;
+    this.queue.clearQueue();
+    for (const stop of this.running) stop();
+  }
+
+  private async runNow<T>(limits: CallLimits, use: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    if (this.shuttingDown) throw shutdownStop();
+    if (limits.signal?.aborted) throw cancelStop();
+    let stopped: CallStopped | null = null;
+    let repeat: NodeJS.Timeout | undefined;
+    return withQueryConnection(this.out, {}, async (conn) => {
+      // an interrupt between two statements of the call (the sandbox check, then the query) would be
+      // lost, so it is repeated until the call ends
+      const stop = (why: CallStopped) => {
+        if (stopped !== null) return;
+        stopped = why;
+        conn.interrupt();
+        repeat = setInterval(() => conn.interrupt(), INTERRUPT_REPEAT_MS);
+      };
+      const seconds = limits.timeoutMs / 1000;
+      const timer = setTimeout(
+        () => stop(new CallStopped('time_limit', `query: stopped by the time limit of ${seconds} s (timeout_seconds)`)),
+        limits.timeoutMs,
+      );
+      const onAbort = () => stop(cancelStop());
+      const onShutdown = () => stop(shutdownStop());
+      limits.signal?.addEventListener('abort', onAbort);
+      this.running.add(onShutdown);
+      try {
+        // a stop that came while the connection was being opened: nothing of the call runs
+        if (this.shuttingDown) throw shutdownStop();
+        if (limits.signal?.aborted) throw cancelStop();
+        const result = await use(conn);
+        // an interrupted streaming result can end as if it were complete: the flag says it was not
+        if (stopped !== null) throw stopped;
+        return result;
+      } catch (err) {
+        throw stopped ?? err;
+      } finally {
+        clearTimeout(timer);
+        clearInterval(repeat);
+        limits.signal?.removeEventListener('abort', onAbort);
+        this.running.delete(onShutdown);
+      }
+    });
+  }
+}
