@@ -1,6 +1,6 @@
 /**
- * `make report-screenshot`: loads the demo fleet (fixtures/fleet) into a temporary OUT, makes its report
- * with the CLI's own command line and saves a screenshot of the page in headless Chromium (Debian's
+ * `make report-screenshot`: loads the demo fleet (fixtures/fleet) into a temporary OUT, runs the hunt pack
+ * on it (so the page shows its findings), makes its report with the CLI's own command line and saves a screenshot of the page in headless Chromium (Debian's
  * chromium) as docs/report-demo.png, the picture README's "Fleet report" shows. Needs dist/ built.
  */
 import * as fs from 'node:fs';
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   try {
     const out = path.join(tmp, 'out');
     await cli(['load', '--fleet', path.join(REPO, 'fixtures', 'fleet'), '--out', out, '--quiet']);
+    await cli(['hunt', '--out', out]);
     const page = path.join(tmp, 'report.html');
     await cli(['report', '--out', out, '--to', page]);
     const browser = await launchChromium(chromium);

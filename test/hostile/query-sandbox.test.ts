@@ -343,7 +343,8 @@ describe('side doors, in-process through the same queryWarehouse', () => {
 
   it('the example queries of the README run', async () => {
     const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
-    const hunting = readme.slice(readme.indexOf('## Hunting'), readme.indexOf('## Where clinetrail follows'));
+    const start = readme.indexOf('## Hunting: example queries');
+    const hunting = readme.slice(start, readme.indexOf('\n## ', start + 1));
     const examples = [...hunting.matchAll(/\n\n((?: {4}.*\n)+)/g)].map((m) => m[1].replace(/^ {4}/gm, '').trim());
     expect(examples.length).toBeGreaterThanOrEqual(5);
     for (const sql of examples) {

@@ -63,18 +63,20 @@ describe('the report of the real CLIs', () => {
     const add = (key: string, n = 1) => expected.set(key, (expected.get(key) ?? 0) + n);
     for (const c of CORPORA) {
       const data = path.join(c.home, '.cline', 'data');
-      const auto = readJson(path.join(data, 'globalState.json'))?.autoApprovalSettings as
-        | { enabled?: boolean; actions?: Record<string, unknown> }
-        | undefined;
+      const globalState = readJson(path.join(data, 'globalState.json'));
+      if (globalState?.yoloModeToggled === true) add(`${c.name} yoloModeToggled=true`);
+      const auto = globalState?.autoApprovalSettings as { enabled?: boolean; actions?: Record<string, unknown> } | undefined;
       if (auto?.enabled === true) add(`${c.name} autoApprovalSettings.enabled=true`);
       for (const [action, on] of Object.entries(auto?.actions ?? {}))
         if (on === true) add(`${c.name} autoApprovalSettings.actions.${action}=true`);
       const servers = (readJson(path.join(data, 'settings', 'cline_mcp_settings.json'))?.mcpServers ?? {}) as Record<
         string,
-        { autoApprove?: string[] }
+        { autoApprove?: string[]; alwaysAllow?: string[] }
       >;
-      for (const [name, server] of Object.entries(servers))
+      for (const [name, server] of Object.entries(servers)) {
         for (const tool of server.autoApprove ?? []) add(`${c.name} mcpServers.${name}.autoApprove=${tool}`);
+        for (const tool of server.alwaysAllow ?? []) add(`${c.name} mcpServers.${name}.alwaysAllow=${tool}`);
+      }
       const tasks = path.join(data, 'tasks');
       for (const task of fs.existsSync(tasks) ? fs.readdirSync(tasks) : [])
         if (readJson(path.join(tasks, task, 'settings.json'))?.yoloModeToggled === true) add(`${c.name} yoloModeToggled=true`);
