@@ -10,6 +10,7 @@ import { type Finding, type HuntRun, MAX_FINDINGS_PER_HUNT, selectFindings } fro
 import { guarded, NO_NUL, textTable, toolAnswer, toolError } from './answers.js';
 import { QUERY_LIMITS } from './query-tool.js';
 import type { ToolContext } from './tool-context.js';
+import { CallStopped } from './warehouse-calls.js';
 
 /** A finding as JSON: row_id as a digit string, the time as ISO 8601 UTC text. */
 export interface FindingOut {
@@ -154,9 +155,16 @@ export function registerRunHuntTool(server: McpServer, ctx: ToolContext): void {
           );
         const hunts = args.ids === undefined ? pack : pack.filter((h) => args.ids?.includes(h.id));
         const runs: HuntRun[] = [];
-        const findings = await ctx.calls.run({ timeoutMs: args.timeout_seconds * 1000, signal: extra.signal }, (conn) =>
-          selectFindings(conn, hunts, (run) => runs.push(run)),
-        );
+        const findings = await ctx.calls
+          .run({ timeoutMs: args.timeout_seconds * 1000, signal: extra.signal }, (conn) =>
+            selectFindings(conn, hunts, (run) => runs.push(run)),
+          )
+          .catch((err: unknown) => {
+            // a stopped call names the hunt it stopped in (hunts end in order)
+            if (!(err instanceof CallStopped) || runs.length >= hunts.length) throw err;
+            const where = `in hunt ${hunts[runs.length].id}, ${runs.length} of ${hunts.length} hunt(s) done`;
+            throw new CallStopped(err.reason, `${err.message} ${where}`);
+          });
         const { kept, by } = cut(findings, args.max_rows);
         const counts: HuntCount[] = runs.map((r) => ({
           id: r.hunt.id,

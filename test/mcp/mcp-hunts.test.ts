@@ -231,24 +231,36 @@ describe('clinetrail mcp: list_hunts and run_hunt', () => {
     expect((await ok<ListAnswer>(c, 'list_hunts')).findings).toBe(NOT_RUN);
   }, 60_000);
 
-  it('a hunt that fails is a tool error naming it; the next hunt runs', async () => {
+  it('a hunt that fails, or runs past its time limit, is a tool error naming it; the next hunt runs', async () => {
     const broken = path.join(tmp, 'broken');
     fs.cpSync(out, broken, { recursive: true });
-    const { DuckDBInstance } = await import('@duckdb/node-api');
-    const db = await DuckDBInstance.create(path.join(broken, 'fleet.duckdb'), { autoload_known_extensions: 'false' });
-    const conn = await db.connect();
-    await conn.run(setOutStatement(broken));
+    // the server holds no file between calls: the copy's warehouse is changed beside it
+    const change = async (sql: string) => {
+      const { DuckDBInstance } = await import('@duckdb/node-api');
+      const db = await DuckDBInstance.create(path.join(broken, 'fleet.duckdb'), { autoload_known_extensions: 'false' });
+      const conn = await db.connect();
+      await conn.run(setOutStatement(broken));
+      await conn.run(sql);
+      conn.closeSync();
+      db.closeSync();
+    };
+    const expected = all.findings.filter((f) => f.hunt_id === 'secret-in-prompt');
     // secret-on-several-hosts reads the secrets table, secret-in-prompt does not
-    await conn.run('drop table secrets');
-    conn.closeSync();
-    db.closeSync();
+    await change('drop table secrets');
     const b = await client(broken);
     const error = toolErrorOf(await call(b, 'run_hunt', { ids: ['secret-on-several-hosts'] }));
     expect(error?.kind).toBe('sql_error');
     expect(error?.message).toMatch(/hunt secret-on-several-hosts: .*secrets/);
-    const next = await ok<RunAnswer>(b, 'run_hunt', { ids: ['secret-in-prompt'] });
-    expect(next.findings).toEqual(all.findings.filter((f) => f.hunt_id === 'secret-in-prompt'));
-  }, 60_000);
+    expect((await ok<RunAnswer>(b, 'run_hunt', { ids: ['secret-in-prompt'] })).findings).toEqual(expected);
+
+    // secrets as an endless view: DuckDB is interrupted at the time limit
+    await change(`create view secrets as select range::uhugeint as row_id, 'k' as kind, (range % 7)::varchar as fingerprint
+      from range(100000000000000)`);
+    const stopped = toolErrorOf(await call(b, 'run_hunt', { ids: ['secret-on-several-hosts'], timeout_seconds: 1 }));
+    expect(stopped?.kind).toBe('time_limit');
+    expect(stopped?.message).toMatch(/time limit of 1 s .*in hunt secret-on-several-hosts, 0 of 1 hunt\(s\) done/);
+    expect((await ok<RunAnswer>(b, 'run_hunt', { ids: ['secret-in-prompt'] })).findings).toEqual(expected);
+  }, 90_000);
 
   it('list_hunts after a stored clinetrail hunt: findings present, each hunt its last run; run_hunt equals the store', async () => {
     cli(['hunt', '--out', out]);
