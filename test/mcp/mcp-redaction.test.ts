@@ -2,7 +2,7 @@
  * Redaction holds in every answer of `clinetrail mcp`: a host whose session (the demo fleet's 0042
  * SDK session, copied) has an API key planted in a prompt and a tool result is loaded into a temporary
  * OUT; the key never appears in a tool result, a tool error that quotes the value, the session
- * timeline or the server's stderr, and its marker does.
+ * timeline, a hunt's findings or the server's stderr, and its marker does.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -75,6 +75,11 @@ describe('clinetrail mcp: redaction holds in every answer', () => {
     await call('session_timeline', { host: 'leaky', session_id: SID, max_cell_chars: 100_000 });
     await call('query', { sql: 'select * from raw_events', max_rows: 10_000, max_cell_chars: 100_000 });
     await call('list_tables', {});
+    // the hunt of prompts holding a secret finds the planted prompt: its summary quotes the marker
+    const hunted = await call('run_hunt', { ids: ['secret-in-prompt', 'data-exfiltration'] });
+    const summaries = (hunted.structuredContent as { findings: Array<{ summary: string }> }).findings.map((f) => f.summary);
+    expect(summaries.some((s) => /clean up the docker images.*\[REDACTED:[a-z0-9_-]+:[0-9a-f]+\]/i.test(s))).toBe(true);
+    await call('list_hunts', {});
 
     const all = seen.join('\n');
     expect(all).toMatch(/REDACTED/);

@@ -57,7 +57,7 @@ async function query(sql: string, extra: Record<string, unknown> = {}): Promise<
 describe('clinetrail mcp: tools', () => {
   it('lists its tools, each with a description that teaches and input and output schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['list_tables', 'query', 'session_timeline']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['list_hunts', 'list_tables', 'query', 'run_hunt', 'session_timeline']);
     for (const tool of tools) {
       expect(tool.description?.length).toBeGreaterThan(300);
       expect(tool.inputSchema.type).toBe('object');
