@@ -7,9 +7,7 @@
  * a load that rebuilds the models drops the findings with the rows they point at (README "Hunts").
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
-import { openDuckDB } from '../warehouse/duckdb-open.js';
+import { replaceWarehouse } from '../warehouse/warehouse-swap.js';
 import { sqlString } from '../warehouse/sql-literal.js';
 import type { Finding, HuntRun } from './run.js';
 
@@ -103,17 +101,7 @@ export async function storeFindings(
   findings: readonly Finding[],
   ranAt: Date = new Date(),
 ): Promise<void> {
-  const tmpDir = path.join(outDir, 'tmp');
-  await fs.mkdir(tmpDir, { recursive: true });
-  // under the lock, another fleet.hunt.*.duckdb is a killed hunt's leftover
-  for (const name of await fs.readdir(tmpDir)) {
-    if (/^fleet\.hunt\.\d+\.duckdb(\.wal)?$/.test(name)) await fs.rm(path.join(tmpDir, name), { force: true });
-  }
-  const final = path.join(outDir, 'fleet.duckdb');
-  const tmp = path.join(tmpDir, `fleet.hunt.${process.pid}.duckdb`);
-  await fs.copyFile(final, tmp);
-  const { instance, conn } = await openDuckDB(tmp, { temp_directory: path.join(tmpDir, 'duckdb') });
-  try {
+  await replaceWarehouse(outDir, 'fleet.hunt', 'current', async (conn) => {
     await conn.run('begin transaction');
     const grain = 'one row per finding of the last clinetrail hunt: a row of events a hunt of hunts/ flagged';
     for (const sql of createTable(FINDINGS_TABLE, TABLE_COLUMNS, grain)) await conn.run(sql);
@@ -123,16 +111,7 @@ export async function storeFindings(
     await appendRuns(conn, runs, ranAt);
     await conn.run('commit');
     await conn.run('checkpoint');
-  } catch (err) {
-    conn.closeSync();
-    instance.closeSync();
-    await Promise.all([fs.rm(tmp, { force: true }), fs.rm(`${tmp}.wal`, { force: true })]);
-    throw err;
-  }
-  conn.closeSync();
-  instance.closeSync();
-  await fs.rename(tmp, final);
-  await fs.rm(`${final}.wal`, { force: true });
+  });
 }
 
 /** Whether the warehouse on `conn` has a `findings` table (the report and the MCP server ask). */

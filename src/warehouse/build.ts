@@ -13,6 +13,7 @@ import { COLUMNS, columnList, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE } from '../cor
 import { SQL_DIR } from './models-version.js';
 import { createQueryTemp } from './query-temp.js';
 import { openDuckDB as open } from './duckdb-open.js';
+import { replaceWarehouse } from './warehouse-swap.js';
 import { recordCommentPlaceholders } from './record-comments.js';
 import { sqlString } from './sql-literal.js';
 import { specPlaceholders } from './stores-table.js';
@@ -169,16 +170,7 @@ export interface BuildSummary {
 
 /** Builds OUT/fleet.duckdb from the partitions: into a new file, then renamed over the old one. */
 export async function buildWarehouse(outDir: string): Promise<BuildSummary> {
-  await fs.mkdir(path.join(outDir, 'tmp', 'duckdb'), { recursive: true });
-  const final = path.join(outDir, 'fleet.duckdb');
-  const tmp = path.join(outDir, 'tmp', `fleet.${process.pid}.duckdb`);
-  // The caller holds OUT's lock: any other fleet.*.duckdb here is a killed build's leftover.
-  for (const name of await fs.readdir(path.join(outDir, 'tmp'))) {
-    if (/^fleet\.\d+\.duckdb(\.wal)?$/.test(name)) await fs.rm(path.join(outDir, 'tmp', name), { force: true });
-  }
-  const { instance, conn } = await open(tmp, { temp_directory: path.join(outDir, 'tmp', 'duckdb') });
-  let summary: BuildSummary;
-  try {
+  return replaceWarehouse(outDir, 'fleet', 'empty', async (conn) => {
     // One transaction for the whole build: a model file is many statements (every column's comment is
     // one), and each committed alone cost a WAL write; the new file is all or nothing anyway (renamed
     // into place). One host's build: 1.29 s against 1.53 s (means of nine); the generated fleet's: 2.4 s against 2.9 s,
@@ -190,19 +182,8 @@ export async function buildWarehouse(outDir: string): Promise<BuildSummary> {
     await conn.run('checkpoint');
     // counted on the build's own connection: a second instance on the new file cost a load 0.3 s
     const [[dropped]] = (await conn.runAndReadAll('select count(*) from duplicates')).getRows();
-    summary = { duplicatesDropped: Number(dropped) };
-  } catch (err) {
-    // A failed build leaves fleet.duckdb as it was, and no half-built file beside it.
-    conn.closeSync();
-    instance.closeSync();
-    await Promise.all([fs.rm(tmp, { force: true }), fs.rm(`${tmp}.wal`, { force: true })]);
-    throw err;
-  }
-  conn.closeSync();
-  instance.closeSync();
-  await fs.rename(tmp, final);
-  await fs.rm(`${final}.wal`, { force: true });
-  return summary;
+    return { duplicatesDropped: Number(dropped) };
+  });
 }
 
 /** Result of a query: column names and rows as JSON-safe values. */
