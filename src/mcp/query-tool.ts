@@ -105,6 +105,16 @@ Start with list_tables. Main tables: events (the deduplicated timeline, one row 
 Times are TIMESTAMPTZ in UTC and come back as ISO 8601 text ending in Z. row_id and integers beyond 2^53 come back as strings of digits. Secrets appear only as [REDACTED:<kind>:<fingerprint>] markers.
 Limits: max_rows (default ${QUERY_LIMITS.defaultRows}, at most ${QUERY_LIMITS.maxRows}); the answer says truncated when rows were left out, so aggregate or filter in SQL rather than raising it. timeout_seconds (default ${QUERY_LIMITS.defaultSeconds}, at most ${QUERY_LIMITS.maxSeconds}) interrupts DuckDB. Text cells longer than max_cell_chars are cut with an ellipsis (counted in cells_cut).`;
 
+/** The `max_rows` argument of a tool that returns rows (query, run_hunt). */
+export function maxRowsArg(description: string) {
+  return z.number().int().min(1).max(QUERY_LIMITS.maxRows).default(QUERY_LIMITS.defaultRows).describe(description);
+}
+
+/** The `timeout_seconds` argument of a tool that runs SQL (query, run_hunt). */
+export function timeoutArg(description: string) {
+  return z.number().min(1).max(QUERY_LIMITS.maxSeconds).default(QUERY_LIMITS.defaultSeconds).describe(description);
+}
+
 export function registerQueryTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     'query',
@@ -117,19 +127,8 @@ export function registerQueryTool(server: McpServer, ctx: ToolContext): void {
           .min(1)
           .regex(NO_NUL, 'the SQL text holds a NUL character')
           .describe('One query, e.g. select host, count(*) from events group by all order by all'),
-        max_rows: z
-          .number()
-          .int()
-          .min(1)
-          .max(QUERY_LIMITS.maxRows)
-          .default(QUERY_LIMITS.defaultRows)
-          .describe('Most rows to return'),
-        timeout_seconds: z
-          .number()
-          .min(1)
-          .max(QUERY_LIMITS.maxSeconds)
-          .default(QUERY_LIMITS.defaultSeconds)
-          .describe('Time limit; DuckDB is interrupted when it passes'),
+        max_rows: maxRowsArg('Most rows to return'),
+        timeout_seconds: timeoutArg('Time limit; DuckDB is interrupted when it passes'),
         max_cell_chars: z
           .number()
           .int()

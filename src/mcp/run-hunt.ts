@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { loadHuntPack, SEVERITIES } from '../hunt/pack.js';
 import { type Finding, type HuntRun, MAX_FINDINGS_PER_HUNT, selectFindings } from '../hunt/run.js';
 import { guarded, NO_NUL, textTable, toolAnswer, toolError } from './answers.js';
-import { QUERY_LIMITS } from './query-tool.js';
+import { maxRowsArg, QUERY_LIMITS, timeoutArg } from './query-tool.js';
 import type { ToolContext } from './tool-context.js';
 import { CallStopped } from './warehouse-calls.js';
 
@@ -91,19 +91,8 @@ export function registerRunHuntTool(server: McpServer, ctx: ToolContext): void {
           .max(100)
           .optional()
           .describe('Hunt ids from list_hunts; default every hunt'),
-        max_rows: z
-          .number()
-          .int()
-          .min(1)
-          .max(QUERY_LIMITS.maxRows)
-          .default(QUERY_LIMITS.defaultRows)
-          .describe('Most findings to return, all hunts together'),
-        timeout_seconds: z
-          .number()
-          .min(1)
-          .max(QUERY_LIMITS.maxSeconds)
-          .default(QUERY_LIMITS.defaultSeconds)
-          .describe('Time limit for all the hunts; DuckDB is interrupted when it passes'),
+        max_rows: maxRowsArg('Most findings to return, all hunts together'),
+        timeout_seconds: timeoutArg('Time limit for all the hunts; DuckDB is interrupted when it passes'),
       },
       outputSchema: {
         findings: z
