@@ -33,8 +33,10 @@ build: dist/.built
 
 # The table comes from the partition manifests (load --rows-table), not from a query: an unchanged nightly
 # re-run then costs what the load costs (two summary queries cost more than the load itself).
+# Two malloc arenas: the memory the ended worker threads freed is reused by the model build instead of
+# kept beside it (README "Command line", docs/BENCHMARKS.md: the full load's peak 406-415 -> 368-384 MB).
 load: build
-	$(CLI) load --fleet "$(FLEET)" --out "$(OUT)" --rows-table
+	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} $(CLI) load --fleet "$(FLEET)" --out "$(OUT)" --rows-table
 	@echo
 	@echo 'Your own SQL: make query Q="..."; e.g. every command Cline ran, per host:'
 	@echo '  make query Q="select host, timestamp_utc, session_id, text as command from events where tool_name in ('"'"'execute_command'"'"', '"'"'bash'"'"', '"'"'run_commands'"'"') and turn_type = '"'"'tool_use'"'"' order by host, timestamp_utc limit 20"'
