@@ -5,12 +5,20 @@
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 
+/** Environment variable that sets the memory limit of every DuckDB instance (a DuckDB size: 4GB, 512MB). */
+export const MEMORY_ENV = 'CLINETRAIL_DUCKDB_MEMORY';
+
+/** DuckDB's memory limit: CLINETRAIL_DUCKDB_MEMORY, or 1GB. */
+export function duckdbMemoryLimit(): string {
+  return process.env[MEMORY_ENV] ?? '1GB';
+}
+
 /** Settings of every DuckDB instance clinetrail opens, plus `extra` (access mode, temporary folder). */
 function instanceOptions(extra: Record<string, string>): Record<string, string> {
   return {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
-    memory_limit: process.env.CLINETRAIL_DUCKDB_MEMORY ?? '1GB',
+    memory_limit: duckdbMemoryLimit(),
     threads: '2',
     // Local Parquet parts gain nothing from DuckDB's cache of file bytes, which held 60-90 MB of the
     // model build's 345 MB on the full bench fleet.

@@ -18,6 +18,7 @@ import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { partitionFolders, partsDirOf } from '../core/layout.js';
+import { duckdbMemoryLimit, MEMORY_ENV } from './duckdb-open.js';
 
 /** Environment variable that sets the size limit of a query's temporary folder (a DuckDB size: 8GB, 500MB). */
 export const TEMP_MAX_ENV = 'CLINETRAIL_QUERY_TEMP_MAX';
@@ -205,6 +206,11 @@ export function queryError(err: unknown): Error {
   if (message.includes('max_temp_directory_size')) {
     return new Error(
       `query: the query needs more temporary disk than its limit of ${queryTempMax()} (set ${TEMP_MAX_ENV} to change it): ${first}`,
+    );
+  }
+  if (first.startsWith('Out of Memory Error')) {
+    return new Error(
+      `query: ${first} (DuckDB's memory limit is ${duckdbMemoryLimit()}: set ${MEMORY_ENV} higher, e.g. 4GB, or select fewer rows or columns; the ordered events view sorts every row it returns, texts included)`,
     );
   }
   return new Error(`query: ${first}`);

@@ -249,6 +249,13 @@ describe('the temporary files of a query', () => {
     expect(tempFolders()).toEqual([]);
   });
 
+  it("a query beyond DuckDB's memory limit fails with one line that names the limit and how to raise it", async () => {
+    // a list aggregate cannot spill: 30 million integers do not fit in 64MB
+    const run = await query('select list(i) from range(30000000) t(i)', [], { CLINETRAIL_DUCKDB_MEMORY: '64MB' });
+    expectRefused(run, /^clinetrail: query: Out of Memory Error: .*memory limit is 64MB: set CLINETRAIL_DUCKDB_MEMORY higher/);
+    expect(tempFolders()).toEqual([]);
+  });
+
   it('a warehouse on read-only media is queried, and spills into TMPDIR, which it leaves as it was', async (ctx) => {
     // OUT itself becomes a read-only bind mount: the views name files by their absolute paths under OUT
     try {
