@@ -3,14 +3,12 @@
  * warehouse read independently (DuckDB opened read-only here, not through the report's code), and the
  * page parsed with parse5, the WHATWG HTML parser, so the tests see the document a browser builds.
  */
-import { DuckDBInstance } from '@duckdb/node-api';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { type DefaultTreeAdapterTypes, parse } from 'parse5';
 import { expect } from 'vitest';
 import { runCommandLine } from '../../src/cli/commands.js';
-import { setOutStatement } from '../../src/warehouse/build.js';
 import { type CapturedRun, captureCommandLine } from './command-line.js';
+import { withOutWarehouse } from './warehouse-search.js';
 
 export type Node = DefaultTreeAdapterTypes.Node;
 export type Element = DefaultTreeAdapterTypes.Element;
@@ -27,21 +25,11 @@ export async function loadFleet(fleet: string, out: string): Promise<void> {
 }
 
 /** Rows of one query on OUT's warehouse, opened read-only here, bigints as numbers. */
-export async function sql(out: string, text: string): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(path.join(out, 'fleet.duckdb'), {
-    access_mode: 'READ_ONLY',
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-  });
-  const conn = await instance.connect();
-  try {
-    await conn.run(setOutStatement(out));
+export function sql(out: string, text: string): Promise<Record<string, unknown>[]> {
+  return withOutWarehouse(out, async (conn) => {
     const rows = (await conn.runAndReadAll(text)).getRowObjects();
     return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])));
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
+  });
 }
 
 /** Makes the report of `out` at `to` with the CLI and returns the page parsed. */

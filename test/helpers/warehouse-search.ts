@@ -2,14 +2,17 @@
  * Searches of a load's OUT folder for strings, for the secrets tests: the plain-text files (raw bytes)
  * and, decompressed, every Parquet row and every table and view of fleet.duckdb.
  */
-import { DuckDBInstance } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setOutStatement } from '../../src/warehouse/build.js';
 import { listFiles } from './source.js';
 
-/** Rows of a query on OUT/fleet.duckdb, opened read-only. */
-export async function queryOut(out: string, sql: string): Promise<unknown[][]> {
+/**
+ * `use` run on OUT/fleet.duckdb opened read-only here, with DuckDB alone (not clinetrail's query path),
+ * its views pointed at OUT.
+ */
+export async function withOutWarehouse<T>(out: string, use: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
   const instance = await DuckDBInstance.create(path.join(out, 'fleet.duckdb'), {
     access_mode: 'READ_ONLY',
     autoinstall_known_extensions: 'false',
@@ -18,11 +21,16 @@ export async function queryOut(out: string, sql: string): Promise<unknown[][]> {
   const conn = await instance.connect();
   try {
     await conn.run(setOutStatement(out));
-    return (await conn.runAndReadAll(sql)).getRowsJson() as unknown[][];
+    return await use(conn);
   } finally {
     conn.closeSync();
     instance.closeSync();
   }
+}
+
+/** Rows of a query on OUT/fleet.duckdb, opened read-only. */
+export function queryOut(out: string, sql: string): Promise<unknown[][]> {
+  return withOutWarehouse(out, async (conn) => (await conn.runAndReadAll(sql)).getRowsJson() as unknown[][]);
 }
 
 /** A SQL string literal. */
