@@ -243,7 +243,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           const { runHunt } = await import('./hunt-run.js');
           await runHunt(
             {
-              out: once('hunt', 'out', args.out),
+              out: args.out === undefined ? undefined : queryOut('hunt', once('hunt', 'out', args.out)),
               ids: args.id ?? [],
               list: args.list,
               format: once('hunt', 'format', args.format) as OutputFormat,

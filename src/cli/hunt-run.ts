@@ -3,12 +3,11 @@
  * stores the findings in OUT/fleet.duckdb (hunt/findings-table.ts) under the OUT lock, and prints one
  * summary line per hunt and host on stdout; progress goes to stderr. `--list` prints the pack.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { type Hunt, loadHuntPack } from '../hunt/pack.js';
 import { type HuntRun, selectFindings } from '../hunt/run.js';
 import { storeFindings } from '../hunt/findings-table.js';
-import { oldLayoutError } from '../core/layout.js';
 import { acquireLock } from '../load/lock.js';
 import { UsageError } from '../load/load-inputs.js';
 import { withQueryConnection } from '../warehouse/build.js';
@@ -43,19 +42,16 @@ function pick(pack: readonly Hunt[], ids: readonly string[]): Hunt[] {
   return pack.filter((h) => ids.includes(h.id));
 }
 
-/** The OUT of a hunt: an existing folder holding a warehouse, checked before the lock creates OUT/state. */
+/**
+ * The OUT of a hunt (given resolved and checked as a query's, cli/commands.ts queryOut): it must exist
+ * and hold a warehouse, checked before the lock creates OUT/state.
+ */
 function huntOut(out: string | undefined): string {
   if (out === undefined) throw new UsageError('hunt: give --out OUT, the output folder of a load (or --list)');
-  if (out === '') throw new UsageError("hunt: --out wants the output folder of a load, got ''");
-  const st = statSync(out, { throwIfNoEntry: false });
-  if (st === undefined) throw new UsageError(`hunt: --out ${out} not found`);
-  if (!st.isDirectory()) throw new UsageError(`hunt: --out ${out} is not a folder`);
-  const resolved = path.resolve(out);
-  const old = oldLayoutError(resolved);
-  if (old !== null) throw new Error(`hunt: ${old}`);
-  if (!existsSync(path.join(resolved, 'fleet.duckdb')))
-    throw new Error(`hunt: no warehouse at ${path.join(resolved, 'fleet.duckdb')}; run clinetrail load --out ${out} first`);
-  return resolved;
+  if (!existsSync(out)) throw new UsageError(`hunt: --out ${out} not found`);
+  if (!existsSync(path.join(out, 'fleet.duckdb')))
+    throw new Error(`hunt: no warehouse at ${path.join(out, 'fleet.duckdb')}; run clinetrail load --out ${out} first`);
+  return out;
 }
 
 /** The summary: per hunt, one row per host with its findings, or one row without host for a hunt that found none. */

@@ -6,7 +6,7 @@
  * the way an export wraps its selection.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { prepareQuery } from '../warehouse/query-sandbox.js';
+import { prepareQuery, readQuery } from '../warehouse/query-sandbox.js';
 import type { Hunt, Severity } from './pack.js';
 
 /** Most findings kept of one hunt; a hunt that finds more is cut there, and says so (`HuntRun.truncated`). */
@@ -53,16 +53,6 @@ order by host, timestamp_us nulls last, source_file, row_id, summary
 limit ${MAX_FINDINGS_PER_HUNT + 1}`;
 }
 
-/** Runs one checked statement and reads all of its rows. */
-async function readAll(conn: DuckDBConnection, sql: string): Promise<unknown[][]> {
-  const prepared = await prepareQuery(conn, sql);
-  try {
-    return (await prepared.runAndReadAll()).getRows() as unknown[][];
-  } finally {
-    prepared.destroySync();
-  }
-}
-
 /** Checks that a hunt's own text is one read-only query (the sandbox's check), without running it. */
 async function assertReadOnly(conn: DuckDBConnection, hunt: Hunt): Promise<void> {
   try {
@@ -88,7 +78,7 @@ export async function selectFindings(
     await assertReadOnly(conn, hunt);
     let rows: unknown[][];
     try {
-      rows = await readAll(conn, wrapped(hunt));
+      rows = (await readQuery(conn, wrapped(hunt))).getRows() as unknown[][];
     } catch (err) {
       throw new Error(`hunt ${hunt.id}: ${(err as Error).message.split('\n')[0]}`);
     }

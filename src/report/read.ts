@@ -6,7 +6,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { withQueryConnection } from '../warehouse/build.js';
-import { prepareQuery } from '../warehouse/query-sandbox.js';
+import { readQuery } from '../warehouse/query-sandbox.js';
 import type { Bucket, Cell, Findings, ReportCaps, ReportData, SessionTimeline, TimeUnit } from './data.js';
 import * as q from './queries.js';
 
@@ -21,13 +21,8 @@ function cell(value: unknown): Cell {
 }
 
 async function select(conn: DuckDBConnection, sql: string): Promise<Row[]> {
-  const prepared = await prepareQuery(conn, sql);
-  try {
-    const reader = await prepared.runAndReadAll();
-    return reader.getRowObjects().map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, cell(v)])));
-  } finally {
-    prepared.destroySync();
-  }
+  const reader = await readQuery(conn, sql);
+  return reader.getRowObjects().map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, cell(v)])));
 }
 
 const str = (v: Cell): string | null => (v === null ? null : String(v));

@@ -18,7 +18,7 @@ import { recordCommentPlaceholders } from './record-comments.js';
 import { sqlString } from './sql-literal.js';
 import { specPlaceholders } from './stores-table.js';
 import { testStop } from '../core/test-stops.js';
-import { allowedDirectories, prepareQuery, queryError, sandboxSettings } from './query-sandbox.js';
+import { allowedDirectories, queryError, readQuery, sandboxSettings } from './query-sandbox.js';
 
 export { modelsVersion, SQL_DIR } from './models-version.js';
 
@@ -243,7 +243,7 @@ export async function withQueryConnection<T>(
 /** Runs one query (checked by the sandbox) on OUT/fleet.duckdb and reads its whole result, for tests and the load. */
 export async function queryWarehouse(outDir: string, sql: string, options: QueryOptions = {}): Promise<QueryResult> {
   return withQueryConnection(outDir, options, async (conn) => {
-    const reader = await (await prepareQuery(conn, sql)).runAndReadAll();
+    const reader = await readQuery(conn, sql);
     return { columns: reader.columnNames(), rows: reader.getRowsJson() as unknown[][] };
   });
 }

@@ -14,7 +14,7 @@
  *   ...: they can write files in the allowed folders) or run SQL text (query()).
  * Any error of the check refuses the text, and nothing of it runs.
  */
-import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResultReader } from '@duckdb/node-api';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { partitionFolders, partsDirOf } from '../core/layout.js';
@@ -190,6 +190,16 @@ export async function prepareQuery(conn: DuckDBConnection, sql: string): Promise
     throw notAQuery(`a ${StatementType[prepared.statementType] ?? prepared.statementType} statement`);
   }
   return prepared;
+}
+
+/** Checks a query text (prepareQuery), runs it and reads its whole result; the prepared statement is freed. */
+export async function readQuery(conn: DuckDBConnection, sql: string): Promise<DuckDBResultReader> {
+  const prepared = await prepareQuery(conn, sql);
+  try {
+    return await prepared.runAndReadAll();
+  } finally {
+    prepared.destroySync();
+  }
 }
 
 /** A query's error as one `query: ...` line, with what to do for the sandbox's own refusals. */
