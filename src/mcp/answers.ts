@@ -7,6 +7,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { DuckDBValue } from '@duckdb/node-api';
+import { huntsNotRun } from '../hunt/findings-table.js';
 import { type OutValue, outValue } from '../warehouse/values.js';
 import { CallStopped } from './warehouse-calls.js';
 
@@ -22,7 +23,7 @@ export type ErrorKind =
   | 'internal';
 
 /** What the server says where the `findings` table of `clinetrail hunt` is missing. */
-export const HUNTS_NOT_RUN = 'hunts not run yet: clinetrail hunt --out OUT';
+export const HUNTS_NOT_RUN = huntsNotRun('OUT');
 
 /**
  * A text argument without NUL characters: DuckDB's C interface ends a text at the first one, so a

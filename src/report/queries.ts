@@ -132,10 +132,6 @@ order by hosts desc, rows desc, fingerprint
 limit ${caps.secrets}`;
 }
 
-/** The table helper A's `clinetrail hunt` writes; the report works without it. */
-export const FINDINGS_EXISTS_SQL =
-  "select count(*) as n from information_schema.tables where table_schema = 'main' and table_name = 'findings'";
-
 const SEVERITY_RANK = `case severity when 'critical' then 0 when 'high' then 1 when 'medium' then 2 when 'low' then 3 when 'info' then 4 else 5 end`;
 
 export const FINDINGS_BY_HOST_SQL = 'select host, severity, count(*) as n from findings group by all order by host, severity';

@@ -7,6 +7,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { withQueryConnection } from '../warehouse/build.js';
 import { readQuery } from '../warehouse/query-sandbox.js';
+import { hasFindings } from '../hunt/findings-table.js';
 import type { Bucket, Cell, Findings, ReportCaps, ReportData, SessionTimeline, TimeUnit } from './data.js';
 import * as q from './queries.js';
 
@@ -197,7 +198,7 @@ export async function readReport(out: string, caps: ReportCaps, tempDir: string)
     });
     const unit = chooseUnit(str(o.first_session_utc), str(o.last_session_utc));
     const chart = chartSeries(await select(conn, q.sessionBucketsSql(unit)), caps);
-    const withFindings = num((await select(conn, q.FINDINGS_EXISTS_SQL))[0].n) > 0;
+    const withFindings = await hasFindings(conn);
     const commands = facts.get('command') ?? [];
     const models = facts.get('model') ?? [];
     const settings = facts.get('setting') ?? [];

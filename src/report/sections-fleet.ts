@@ -3,6 +3,7 @@
  * and the findings of `clinetrail hunt`. Each figure of the glance has an id (`glance-<name>`), so a
  * test or a script can read it back.
  */
+import { huntsNotRun } from '../hunt/findings-table.js';
 import { legend, stackedBars } from './chart.js';
 import type { Findings, ReportData } from './data.js';
 import { capLine, count, type Html, html, type Part, table, time } from './html.js';
@@ -12,7 +13,6 @@ import { anchorKey, sessionAnchors } from './sections-sessions.js';
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 
 /** The line shown where `findings` does not exist. */
-export const HUNTS_NOT_RUN = (out: string) => `hunts not run yet: clinetrail hunt --out ${out}`;
 
 function figure(id: string, label: string, value: Html | string): Html {
   return html`<div><dt>${label}</dt><dd id="glance-${id}">${value}</dd></div>`;
@@ -101,7 +101,7 @@ ${capLine(f.rows.length, f.total, 'findings', 'select * from findings order by t
 export function findingsSection(data: ReportData): Html {
   const body =
     data.findings === null
-      ? html`<p id="hunts-not-run" class="note">${HUNTS_NOT_RUN(data.out)}</p>`
+      ? html`<p id="hunts-not-run" class="note">${huntsNotRun(data.out)}</p>`
       : findingsBody(data.findings, data);
   return html`<section id="findings"><h2>Findings by severity and host</h2>${body}</section>`;
 }
