@@ -23,6 +23,7 @@ import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as yazl from 'yazl';
 import { REPO } from '../helpers/source.js';
+import { uploadName } from '../helpers/velociraptor-layout.js';
 import { assertBuilt, describeRun, filesUnder, lit, query, runCli, snapshotTree, workDir } from '../hostile/harness.js';
 
 const work = workDir('archives');
@@ -35,17 +36,6 @@ const tmp = path.join(work, 'tmp');
 const demo = path.join(work, 'demo');
 const STAMP = new Date('2026-10-01T00:00:00Z');
 const VR_HOST = 'WIN-ALICE01-VR';
-
-/** A path component escaped as Velociraptor's SanitizeStringForZip does (utils/sanitize.go). */
-function escapeComponent(c: string): string {
-  return [...c]
-    .map((ch, i) =>
-      ((i === 0 || i === c.length - 1) && (ch === '.' || ch === ' ') ? true : '?"*:|<>%/\\'.includes(ch))
-        ? `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`
-        : ch,
-    )
-    .join('');
-}
 
 /** Every file under `dir` with its path below `prefix` (logical, `/` separated). */
 function filesWithPrefix(dir: string, prefix: string): Array<[string, string]> {
@@ -74,8 +64,6 @@ function aliceFiles(): Array<[string, string]> {
     ...filesWithPrefix(path.join(demo, 'lnx-u01', 'home', 'u', '.cline'), 'C:/Users/alice/.cline'),
   ];
 }
-
-const uploadName = (logical: string) => `uploads/auto/${logical.split('/').map(escapeComponent).join('/')}`;
 
 /** Rows of a host, every column but the host's name and the row_id that hashes it, in a stable order. */
 const rowsOf = (o: string, host: string) =>
