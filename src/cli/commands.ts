@@ -24,6 +24,8 @@ import { runLoad, UsageError } from '../load/run.js';
 import { partitionRows } from '../load/partition-rows.js';
 import { clinetrailVersion } from '../load/state.js';
 import { LockHeldError } from '../load/lock.js';
+import { OwnFault } from '../core/own-fault.js';
+import { printable } from '../core/terminal-text.js';
 
 /** Exit codes; `keptEmpty`: the load finished, but a host image gave nothing and its earlier data was kept. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, locked: 3, keptEmpty: 4 } as const;
@@ -106,7 +108,9 @@ class ArgumentError extends UsageError {}
 
 /**
  * The error as one line on stderr: `clinetrail: <message>`, or a JSON error event with `--log-format
- * json`. Returns the exit code of the error.
+ * json`. Returns the exit code of the error. A message may quote evidence (an own fault names the archive
+ * member it was copying): the text line is printed through `printable`, and an own fault's message is
+ * kept whole, since a line break in it is a name's, not the end of what it says.
  */
 function report(err: unknown, io: CommandIO, json: boolean): number {
   const raw = err instanceof Error ? err.message : String(err);
@@ -120,9 +124,9 @@ function report(err: unknown, io: CommandIO, json: boolean): number {
       .join(' ');
     message = `${/^Did you mean /.test(flat) ? `Unknown command. ${flat}` : flat} (see clinetrail --help)`;
   } else {
-    message = raw.split('\n')[0];
+    message = err instanceof OwnFault ? raw : raw.split('\n')[0];
   }
-  io.stderr(json ? errorJsonLine(message) : `clinetrail: ${message}\n`);
+  io.stderr(json ? errorJsonLine(message) : `clinetrail: ${printable(message)}\n`);
   return err instanceof UsageError ? EXIT.usage : err instanceof LockHeldError ? EXIT.locked : EXIT.failed;
 }
 
@@ -173,7 +177,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
         for (const host of run.hosts_kept_empty) {
           if (args.logFormat === 'json') continue; // the kept-empty event said it
           io.stderr(
-            `clinetrail: warning: ${host}: the image gave no Cline store; the data the warehouse held of it is kept (--accept-empty ${host} replaces it)\n`,
+            `clinetrail: warning: ${printable(host)}: the image gave no Cline store; the data the warehouse held of it is kept (--accept-empty ${printable(host)} replaces it)\n`,
           );
         }
         if (run.hosts_kept_empty.length > 0) code = EXIT.keptEmpty;

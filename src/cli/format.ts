@@ -11,6 +11,7 @@
  *   header is printed again before a later block that needs wider columns.
  */
 import stringWidth from 'string-width';
+import { printable } from '../core/terminal-text.js';
 import { type OutValue, outText } from '../warehouse/values.js';
 
 export type OutputFormat = 'table' | 'csv' | 'json';
@@ -76,14 +77,6 @@ function graphemeWidth(grapheme: string): number {
     graphemeWidths.set(grapheme, w);
   }
   return w;
-}
-
-/** Line breaks and tabs as a space, other C0 controls and DEL as their Control Pictures, C1 controls as `?`. */
-function printable(text: string): string {
-  return text.replace(/[\r\n\t]+/g, ' ').replace(/\p{Cc}/gu, (c) => {
-    const code = c.charCodeAt(0);
-    return code < 0x20 ? String.fromCodePoint(0x2400 + code) : code === 0x7f ? '\u2421' : '?';
-  });
 }
 
 /** Code units of a value looked at for one cell: a grapheme is rarely more than a few per column. */

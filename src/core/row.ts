@@ -94,6 +94,15 @@ export interface ArchiveRef {
   member_sizes: Record<string, number>;
 }
 
+/**
+ * How a line of text names one member of an archive (or of an encoded collection folder): the archive as
+ * given, `!`, the member as stored, e.g. `/cases/alice.zip!C/Users/alice/.../ui_messages.json`. Never the
+ * path of its copy in the load's private folder, which is gone when the load ends.
+ */
+export function memberText(archive: string, member: string): string {
+  return `${archive}!${member}`;
+}
+
 /** The fields a reader decides; provenance comes from the source and the file. */
 export type RowFields = Partial<Omit<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_role' | 'file_row'>> &
   Pick<Row, 'turn_type' | 'kind'>;

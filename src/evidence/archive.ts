@@ -6,13 +6,20 @@
  *
  * zip through yauzl (central directory, ZIP64, one stream per member, lazy); tar through node-tar
  * (streamed, gzip detected by its magic bytes), in strict mode so a truncated or corrupt tarball throws.
+ *
+ * A copy that fails on the archive's side (a corrupt member, a CRC) is the evidence's fault; one that
+ * fails on the copy's side (the private folder full, read-only, failing) or goes beyond the staging
+ * limits (evidence/staging-limits.ts) is clinetrail's own (core/own-fault.ts) and ends the copying.
  */
 import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import * as tar from 'tar';
 import * as yauzl from 'yauzl';
+import { OwnFault, ownWriteFault } from '../core/own-fault.js';
+import { memberText } from '../core/row.js';
+import { stagingLimitFault, type StagingLimits } from './staging-limits.js';
 
 export type ArchiveFormat = 'zip' | 'tar' | 'folder';
 
@@ -91,7 +98,7 @@ async function isGzip(file: string): Promise<boolean> {
  * the entry, and held a 214 MB member whole in memory (a 3 MB .tar.gz). Strict: a truncated or corrupt
  * tarball rejects.
  */
-async function walkTar(file: string, onReadEntry: (entry: tar.ReadEntry) => void): Promise<void> {
+async function walkTar(file: string, onReadEntry: (entry: tar.ReadEntry) => void, signal?: AbortSignal): Promise<void> {
   const gzip = await isGzip(file);
   await new Promise<void>((resolve, reject) => {
     const parser = new tar.Parser({ strict: true, onReadEntry });
@@ -102,6 +109,7 @@ async function walkTar(file: string, onReadEntry: (entry: tar.ReadEntry) => void
     };
     parser.on('error', fail);
     parser.on('end', () => resolve());
+    signal?.addEventListener('abort', () => fail(signal.reason), { once: true });
     input.on('error', fail);
     // piped, not `pipeline`d: node-tar's Parser is no Node stream, and pipeline did not wait on it
     const sink = parser as unknown as NodeJS.WritableStream;
@@ -158,9 +166,19 @@ export async function listMembers(file: string, format: ArchiveFormat): Promise<
   return out;
 }
 
+/** What one copy is checked against as it is written. */
+interface CopyGuard {
+  /** Counts a chunk inflated; the OwnFault of a staging limit it goes beyond, else null. */
+  count(bytes: number): OwnFault | null;
+  /** The OwnFault of an error making or writing the copy. */
+  writeFault(err: unknown): OwnFault;
+}
+
 /** Streams one member to its copy. The folder is made first: no await may come between a stream's opening and its pipeline. */
-async function writeMember(open: () => Readable | Promise<Readable>, copy: MemberCopy): Promise<void> {
-  await fs.mkdir(path.dirname(copy.dest), { recursive: true });
+async function streamMember(open: () => Readable | Promise<Readable>, copy: MemberCopy, guard: CopyGuard): Promise<void> {
+  await fs.mkdir(path.dirname(copy.dest), { recursive: true }).catch((err: unknown) => {
+    throw guard.writeFault(err);
+  });
   const stream = await open();
   // yauzl forwards a zlib error to its stream on a later tick, and can emit a second one (the byte count)
   // after the first: the same fault, recorded once
@@ -168,33 +186,83 @@ async function writeMember(open: () => Readable | Promise<Readable>, copy: Membe
   // never tells node-tar to wait, and a 214 MB member was held whole (70 MB peak piped)
   await new Promise<void>((resolve, reject) => {
     const out = createWriteStream(copy.dest, { flags: 'wx', mode: 0o600 });
+    // counts what goes through, and stops at a staging limit (a 'data' listener on a tar entry would
+    // take the chunks it holds before the pipe gets them)
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        callback(guard.count(chunk.length), chunk);
+      },
+    });
+    let done = false;
     const failed = (err: unknown) => {
+      if (done) return;
+      done = true;
+      // nothing more of the member is inflated: a zip's stream is destroyed, a tar entry paused (the
+      // walk of its tarball ends with the copying, copyMembers)
+      stream.unpipe(meter);
+      const node: unknown = stream; // a tar entry is a Minipass, typed here as a Readable
+      if (node instanceof Readable) node.destroy();
+      else stream.pause();
+      meter.destroy();
       out.destroy();
       reject(err);
     };
     stream.on('error', failed);
-    out.on('error', failed);
-    out.on('close', () => resolve());
-    stream.pipe(out);
+    meter.on('error', failed);
+    out.on('error', (err) => failed(guard.writeFault(err)));
+    out.on('close', () => {
+      done = true;
+      resolve();
+    });
+    stream.pipe(meter).pipe(out);
   });
-  if (copy.mtime_ms !== null) await fs.utimes(copy.dest, copy.mtime_ms / 1000, copy.mtime_ms / 1000);
+  if (copy.mtime_ms !== null)
+    await fs.utimes(copy.dest, copy.mtime_ms / 1000, copy.mtime_ms / 1000).catch((err: unknown) => {
+      throw guard.writeFault(err);
+    });
+}
+
+/** Where copyMembers writes and how much it may: the limits, and the temporary folder its own faults name. */
+export interface CopyOptions {
+  limits: StagingLimits;
+  /** The folder holding the private folders (TMPDIR), named by an own fault's message. */
+  tempRoot: string;
 }
 
 /**
  * Copies the chosen members into their `dest` paths, streamed. Returns the error of each member that
- * failed (its partial copy removed); throws only when the archive itself cannot be opened or walked.
+ * failed on the archive's side (its partial copy removed); throws when the archive itself cannot be
+ * opened or walked, and throws the OwnFault that ends the copying (a member that cannot be written, or
+ * goes beyond a staging limit) with its partial copy removed.
  */
 export async function copyMembers(
   file: string,
   format: ArchiveFormat,
   copies: readonly MemberCopy[],
+  options: CopyOptions,
 ): Promise<Map<string, string>> {
   const wanted = new Map(copies.map((c) => [c.name, c]));
   const failed = new Map<string, string>();
   const fail = async (copy: MemberCopy, err: unknown) => {
-    failed.set(copy.name, (err as Error).message);
     await fs.rm(copy.dest, { force: true });
+    if (err instanceof OwnFault) throw err;
+    failed.set(copy.name, (err as Error).message);
   };
+  let inflated = 0;
+  const guard = (copy: MemberCopy): CopyGuard => {
+    const name = memberText(file, copy.name);
+    let bytes = 0;
+    return {
+      count: (n) => {
+        bytes += n;
+        inflated += n;
+        if (bytes > options.limits.member.bytes) return stagingLimitFault(options.limits.member, name);
+        return inflated > options.limits.archive.bytes ? stagingLimitFault(options.limits.archive, name) : null;
+      },
+      writeFault: (err) => ownWriteFault(err, options.tempRoot, 'copying', name),
+    };
+  };
+  const writeMember = (open: () => Readable | Promise<Readable>, copy: MemberCopy) => streamMember(open, copy, guard(copy));
   if (format === 'folder') {
     for (const copy of copies) {
       await writeMember(() => createReadStream(path.join(file, copy.name)), copy).catch((err) => fail(copy, err));
@@ -208,18 +276,33 @@ export async function copyMembers(
     });
   } else {
     const writes: Promise<void>[] = [];
-    await walkTar(file, (entry) => {
-      const copy = wanted.get(tarMember(entry).name);
-      if (!copy) return void entry.resume();
-      wanted.delete(copy.name);
-      writes.push(writeMember(() => entry as unknown as Readable, copy).catch((err) => fail(copy, err)));
-    }).catch(async (err: unknown) => {
-      // the tarball ends or breaks midway: the members not yet whole fail with it
+    // an own fault ends the walk at once: the rest of a tarball is not inflated for nothing
+    const stop = new AbortController();
+    let own: unknown = null;
+    await walkTar(
+      file,
+      (entry) => {
+        const copy = wanted.get(tarMember(entry).name);
+        if (!copy || own !== null) return void entry.resume();
+        wanted.delete(copy.name);
+        const written = writeMember(() => entry as unknown as Readable, copy).catch((err) => fail(copy, err));
+        writes.push(
+          written.catch((err: unknown) => {
+            own ??= err;
+            stop.abort(err);
+          }),
+        );
+      },
+      stop.signal,
+    ).catch(async (err: unknown) => {
       await Promise.all(writes);
+      if (own !== null) throw own;
+      // the tarball ends or breaks midway: the members not yet whole fail with it
       for (const copy of wanted.values()) failed.set(copy.name, (err as Error).message);
       throw err;
     });
     await Promise.all(writes);
+    if (own !== null) throw own;
   }
   for (const copy of wanted.values())
     if (!failed.has(copy.name) && format !== 'folder') failed.set(copy.name, 'member not found in the archive');

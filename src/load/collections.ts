@@ -13,6 +13,7 @@ import { logicalListing, velociraptorPrefix } from '../discover/collection.js';
 import type { HostImage } from '../discover/discover.js';
 import { archiveFormatOf, listMembers, readSmallMember, type ArchiveFormat, type ArchiveMember } from '../evidence/archive.js';
 import { makePrivateFolder, releasePrivateFolder } from '../evidence/private-folders.js';
+import { memberText } from '../core/row.js';
 
 /** What `OUT/state/archives/<sha256 of the path>.json` records of one archive. */
 interface ListingCache {
@@ -122,6 +123,28 @@ export async function openCollections(
 /** Gives each collection image its private folder (`$TMPDIR/clinetrail-sqlite-<pid>-XXXXXX`, evidence/private-folders.ts). */
 export function makeStagingFolders(images: readonly HostImage[]): void {
   for (const image of images) if (image.collection) image.collection.stagingRoot = makePrivateFolder(os.tmpdir());
+}
+
+/** A path of an image as the evidence names it: `file`, or for a member of a collection its archive and member. */
+export interface EvidenceName {
+  /** The path as printed: the file as found, or `ARCHIVE!MEMBER` (core/row.ts memberText). */
+  file: string;
+  archive?: string;
+  member?: string;
+}
+
+/**
+ * The evidence's name of a path discovery or staging found in `image`: a path in a collection's private
+ * folder is the member of the archive it stands for (the member as stored; a folder, which may be no
+ * member of its own, by its logical path). Any other path is its own name.
+ */
+export function evidenceName(image: HostImage, file: string): EvidenceName {
+  const collection = image.collection;
+  if (!collection?.listing || collection.stagingRoot === '') return { file };
+  const rel = path.relative(collection.stagingRoot, file).split(path.sep).join('/');
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return { file };
+  const member = collection.listing.files.get(rel)?.name ?? collection.listing.others.get(rel)?.name ?? rel;
+  return { file: memberText(collection.archive.path, member), archive: collection.archive.path, member };
 }
 
 /** Removes a collection image's private folder, with every member copied into it. */

@@ -4,6 +4,7 @@
 import type { Source, StoreId } from '../core/row.js';
 import { discoverImage, type Discovery, type DiscoveryProblem, type HostImage } from '../discover/discover.js';
 import type { LoadEvent } from './progress.js';
+import { evidenceName } from './collections.js';
 
 /**
  * Discovery of one image; an image that cannot be searched at all (its folder name is not valid UTF-8,
@@ -18,6 +19,11 @@ export async function discoverOrReport(image: HostImage): Promise<Discovery> {
       problems: [{ host: image.host, store: null, file: image.root, message: `image not searched: ${(err as Error).message}` }],
     };
   }
+}
+
+/** The progress event of a problem of `image`: a collection's is named by its archive and member, never by its private copy's path. */
+export function problemEvent(image: HostImage, problem: DiscoveryProblem): LoadEvent {
+  return { event: 'problem', host: image.host, ...evidenceName(image, problem.file), message: problem.message };
 }
 
 export interface PartitionGroup {
@@ -46,7 +52,7 @@ export function groupByPartition(
       groups.set(key, g);
     }
     for (const problem of d.problems) {
-      emit({ event: 'problem', host: images[i].host, file: problem.file, message: problem.message });
+      emit(problemEvent(images[i], problem));
       let g = groups.get(`${problem.host}\0${problem.store ?? 'discovery'}`);
       if (!g) {
         // outside every store root: the host's `discovery` partition, whose source is the image itself

@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { listFleet, type HostImage } from '../discover/discover.js';
 import { archiveFormatOf } from '../evidence/archive.js';
+import { stagingLimits } from '../evidence/staging-limits.js';
 import { openCollections, type OpenedCollection } from './collections.js';
 import type { LoadEvent } from './progress.js';
 import { parseShard, type Shard, shardText } from './shard.js';
@@ -51,7 +52,8 @@ async function kindOf(p: string): Promise<'folder' | 'other' | 'none'> {
 /**
  * The options that need no file read, checked before anything else: a bad one is refused before OUT is
  * created or touched. An empty `out` would be the current folder, an existing file cannot become one,
- * and a concurrency must be a whole number of at least 1.
+ * a concurrency must be a whole number of at least 1, and the staging limits of the environment
+ * (evidence/staging-limits.ts) sizes.
  */
 export async function checkLoadOptions(options: LoadOptions): Promise<void> {
   if (options.out === '') throw new UsageError("load: --out wants a folder, got ''");
@@ -63,6 +65,11 @@ export async function checkLoadOptions(options: LoadOptions): Promise<void> {
   if (options.shard !== undefined) {
     const checked = parseShard(shardText(options.shard));
     if (typeof checked === 'string') throw new UsageError(`load: ${checked}`);
+  }
+  try {
+    stagingLimits();
+  } catch (err) {
+    throw new UsageError(`load: ${(err as Error).message}`);
   }
 }
 

@@ -1,15 +1,27 @@
 /**
  * Progress of a load on stderr: a live line on a terminal; on a pipe or file (nightly jobs) a plain line
- * every LOG_INTERVAL_MS and for every problem; with `--log-format json`, one JSON object per event.
+ * every LOG_INTERVAL_MS and for every problem; with `--log-format json`, one JSON object per event. Names
+ * from evidence (hosts, files, members, the messages quoting them) are printed through
+ * core/terminal-text.ts: a text line never carries a control character, a JSON line carries them escaped.
  */
 import type { RunRecord } from '../core/records.js';
+import { printable, terminalSafeJson } from '../core/terminal-text.js';
 
 export type LogFormat = 'text' | 'json';
 
 /** What runLoad reports as it goes. */
 export type LoadEvent =
   | { event: 'discovered'; hosts: number; partitions: number }
-  | { event: 'problem'; host: string; file: string; message: string }
+  | {
+      event: 'problem';
+      host: string;
+      /** The path as the evidence names it: for a member of an archive, `ARCHIVE!MEMBER` (core/row.ts memberText). */
+      file: string;
+      /** For a member of an archive (or an encoded collection folder): the archive as given and the member as stored. */
+      archive?: string;
+      member?: string;
+      message: string;
+    }
   | {
       event: 'partition';
       host: string;
@@ -42,7 +54,7 @@ function duration(ms: number): string {
 
 /** One event as a line of `--log-format json`: its time, then its fields. */
 function jsonLine(e: object, at: number): string {
-  return `${JSON.stringify({ ts: new Date(at).toISOString(), ...e })}\n`;
+  return `${terminalSafeJson({ ts: new Date(at).toISOString(), ...e })}\n`;
 }
 
 /**
@@ -96,7 +108,7 @@ export function createProgress(options: ProgressOptions): (e: LoadEvent) => void
         break;
       case 'problem':
         clearLive();
-        options.write(`${e.host}: ${e.file}: ${e.message}\n`);
+        options.write(`${printable(`${e.host}: ${e.file}: ${e.message}`)}\n`);
         break;
       case 'partition':
         done += 1;
@@ -133,24 +145,23 @@ function hostList(what: string, hosts: readonly string[] | null | undefined): st
   return `; ${hosts.length} ${what}: ${named}`;
 }
 
-/** The final summary line (stdout), printed whatever the log options. */
+/** The final summary line (stdout), printed whatever the log options; the hosts it names are printed through `printable`. */
 export function summaryLine(run: RunRecord, out: string, elapsedMs: number): string {
   const secrets =
     run.secrets_redacted === false ? 'secrets kept (--keep-secrets)' : `${run.secrets_found ?? 0} secret(s) redacted`;
-  return (
+  return `${printable(
     `loaded ${run.hosts} host(s): ${run.partitions_written} partition(s) written, ${run.partitions_unchanged} unchanged, ` +
-    `${run.partitions_removed} removed; ${run.files_read} file(s) read, ${run.files_unchanged} unchanged; ${run.rows_written} row(s), ` +
-    `${run.parser_errors} parser error(s), ${run.duplicates_dropped ?? '-'} duplicate(s) dropped, ${secrets} in ${(elapsedMs / 1000).toFixed(1)} s -> ${out}` +
-    hostList('host(s) not in this input kept', run.prune === true ? [] : run.hosts_absent) +
-    hostList('host(s) not in this input withdrawn (--prune)', run.prune === true ? run.hosts_absent : []) +
-    hostList('empty image(s), earlier data kept', run.hosts_kept_empty) +
-    hostList('image(s) with no Cline data', hostsWith(run, 'no Cline data')) +
-    hostList('image(s) not read whole (see the parser rows)', hostsWith(run, 'unreadable')) +
-    (run.shard_count == null
-      ? ''
-      : `; shard ${run.shard_index}/${run.shard_count}: models not built, run clinetrail models --out ${out} once every shard is done`) +
-    '\n'
-  );
+      `${run.partitions_removed} removed; ${run.files_read} file(s) read, ${run.files_unchanged} unchanged; ${run.rows_written} row(s), ` +
+      `${run.parser_errors} parser error(s), ${run.duplicates_dropped ?? '-'} duplicate(s) dropped, ${secrets} in ${(elapsedMs / 1000).toFixed(1)} s -> ${out}` +
+      hostList('host(s) not in this input kept', run.prune === true ? [] : run.hosts_absent) +
+      hostList('host(s) not in this input withdrawn (--prune)', run.prune === true ? run.hosts_absent : []) +
+      hostList('empty image(s), earlier data kept', run.hosts_kept_empty) +
+      hostList('image(s) with no Cline data', hostsWith(run, 'no Cline data')) +
+      hostList('image(s) not read whole (see the parser rows)', hostsWith(run, 'unreadable')) +
+      (run.shard_count == null
+        ? ''
+        : `; shard ${run.shard_index}/${run.shard_count}: models not built, run clinetrail models --out ${out} once every shard is done`),
+  )}\n`;
 }
 
 function hostsWith(run: RunRecord, status: string): string[] {

@@ -10,9 +10,10 @@ import * as path from 'node:path';
 import pLimit from 'p-limit';
 import { removeStaleCopies } from '../evidence/private-folders.js';
 import type { RunRecord } from '../core/records.js';
-import { discoverOrReport, groupByPartition } from './groups.js';
+import { discoverOrReport, groupByPartition, problemEvent } from './groups.js';
 import { makeStagingFolders, releaseStaging, saveListings } from './collections.js';
 import { HostStaging } from './staging.js';
+import { stagingLimits } from '../evidence/staging-limits.js';
 import { acquireLock, acquireShardLock } from './lock.js';
 import { inShard, type Shard, shardText } from './shard.js';
 import { testStop } from '../core/test-stops.js';
@@ -151,6 +152,8 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     const staging = new HostStaging(
       images,
       planned.map((p) => p.item),
+      stagingLimits(),
+      (image, problem) => emit(problemEvent(image, problem)),
     );
     const results: PartitionResult[] = [];
     const jobs = planJobs(planned);

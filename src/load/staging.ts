@@ -1,16 +1,20 @@
 /**
  * Copies the members a load is about to read out of their archive (or encoded collection folder) into the
  * host's private folder, under their logical paths, where the unchanged readers read them. Only members
- * some store matched are copied, and only for the partitions read again. A member that cannot be copied
+ * some store matched are copied, and only for the partitions read again. A member that cannot be read
  * (its stream fails midway, the archive broke or changed since it was listed) leaves its source's files
  * and becomes a discovery problem of its store: a `parser:` row and a `files` entry naming the archive
- * and the member.
+ * and the member. A member that cannot be written (the private folder full or failing) or goes beyond a
+ * staging limit (evidence/staging-limits.ts) is an own fault: it ends the load before any partition of
+ * its host is written.
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Source } from '../core/row.js';
+import { rethrowOwnFault } from '../core/own-fault.js';
+import { memberText, type Source } from '../core/row.js';
 import type { DiscoveryProblem, HostImage } from '../discover/discover.js';
 import { copyMembers, type MemberCopy } from '../evidence/archive.js';
+import type { StagingLimits } from '../evidence/staging-limits.js';
 import { releaseStaging } from './collections.js';
 
 /** The partitions of one host to read, whose sources and problems staging may change. */
@@ -34,6 +38,9 @@ export class HostStaging {
   constructor(
     private readonly images: readonly HostImage[],
     planned: readonly StagedPartition[],
+    private readonly limits: StagingLimits,
+    /** Told each member that could not be read, as discovery's problems are (a progress line). */
+    private readonly onProblem: (image: HostImage, problem: DiscoveryProblem) => void,
   ) {
     for (const p of planned) this.partitions.set(p.host, [...(this.partitions.get(p.host) ?? []), p]);
     for (const [host, list] of this.partitions) this.left.set(host, list.length);
@@ -48,7 +55,9 @@ export class HostStaging {
         let done = this.staged.get(host);
         if (done === undefined) {
           const image = this.images.find((i) => i.host === host);
-          done = image ? stageMembers(image, this.partitions.get(host) ?? []) : Promise.resolve();
+          done = image
+            ? stageMembers(image, this.partitions.get(host) ?? [], this.limits, (problem) => this.onProblem(image, problem))
+            : Promise.resolve();
           this.staged.set(host, done);
         }
         return done;
@@ -64,8 +73,13 @@ export class HostStaging {
   }
 }
 
-/** Copies the members of `partitions` (all of one collection image) into its staging folder. */
-export async function stageMembers(image: HostImage, partitions: readonly StagedPartition[]): Promise<void> {
+/** Copies the members of `partitions` (all of one collection image) into its staging folder; throws an own fault. */
+export async function stageMembers(
+  image: HostImage,
+  partitions: readonly StagedPartition[],
+  limits: StagingLimits,
+  onProblem: (problem: DiscoveryProblem) => void,
+): Promise<void> {
   const collection = image.collection;
   if (!collection?.listing) return;
   const copies: MemberCopy[] = [];
@@ -85,8 +99,12 @@ export async function stageMembers(image: HostImage, partitions: readonly Staged
   if (copies.length === 0) return;
   let failed: Map<string, string>;
   try {
-    failed = await copyMembers(collection.archive.path, collection.archive.format, copies);
+    failed = await copyMembers(collection.archive.path, collection.archive.format, copies, {
+      limits,
+      tempRoot: path.dirname(collection.stagingRoot),
+    });
   } catch (err) {
+    rethrowOwnFault(err);
     // the archive broke after its listing: every member not copied whole fails with it
     failed = new Map();
     for (const copy of copies) if (!existsSync(copy.dest)) failed.set(copy.name, (err as Error).message);
@@ -96,11 +114,13 @@ export async function stageMembers(image: HostImage, partitions: readonly Staged
     if (!at) continue;
     const file = path.join(collection.stagingRoot, ...at.rel.split('/'));
     at.source.files = at.source.files.filter((f) => f !== file);
-    at.partition.problems.push({
+    const problem: DiscoveryProblem = {
       host: image.host,
       store: at.source.store,
       file,
-      message: `archive member not read (${collection.archive.path}: ${name}): ${error}`,
-    });
+      message: `archive member not read (${memberText(collection.archive.path, name)}): ${error}`,
+    };
+    at.partition.problems.push(problem);
+    onProblem(problem);
   }
 }

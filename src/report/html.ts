@@ -3,6 +3,7 @@
  * only with the `html` tag: every interpolated value is escaped unless it is already `Html` made by the
  * tag itself. No other code of report/ writes markup by string concatenation.
  */
+import { controlPicture } from '../core/terminal-text.js';
 
 /** Markup that is safe to insert as is: made by `html`, never from a plain string. */
 export class Html {
@@ -20,12 +21,7 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
  * pictures, `␛` for ESC; C1 as `?`), since HTML has no way to show them and a NUL is a parse error.
  */
 export function escapeText(text: string): string {
-  return text
-    .replace(/[&<>"']/g, (c) => ENTITIES[c])
-    .replace(/(?![\t\n\r])\p{Cc}/gu, (c) => {
-      const code = c.charCodeAt(0);
-      return code < 0x20 ? String.fromCodePoint(0x2400 + code) : code === 0x7f ? '\u2421' : '?';
-    });
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]).replace(/(?![\t\n\r])\p{Cc}/gu, controlPicture);
 }
 
 /** What may be interpolated: markup, text (escaped), numbers, nothing, or a list of those. */

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as tar from 'tar';
-import * as yazl from 'yazl';
+import { zipOf } from '../helpers/archive-files.js';
 import { REPO } from '../helpers/source.js';
 import { assertBuilt, describeRun, query, runCli, workDir } from '../hostile/harness.js';
 
@@ -28,16 +28,6 @@ const HISTORY = path.join(
   'user_input_history.jsonl',
 );
 const HOOKS = 'home/u/.cline/data/logs/hooks.jsonl';
-
-async function zipOf(members: Record<string, Buffer>): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, bytes] of Object.entries(members))
-    zip.addBuffer(bytes, name, { compress: true, mtime: new Date('2026-10-01T00:00:00Z') });
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 describe('a member whose stream fails midway', () => {
   it('is a parser row and a files entry naming archive and member; the other members load', async () => {
@@ -60,7 +50,7 @@ describe('a member whose stream fails midway', () => {
     const run = await runCli(['load', '--host', `h=${archive}`, '--out', out]);
     expect(run.code, describeRun(run)).toBe(0);
     const [[text]] = await query(out, `select text from raw_events where host = 'h' and store = 'hooks-log' and kind = 'parser'`);
-    expect(String(text)).toContain(`archive member not read (${archive}: ${HOOKS}): `);
+    expect(String(text)).toContain(`archive member not read (${archive}!${HOOKS}): `);
     expect(
       await query(out, `select source_file, archive, archive_member, count_errors::INTEGER from files where store = 'hooks-log'`),
     ).toEqual([[HOOKS, archive, HOOKS, 1]]);

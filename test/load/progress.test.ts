@@ -98,4 +98,10 @@ describe('progress', () => {
       'loaded 2 host(s): 3 partition(s) written, 1 unchanged, 0 removed; 7 file(s) read, 2 unchanged; 1500 row(s), 1 parser error(s), 5 duplicate(s) dropped, 0 secret(s) redacted in 1.2 s -> /w\n',
     );
   });
+
+  it('prints the host names it lists without their control characters, on one line', () => {
+    const line = summaryLine({ ...RUN, hosts_absent: ['ok', 'x\x1b]0;title\x07\u009b2J\r\nforged\u202e'] }, '/w', 1234);
+    expect(line.endsWith('; 2 host(s) not in this input kept: ok, x␛]0;title␇?2J forged?\n')).toBe(true);
+    expect(line.split('\n')).toEqual([line.slice(0, -1), '']);
+  });
 });
