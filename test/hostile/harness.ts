@@ -113,6 +113,17 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun
   });
 }
 
+/** Resolves once process `pid` is stopped (state T in /proc/PID/stat), or fails after 120 s. */
+export async function waitUntilStopped(pid: number): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('T')) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`process ${pid} did not stop`);
+}
+
 /** `load --fleet FLEET --out OUT --full`, asserting nothing; callers check code and output. */
 export function load(fleet: string, out: string, options: CliOptions = {}): Promise<CliRun> {
   return runCli(['load', '--fleet', fleet, '--out', out, '--full'], options);
