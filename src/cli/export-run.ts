@@ -1,6 +1,7 @@
 /**
- * `clinetrail export`: the checks of `--to` (cli/output-file.ts: a new file or, with `--force`, a
- * regular file, outside OUT and its inputs), refused with exit 2 before anything is written; then the staging folder, progress, putting the file in
+ * `clinetrail export`: the checks of `--where` (one condition: warehouse/export-where.ts) and of `--to`
+ * (cli/output-file.ts: a new file or, with `--force`, a regular file, outside OUT and its inputs), both
+ * refused with exit 2 before anything is written; then the staging folder, progress, putting the file in
  * place and the summary. The export itself is warehouse/export.ts. DuckDB writes into
  * `.clinetrail-export-<random>/` beside `--to` (the same file system, so the file is put in place whole;
  * its spills go there too, outside OUT), which is removed whatever happens: a failed or killed export
@@ -8,7 +9,9 @@
  */
 import { promises as fs, statSync } from 'node:fs';
 import * as path from 'node:path';
+import { UsageError } from '../load/run.js';
 import { type ExportFormat, exportSelection } from '../warehouse/export.js';
+import { whereProblem } from '../warehouse/export-where.js';
 import { outputTarget, placeOutput } from './output-file.js';
 
 /** The arguments of one export. */
@@ -27,6 +30,10 @@ const PROGRESS_MS = 10_000;
 
 /** Runs one export; `stderr` gets progress and the summary line. */
 export async function runExport(args: ExportArgs, stderr: (text: string) => void): Promise<void> {
+  if (args.where !== undefined) {
+    const problem = await whereProblem(args.where);
+    if (problem !== null) throw new UsageError(`export: --where must be one condition on the events view: ${problem}`);
+  }
   const target = await outputTarget(args.out, args.to, args.force, 'export');
   const staging = await fs.mkdtemp(path.join(path.dirname(target.path), '.clinetrail-export-'));
   const file = path.join(staging, 'export');
