@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/source.js';
-import { assertBuilt, type CliRun, describeRun, runCli, snapshotTree, workDir } from './harness.js';
+import { assertBuilt, type CliRun, describeRun, expectArgumentError, runCli, snapshotTree, workDir } from './harness.js';
 
 const work = workDir('arguments');
 const FLEET = fixture('fleet');
@@ -139,17 +139,7 @@ describe.each([
   ['a bad --out, for every command that reads a warehouse', OUT_CASES],
   ["each command's own bad arguments", COMMAND_CASES],
 ])('%s: exit 2, nothing on stdout, one clinetrail: line', (_title, cases) => {
-  it.each(cases)('%s', (name, _args, why) => {
-    const run = runs.get(name)!;
-    const account = describeRun(run);
-    expect(run.code, account).toBe(2);
-    expect(run.stdout, account).toBe('');
-    expect(run.stderr.endsWith('\n'), account).toBe(true);
-    const lines = run.stderr.slice(0, -1).split('\n');
-    expect(lines, account).toHaveLength(1);
-    expect(lines[0], account).toMatch(/^clinetrail: /);
-    expect(lines[0].slice('clinetrail: '.length), account).toMatch(why);
-  });
+  it.each(cases)('%s', (name, _args, why) => expectArgumentError(runs.get(name)!, why));
 });
 
 it('writes nothing: the loaded OUT keeps every byte, no OUT appears, nothing is written at --to', () => {

@@ -134,6 +134,18 @@ export function describeRun(run: CliRun): string {
   return `exit ${run.code} signal ${run.signal} in ${run.ms} ms${run.timedOut ? ' (TIMED OUT, killed)' : ''}\n--- stdout\n${run.stdout}\n--- stderr (last 4000 chars)\n${run.stderr.slice(-4000)}`;
 }
 
+/** An argument error as the CLI promises it: exit 2, nothing on stdout, one `clinetrail: ` line matching `why`. */
+export function expectArgumentError(run: CliRun, why: RegExp): void {
+  const account = describeRun(run);
+  expect(run.code, account).toBe(2);
+  expect(run.stdout, account).toBe('');
+  expect(run.stderr.endsWith('\n'), account).toBe(true);
+  const lines = run.stderr.slice(0, -1).split('\n');
+  expect(lines, account).toHaveLength(1);
+  expect(lines[0], account).toMatch(/^clinetrail: /);
+  expect(lines[0].slice('clinetrail: '.length), account).toMatch(why);
+}
+
 /** Rows of a query on OUT/fleet.duckdb, opened read-only. */
 export async function query(out: string, sql: string): Promise<unknown[][]> {
   return (await queryWarehouse(out, sql)).rows;

@@ -27,7 +27,16 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/source.js';
-import { assertBuilt, type CliRun, describeRun, runCli, snapshotTree, waitUntilStopped, workDir } from './harness.js';
+import {
+  assertBuilt,
+  type CliRun,
+  describeRun,
+  expectArgumentError,
+  runCli,
+  snapshotTree,
+  waitUntilStopped,
+  workDir,
+} from './harness.js';
 
 const work = workDir('outputs');
 const fleet = path.join(work, 'fleet');
@@ -79,14 +88,8 @@ function writeArgs(command: 'export' | 'report', to: string, force: boolean): st
 
 /** Exit 2, nothing on stdout, one `clinetrail: <command>: ` line matching `why`, no staging folder left. */
 function expectRefused(run: CliRun, command: string, why: RegExp, folder = dest): void {
-  const account = describeRun(run);
-  expect(run.code, account).toBe(2);
-  expect(run.stdout, account).toBe('');
-  expect(run.stderr.endsWith('\n'), account).toBe(true);
-  const lines = run.stderr.slice(0, -1).split('\n');
-  expect(lines, account).toHaveLength(1);
-  expect(lines[0], account).toMatch(new RegExp(`^clinetrail: ${command}: `));
-  expect(lines[0], account).toMatch(why);
+  expectArgumentError(run, new RegExp(`^${command}: `));
+  expectArgumentError(run, why);
   expect(
     readdirSync(folder).filter((n) => n.startsWith('.clinetrail-')),
     'no staging folder left',
