@@ -20,6 +20,7 @@
  */
 import { promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
+import { pathAliases, rootHolding } from '../core/path-within.js';
 import { testStop } from '../core/test-stops.js';
 import { recordedInputRoots } from '../load/input-roots.js';
 import { UsageError } from '../load/load-inputs.js';
@@ -33,19 +34,6 @@ export interface OutputTarget {
   /** The absolute path written, its folder and any link at it resolved. */
   path: string;
   force: boolean;
-}
-
-/** Whether `inner` is `outer` or lies under it. */
-function within(outer: string, inner: string): boolean {
-  const rel = path.relative(outer, inner);
-  return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
-}
-
-/** A path made absolute, and resolved through links where it exists. */
-async function aliases(p: string): Promise<string[]> {
-  const given = path.resolve(p);
-  const real = await fs.realpath(given).catch(() => given);
-  return real === given ? [given] : [given, real];
 }
 
 /** What a node that is not a regular file is, for a message. */
@@ -69,13 +57,10 @@ async function lstatOrNull(p: string): Promise<Stats | null> {
 
 /** What of OUT's the paths lie in (the warehouse, or an input of one of its loads), or null. */
 async function insideWhat(out: string, paths: readonly string[]): Promise<string | null> {
-  const inAny = (outers: readonly string[]) => outers.some((outer) => paths.some((p) => within(outer, p)));
-  const outs = await aliases(out);
-  if (inAny(outs)) return `the warehouse ${out}`;
-  for (const root of await recordedInputRoots(outs[outs.length - 1])) {
-    if (inAny(await aliases(root))) return `${root}, an input of a load of ${out} (the evidence)`;
-  }
-  return null;
+  if ((await rootHolding([out], paths)) !== null) return `the warehouse ${out}`;
+  const outs = await pathAliases(out);
+  const input = await rootHolding(await recordedInputRoots(outs[outs.length - 1]), paths);
+  return input === null ? null : `${input}, an input of a load of ${out} (the evidence)`;
 }
 
 /** Checks `--to` by the rules of the header; throws UsageError (exit 2) when it is refused. */

@@ -9,10 +9,11 @@
  * (for `mcp`, which serves an OUT before its first load, not an error: README "MCP server"; for `models`,
  * a folder no load wrote), an OUT of the old layout, given twice. Then each command's own arguments,
  * among them an export `--where` that is more than one expression (`1=1) union all (select * from
- * events`, a `;`, comment tricks) and a `--to` that is a FIFO.
+ * events`, a `;`, comment tricks), a `--to` that is a FIFO, and a load whose OUT is inside its fleet
+ * folder or a `--host` image.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/source.js';
@@ -27,6 +28,8 @@ const empty = path.join(work, 'empty');
 const oldLayout = path.join(work, 'old-layout');
 const dest = path.join(work, 'dest');
 const fifo = path.join(dest, 'fifo');
+/** A copy of the demo fleet, for the loads asked to write OUT inside it. */
+const evidence = path.join(work, 'evidence');
 
 /** The commands that read a warehouse, each with the arguments it needs besides `--out`. */
 const READERS: Record<string, (o: string) => string[]> = {
@@ -83,6 +86,16 @@ const COMMAND_CASES: Case[] = [
   ['load --shard 5/4', ['load', '--fleet', FLEET, '--out', path.join(work, 'new-out'), '--shard', '5/4'], /--shard/],
   ['load --out a file', ['load', '--fleet', FLEET, '--out', file], /is not a folder$/],
   ['load without --out', ['load', '--fleet', FLEET], /Missing required argument: out/],
+  [
+    'load --out inside the fleet',
+    ['load', '--fleet', evidence, '--out', path.join(evidence, 'out')],
+    /^load: --out .*\/evidence\/out is inside .*\/evidence, an input of this load \(the evidence\)/,
+  ],
+  [
+    'load --out inside a --host image',
+    ['load', '--host', `h=${path.join(evidence, 'lnx-u01')}`, '--out', path.join(evidence, 'lnx-u01', 'o')],
+    /^load: --out .*\/lnx-u01\/o is inside .*\/evidence\/lnx-u01, an input of this load/,
+  ],
   ['query without SQL', ['query', '--out', out], /Not enough non-option arguments/],
   ['query --format xml', ['query', '--out', out, '--format', 'xml', 'select 1'], /Invalid values/],
   ['query --allow-read missing', ['query', '--out', out, '--allow-read', missing, 'select 1'], /--allow-read .* is not a folder/],
@@ -118,6 +131,7 @@ const COMMAND_CASES: Case[] = [
 const AS_PROCESS = /--out missing$|^export --where \) union all \($/;
 
 let outBefore: Record<string, string>;
+let evidenceBefore: Record<string, string>;
 const runs = new Map<string, CliRun>();
 
 beforeAll(async () => {
@@ -125,6 +139,8 @@ beforeAll(async () => {
   const load = await runCli(['load', '--fleet', FLEET, '--out', out, '--quiet']);
   expect(load.code, describeRun(load)).toBe(0);
   writeFileSync(file, 'not a folder\n');
+  cpSync(FLEET, evidence, { recursive: true });
+  evidenceBefore = snapshotTree(evidence);
   mkdirSync(empty);
   mkdirSync(path.join(oldLayout, 'parquet', 'events', 'host=x'), { recursive: true });
   mkdirSync(dest);
@@ -144,6 +160,7 @@ describe.each([
 
 it('writes nothing: the loaded OUT keeps every byte, no OUT appears, nothing is written at --to', () => {
   expect(snapshotTree(out), 'the loaded OUT is unchanged').toEqual(outBefore);
+  expect(snapshotTree(evidence), 'no OUT appears in the evidence').toEqual(evidenceBefore);
   expect(readdirSync(empty), 'the folder with no warehouse stays empty').toEqual([]);
   expect(existsSync(missing), 'a missing OUT does not appear').toBe(false);
   expect(existsSync(path.join(work, 'new-out')), 'a refused load makes no OUT').toBe(false);
