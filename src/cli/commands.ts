@@ -19,7 +19,7 @@ import { reportOptions } from './report-options.js';
 import { huntOptions } from './hunt-options.js';
 import { parseShard, type Shard } from '../load/shard.js';
 import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
-import { oldLayoutError } from '../core/layout.js';
+import { noWarehouseError, oldLayoutError } from '../core/layout.js';
 import { runLoad, UsageError } from '../load/run.js';
 import { partitionRows } from '../load/partition-rows.js';
 import { clinetrailVersion } from '../load/state.js';
@@ -60,14 +60,20 @@ function once<T>(command: string, name: string, value: T | T[]): T {
   return value;
 }
 
-/** The `--out` of a query or export: a folder that exists (what it holds is checked by the query). */
-function queryOut(command: string, out: string): string {
+/**
+ * The `--out` of query, export, hunt, report and mcp: a folder that exists, of the current layout, and
+ * (but for mcp, which serves an OUT before its first load and answers `no_warehouse` meanwhile) that
+ * holds a warehouse. Anything else is a bad path: exit 2, like every argument error.
+ */
+function queryOut(command: string, out: string, needsWarehouse = true): string {
   if (out === '') throw new UsageError(`${command}: --out wants the output folder of a load, got ''`);
   const st = statSync(out, { throwIfNoEntry: false });
-  if (st !== undefined && !st.isDirectory()) throw new UsageError(`${command}: --out ${out} is not a folder`);
-  const old = oldLayoutError(path.resolve(out));
-  if (old !== null) throw new Error(`${command}: ${old}`);
-  return path.resolve(out);
+  if (st === undefined) throw new UsageError(`${command}: --out ${out} not found`);
+  if (!st.isDirectory()) throw new UsageError(`${command}: --out ${out} is not a folder`);
+  const resolved = path.resolve(out);
+  const problem = oldLayoutError(resolved) ?? (needsWarehouse ? noWarehouseError(resolved) : null);
+  if (problem !== null) throw new UsageError(`${command}: ${problem}`);
+  return resolved;
 }
 
 /**
@@ -274,8 +280,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
         'Serve OUT to an MCP client (Cline, Claude Desktop, ...) over stdio: list tables, read-only queries, session timelines',
         mcpOptions,
         async (args) => {
-          const out = queryOut('mcp', once('mcp', 'out', args.out));
-          if (!statSync(out, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`mcp: --out ${out} not found`);
+          const out = queryOut('mcp', once('mcp', 'out', args.out), false);
           const { serveMcp } = await import('../mcp/server.js');
           await serveMcp({ out, input: io.stdin ?? process.stdin, write: io.stdout, log: (line) => io.stderr(`${line}\n`) });
         },

@@ -40,13 +40,17 @@ export function queryOptions<T>(y: Argv<T>) {
 export function exportOptions<T>(y: Argv<T>) {
   return y
     .option('out', { type: 'string', demandOption: true, describe: 'Output folder of a load' })
-    .option('to', { type: 'string', demandOption: true, describe: 'The file to write (outside OUT)' })
+    .option('to', {
+      type: 'string',
+      demandOption: true,
+      describe: 'The file to write (a new or regular file, outside OUT and the evidence)',
+    })
     .option('format', {
       choices: ['timesketch', 'jsonl', 'csv', 'parquet'] as const satisfies readonly ExportFormat[],
       demandOption: true,
       describe: 'timesketch (JSONL a Timesketch import takes as is), jsonl, csv or parquet',
     })
-    .option('where', { type: 'string', describe: 'An SQL condition on the columns of the events view' })
+    .option('where', { type: 'string', describe: 'An SQL condition on the columns of the events view: one expression' })
     .option('sql', {
       type: 'string',
       describe: 'A query whose rows to export instead of the events view (checked as query checks it)',
@@ -58,6 +62,6 @@ export function exportOptions<T>(y: Argv<T>) {
     .example('$0 export --out wh --format csv --to ws042.csv --where "host = \'WS-042\'"', "one host's events as CSV")
     .example('$0 export --out wh --format parquet --to s.parquet --sql "select * from sessions"', 'any query, as Parquet')
     .epilogue(
-      `DuckDB writes the file itself (COPY), streamed in bounded memory, into a folder beside --to that is renamed into place: a failed export leaves no file under that name. --to inside OUT (links resolved), a missing folder of --to, or an existing --to without --force exits 2 before anything is written. timesketch lines carry message, datetime (ISO 8601 UTC), timestamp (epoch microseconds), timestamp_desc and every other column; undated rows are left out and counted. jsonl and csv follow the query output rules (times ISO 8601 UTC); parquet keeps DuckDB's types. The selection is checked as query checks a statement (one read-only query, the same sandbox; an explain has no rows to export). Progress and the summary (rows written, rows left out) go to stderr.`,
+      `DuckDB writes the file itself (COPY), streamed in bounded memory, into a folder beside --to and put in place whole: a failed export leaves no file under that name. --to is written only onto nothing or, with --force, a regular file: a folder, device, FIFO, socket or a link to one, --to inside OUT or inside the evidence of OUT's loads (links resolved), a missing folder of --to, or an existing --to without --force exits 2 before anything is written, as does a --where that is more than one expression. timesketch lines carry message, datetime (ISO 8601 UTC), timestamp (epoch microseconds), timestamp_desc and every other column; undated rows are left out and counted. jsonl and csv follow the query output rules (times ISO 8601 UTC); parquet keeps DuckDB's types. The selection is checked as query checks a statement (one read-only query, the same sandbox; an explain has no rows to export). Progress and the summary (rows written, rows left out) go to stderr.`,
     );
 }

@@ -4,7 +4,11 @@ import type { Argv } from 'yargs';
 export function reportOptions<T>(y: Argv<T>) {
   return y
     .option('out', { type: 'string', demandOption: true, describe: 'Output folder of a load' })
-    .option('to', { type: 'string', demandOption: true, describe: 'The HTML file to write (outside OUT)' })
+    .option('to', {
+      type: 'string',
+      demandOption: true,
+      describe: 'The HTML file to write (a new or regular file, outside OUT and the evidence)',
+    })
     .option('force', { type: 'boolean', default: false, describe: 'Replace --to if it exists' })
     .example('$0 report --out wh --to /cases/acme/report.html', 'one self-contained page for a browser')
     .epilogue(

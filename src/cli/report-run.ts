@@ -1,13 +1,13 @@
 /**
- * `clinetrail report`: the checks of `--to` (those of `export`: not inside OUT, its folder exists, no
- * existing file without `--force`; exit 2 before anything is written), then the page is made in a staging
- * folder `.clinetrail-report-<random>/` beside `--to` and renamed into place, so a failed report leaves no
- * half-written page and never replaces an old one. DuckDB's spill folder is in that staging folder too:
- * the report writes nothing under OUT.
+ * `clinetrail report`: the checks of `--to` (cli/output-file.ts, as for `export`: a new file or, with
+ * `--force`, a regular file, outside OUT and its inputs; exit 2 before anything is written), then the
+ * page is made in a staging folder `.clinetrail-report-<random>/` beside `--to` and put in place whole, so
+ * a failed report leaves no half-written page and never replaces an old one. DuckDB's spill folder is in
+ * that staging folder too: the report writes nothing under OUT.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { exportTarget } from './export-run.js';
+import { outputTarget, placeOutput } from './output-file.js';
 import { DEFAULT_CAPS } from '../report/data.js';
 import { readReport } from '../report/read.js';
 import { renderReport } from '../report/render.js';
@@ -20,9 +20,9 @@ export interface ReportArgs {
 
 /** Makes the report of OUT at `--to`; `stderr` gets the summary line. */
 export async function runReport(args: ReportArgs, stderr: (text: string) => void): Promise<void> {
-  const target = await exportTarget(args.out, args.to, args.force, 'report');
+  const target = await outputTarget(args.out, args.to, args.force, 'report');
   const t0 = Date.now();
-  const staging = await fs.mkdtemp(path.join(path.dirname(target), '.clinetrail-report-'));
+  const staging = await fs.mkdtemp(path.join(path.dirname(target.path), '.clinetrail-report-'));
   try {
     const spill = path.join(staging, 'spill');
     await fs.mkdir(spill);
@@ -32,10 +32,10 @@ export async function runReport(args: ReportArgs, stderr: (text: string) => void
     const page = path.join(staging, 'report.html');
     await fs.writeFile(page, renderReport(data), 'utf8');
     const size = (await fs.stat(page)).size;
-    await fs.rename(page, target);
+    await placeOutput(page, target);
     const findings = data.findings === null ? 'hunts not run yet' : `${data.findings.total} finding(s)`;
     stderr(
-      `clinetrail: report: ${data.glance.hosts} host(s), ${data.glance.sessions} session(s), ${findings}, ${(size / 1e6).toFixed(2)} MB in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${target}\n`,
+      `clinetrail: report: ${data.glance.hosts} host(s), ${data.glance.sessions} session(s), ${findings}, ${(size / 1e6).toFixed(2)} MB in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${target.path}\n`,
     );
   } finally {
     await fs.rm(staging, { recursive: true, force: true });

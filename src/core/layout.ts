@@ -125,6 +125,20 @@ export function partsFolders(outDir: string): Promise<string[]> {
   return twoLevels(eventsDir(outDir));
 }
 
+/** OUT's warehouse file, built by a load (or `models`) and renamed into place. */
+export function warehouseFile(outDir: string): string {
+  return path.join(outDir, 'fleet.duckdb');
+}
+
+/**
+ * The one-line error of a command that reads the warehouse, for an OUT that holds none (no load has
+ * built it: a wrong folder, a load not yet done, shard loads before `models`), or null.
+ */
+export function noWarehouseError(outDir: string): string | null {
+  const file = warehouseFile(outDir);
+  return existsSync(file) ? null : `no warehouse at ${file}; run clinetrail load --out ${outDir} first`;
+}
+
 /**
  * The one-line error of `query` and `export` for an OUT written by clinetrail before this layout
  * (`parquet/events/host=H/store=S` with the manifests and side files beside the parts), or null. The

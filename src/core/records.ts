@@ -171,6 +171,8 @@ export interface RunRecord {
   hosts_kept_empty: string[];
   /** Every host image of the input, with what the load found in it (load/membership.ts HostStatus). */
   host_images: Array<{ host: string; image_path: string; status: string }>;
+  /** The `--fleet` folder, absolute; null for a load of `--host` images only. With host_images, the input roots no output may be written into. */
+  fleet: string | null;
 }
 
 export const RUN_SHAPE: RecordShape<RunRecord> = {
@@ -218,5 +220,9 @@ export const RUN_SHAPE: RecordShape<RunRecord> = {
   hosts_kept_empty: {
     sql: 'VARCHAR[]',
     doc: 'Hosts of the input whose image gave no Cline store while the warehouse held data for them: their data was kept (--accept-empty replaces it); null for old runs.',
+  },
+  fleet: {
+    sql: 'VARCHAR',
+    doc: 'The --fleet folder of the load, absolute; null for a load of --host images only, and for old runs.',
   },
 };

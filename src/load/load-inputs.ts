@@ -5,6 +5,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { listFleet, type HostImage } from '../discover/discover.js';
+import { rootHolding } from '../core/path-within.js';
 import { archiveFormatOf } from '../evidence/archive.js';
 import { stagingLimits } from '../evidence/staging-limits.js';
 import { openCollections, type OpenedCollection } from './collections.js';
@@ -74,7 +75,8 @@ export async function checkLoadOptions(options: LoadOptions): Promise<void> {
 }
 
 /**
- * The host images of a load, checked: every path a folder or an archive, every name given once. The
+ * The host images of a load, checked: every path a folder or an archive, every name given once, none
+ * holding OUT. The
  * collections among them are listed here (load/collections.ts), since a collection's own metadata can
  * name its host: two images of one host name are refused, whichever way they got it.
  */
@@ -95,6 +97,13 @@ export async function resolveImages(options: LoadOptions): Promise<OpenedCollect
     images.push(image);
     named.add(image);
   }
+  // OUT inside the evidence would be written into it, and read back as a host image by the next load
+  const fleet = options.fleet === undefined ? [] : [options.fleet];
+  const holder = await rootHolding([...fleet, ...images.map((i) => i.root)], [options.out]);
+  if (holder !== null)
+    throw new UsageError(
+      `load: --out ${options.out} is inside ${holder}, an input of this load (the evidence); put OUT outside it`,
+    );
   const opened = await openCollections(images, named, path.resolve(options.out));
   const seen = new Map<string, string>();
   for (const { image } of opened) {

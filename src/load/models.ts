@@ -89,6 +89,9 @@ export async function runModelsCommand(outArg: string): Promise<ModelsRun> {
   if (!st.isDirectory()) throw new UsageError(`models: --out ${outArg} is not a folder`);
   const old = oldLayoutError(out);
   if (old !== null) throw new UsageError(`models: ${old}`);
+  // a folder no load wrote is a wrong --out: models would build an empty warehouse in it
+  if (!existsSync(path.join(out, 'state', 'runs')))
+    throw new UsageError(`models: --out ${outArg} holds no load (no state/runs); run clinetrail load --out ${outArg} first`);
   const release = await acquireLock(out, 'models');
   try {
     const { queryWarehouse } = await import('../warehouse/build.js');

@@ -237,6 +237,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
         image_path: image.root,
         status: hostStatus(image.host, found, membership.keptEmpty, discoveries[i].problems.length > 0),
       })),
+      fleet: options.fleet === undefined ? null : path.resolve(options.fleet),
     };
     // written before the build, which reads the runs folder; taken back if the build fails
     const runFile = await recordRun(out, record);

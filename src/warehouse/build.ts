@@ -7,7 +7,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { fileDirOf, partitionFolders } from '../core/layout.js';
+import { fileDirOf, noWarehouseError, partitionFolders, warehouseFile } from '../core/layout.js';
 import { readManifest } from '../core/manifest.js';
 import { COLUMNS, columnList, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE } from '../core/records.js';
 import { SQL_DIR } from './models-version.js';
@@ -217,8 +217,9 @@ export async function withQueryConnection<T>(
   options: QueryOptions,
   use: (conn: DuckDBConnection) => Promise<T>,
 ): Promise<T> {
-  const file = path.join(outDir, 'fleet.duckdb');
-  if (!existsSync(file)) throw new Error(`query: no warehouse at ${file}; run clinetrail load --out ${outDir} first`);
+  const missing = noWarehouseError(outDir);
+  if (missing !== null) throw new Error(`query: ${missing}`);
+  const file = warehouseFile(outDir);
   const allowed = await allowedDirectories(outDir, options.allowRead ?? []);
   const temp = options.tempDir ? { dir: options.tempDir, remove: async () => {} } : await createQueryTemp(outDir);
   try {

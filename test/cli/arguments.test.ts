@@ -215,12 +215,9 @@ describe('query: the same --out checks', () => {
     );
   });
 
-  it('a missing OUT: one line, and no OUT made', async () => {
+  it('a missing OUT: not found, and no OUT made', async () => {
     const out = path.join(work, 'no-such-out');
-    const r = await run(['query', '--out', out, 'select 1']);
-    expect(r.code).not.toBe(0);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^clinetrail: [^\n]*\n$/);
+    expectRefused(await run(['query', '--out', out, 'select 1']), new RegExp(`^clinetrail: query: --out ${out} not found$`));
     expect(existsSync(out)).toBe(false);
   });
 

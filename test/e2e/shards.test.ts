@@ -16,7 +16,16 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/source.js';
 import { differingTables, tableHashes } from '../helpers/table-hashes.js';
-import { assertBuilt, type CliRun, describeRun, query, runCli, snapshotTree, workDir } from '../hostile/harness.js';
+import {
+  assertBuilt,
+  type CliRun,
+  describeRun,
+  query,
+  runCli,
+  snapshotTree,
+  waitUntilStopped,
+  workDir,
+} from '../hostile/harness.js';
 
 const DEMO = path.join(REPO, 'fixtures', 'fleet');
 const N = 4;
@@ -68,17 +77,6 @@ const partitionFiles = (out: string) => ({
   parquet: snapshotTree(path.join(out, 'parquet')),
   records: snapshotTree(path.join(out, 'records')),
 });
-
-/** Resolves once process `pid` is stopped (state T in /proc/PID/stat), or fails after 120 s. */
-async function stopped(pid: number): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('T')) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`process ${pid} did not stop`);
-}
 
 let shardRuns: CliRun[] = [];
 let models: CliRun;
@@ -140,7 +138,7 @@ describe.skipIf(process.platform !== 'linux')('a shard that runs (stopped at a t
         held = child.pid;
       },
     });
-    await stopped(held!);
+    await waitUntilStopped(held!);
     try {
       const again = await shardRun(sharded, 3);
       expect(again.code, describeRun(again)).toBe(3);

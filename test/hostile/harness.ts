@@ -113,6 +113,17 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun
   });
 }
 
+/** Resolves once process `pid` is stopped (state T in /proc/PID/stat), or fails after 120 s. */
+export async function waitUntilStopped(pid: number): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('T')) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`process ${pid} did not stop`);
+}
+
 /** `load --fleet FLEET --out OUT --full`, asserting nothing; callers check code and output. */
 export function load(fleet: string, out: string, options: CliOptions = {}): Promise<CliRun> {
   return runCli(['load', '--fleet', fleet, '--out', out, '--full'], options);
@@ -121,6 +132,18 @@ export function load(fleet: string, out: string, options: CliOptions = {}): Prom
 /** A readable account of a run for assertion messages. */
 export function describeRun(run: CliRun): string {
   return `exit ${run.code} signal ${run.signal} in ${run.ms} ms${run.timedOut ? ' (TIMED OUT, killed)' : ''}\n--- stdout\n${run.stdout}\n--- stderr (last 4000 chars)\n${run.stderr.slice(-4000)}`;
+}
+
+/** An argument error as the CLI promises it: exit 2, nothing on stdout, one `clinetrail: ` line matching `why`. */
+export function expectArgumentError(run: CliRun, why: RegExp): void {
+  const account = describeRun(run);
+  expect(run.code, account).toBe(2);
+  expect(run.stdout, account).toBe('');
+  expect(run.stderr.endsWith('\n'), account).toBe(true);
+  const lines = run.stderr.slice(0, -1).split('\n');
+  expect(lines, account).toHaveLength(1);
+  expect(lines[0], account).toMatch(/^clinetrail: /);
+  expect(lines[0].slice('clinetrail: '.length), account).toMatch(why);
 }
 
 /** Rows of a query on OUT/fleet.duckdb, opened read-only. */

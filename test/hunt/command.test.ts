@@ -59,10 +59,10 @@ describe('clinetrail hunt', () => {
     expect(sha(path.join(out, 'fleet.duckdb'))).toBe(before);
   });
 
-  it('fails with exit 1 on a folder that holds no warehouse, and writes nothing there', async () => {
+  it('refuses a folder that holds no warehouse with exit 2, and writes nothing there', async () => {
     const empty = fs.mkdtempSync(path.join(temp.dir, 'empty-'));
     const run = await cli(['hunt', '--out', empty]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^clinetrail: hunt: no warehouse at .*fleet\.duckdb; run clinetrail load/);
     expect(fs.readdirSync(empty)).toEqual([]);
   });

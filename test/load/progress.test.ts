@@ -28,6 +28,7 @@ const RUN: RunRecord = {
   hosts_absent: [],
   hosts_kept_empty: [],
   host_images: [],
+  fleet: null,
 };
 
 function harness(format: 'text' | 'json', isTTY: boolean, quiet = false) {

@@ -231,8 +231,8 @@ describe('the command line', () => {
     expect(inside.code).toBe(2);
     expect(fs.existsSync(path.join(out, 'r.html'))).toBe(false);
     const none = await cli(['report', '--out', path.join(tmp, 'nothing'), '--to', path.join(tmp, 'n.html')]);
-    expect(none.code).toBe(1);
-    expect(none.stderr).toMatch(/^clinetrail: .*no warehouse at/);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^clinetrail: report: --out .*nothing not found\n$/);
     expect(fs.existsSync(path.join(tmp, 'n.html'))).toBe(false);
   });
 
