@@ -3,7 +3,8 @@
  * cli/main.ts runs it on the process's argv and streams; tests run the same function in-process.
  * Progress goes to stderr, results to stdout. Exit codes: 0 done; 1 the load, models or query failed
  * (I/O error, SQL error); 2 bad arguments or paths; 3 another load holds OUT (load/lock.ts: or, for a
- * shard load or models, a load they may not run beside). A bad argument is refused
+ * shard load or models, a load they may not run beside); 4 a load kept an empty image's earlier data; 6
+ * `models` built, but shards of the split did not load their hosts. A bad argument is refused
  * before anything is written, with one `clinetrail: ` line on stderr (one JSON error event with
  * `--log-format json`).
  */
@@ -18,6 +19,7 @@ import { loadOptions, modelsOptions } from './load-options.js';
 import { reportOptions } from './report-options.js';
 import { huntOptions } from './hunt-options.js';
 import { parseShard, type Shard } from '../load/shard.js';
+import { shardGapText } from '../load/split-check.js';
 import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
 import { noWarehouseError, oldLayoutError } from '../core/layout.js';
 import { runLoad, UsageError } from '../load/run.js';
@@ -27,8 +29,11 @@ import { LockHeldError } from '../load/lock.js';
 import { OwnFault } from '../core/own-fault.js';
 import { printable } from '../core/terminal-text.js';
 
-/** Exit codes; `keptEmpty`: the load finished, but a host image gave nothing and its earlier data was kept. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, locked: 3, keptEmpty: 4 } as const;
+/**
+ * Exit codes; `keptEmpty`: the load finished, but a host image gave nothing and its earlier data was kept;
+ * `shardsNotLoaded`: `models` built the warehouse, but shards of the split did not run or finish.
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, locked: 3, keptEmpty: 4, shardsNotLoaded: 6 } as const;
 
 function parseHost(spec: string): HostImage {
   const eq = spec.indexOf('=');
@@ -209,6 +214,8 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           io.stderr(
             `clinetrail: models built: ${run.hosts} host(s), ${run.raw_rows} row(s), ${run.duplicates_dropped} duplicate(s) dropped, ${run.event_rows} event(s) in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${path.resolve(out)}\n`,
           );
+          for (const gap of run.shards_not_loaded) io.stderr(`clinetrail: warning: ${shardGapText(gap)}\n`);
+          if (run.shards_not_loaded.length > 0) code = EXIT.shardsNotLoaded;
         },
       )
       .command(
@@ -289,7 +296,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
       .strict()
       .recommendCommands()
       .epilogue(
-        'Exit codes: 0 done; 1 the command failed (load, models, query, export, hunt, report); 2 bad arguments or paths; 3 another load (or models, a hunt, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
+        'Exit codes: 0 done; 1 the command failed (load, models, query, export, hunt, report); 2 bad arguments or paths; 3 another load (or models, a hunt, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept; 6 models built, but shards of the split did not run or finish.',
       )
       .fail((msg, err) => {
         throw err ?? new ArgumentError(msg);

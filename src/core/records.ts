@@ -173,7 +173,57 @@ export interface RunRecord {
   host_images: Array<{ host: string; image_path: string; status: string }>;
   /** The `--fleet` folder, absolute; null for a load of `--host` images only. With host_images, the input roots no output may be written into. */
   fleet: string | null;
+  /**
+   * True for the record `clinetrail models` writes for a shard of the split that did not run (load/split-check.ts):
+   * no load wrote it, its host_images are the hosts that shard was to load. False (null in old runs) for every load.
+   */
+  shard_missing: boolean;
 }
+
+/** What a run knows only once it has read its hosts: null in the record of a run not finished. */
+export type RunFigure =
+  | 'ended_at'
+  | 'partitions_written'
+  | 'partitions_unchanged'
+  | 'partitions_removed'
+  | 'files_read'
+  | 'files_unchanged'
+  | 'rows_written'
+  | 'parser_errors'
+  | 'discovery_problems'
+  | 'is_full_load'
+  | 'secrets_found'
+  | 'hosts_absent'
+  | 'hosts_kept_empty';
+
+/** The figures of a run not finished: all null. */
+export const NO_FIGURES: { readonly [K in RunFigure]: null } = {
+  ended_at: null,
+  partitions_written: null,
+  partitions_unchanged: null,
+  partitions_removed: null,
+  files_read: null,
+  files_unchanged: null,
+  rows_written: null,
+  parser_errors: null,
+  discovery_problems: null,
+  is_full_load: null,
+  secrets_found: null,
+  hosts_absent: null,
+  hosts_kept_empty: null,
+};
+
+/** What a run record says before the run has read its hosts: all but its figures and its hosts' statuses. */
+export type RunStart = Omit<RunRecord, RunFigure | 'host_images'>;
+
+/**
+ * The record of a run not finished: a shard load's, written as it starts (its hosts `shard not loaded`)
+ * and replaced by its RunRecord at its end, so a shard killed or failed leaves it; or the record of a
+ * shard that did not run, written by `clinetrail models` (`shard_missing`, its settings unknown).
+ */
+export type UnfinishedRunRecord = Omit<RunRecord, RunFigure | 'secrets_redacted' | 'prune'> & {
+  [K in RunFigure]: null;
+} & { secrets_redacted: boolean | null; prune: boolean | null };
 
 export const RUN_SHAPE: RecordShape<RunRecord> = {
   run_id: { sql: 'VARCHAR', doc: 'Random id of the run.' },
@@ -182,7 +232,10 @@ export const RUN_SHAPE: RecordShape<RunRecord> = {
     doc: 'clinetrail version that wrote the run: package version + loader code version; null for runs written before it was recorded.',
   },
   started_at: { sql: 'TIMESTAMPTZ', doc: 'When the run started (UTC).' },
-  ended_at: { sql: 'TIMESTAMPTZ', doc: 'When its partitions were written, before the warehouse build (UTC).' },
+  ended_at: {
+    sql: 'TIMESTAMPTZ',
+    doc: 'When its partitions were written, before the warehouse build (UTC); null for a shard load not finished (killed, failed or running: its figures are null too) and for a shard that did not run (shard_missing).',
+  },
   hosts: { sql: 'BIGINT', doc: 'Host images in the input.' },
   partitions_written: { sql: 'BIGINT', doc: 'Partitions (host, store) read and written again.' },
   partitions_unchanged: { sql: 'BIGINT', doc: 'Partitions kept because nothing about them changed.' },
@@ -215,7 +268,7 @@ export const RUN_SHAPE: RecordShape<RunRecord> = {
   },
   host_images: {
     sql: 'STRUCT(host VARCHAR, image_path VARCHAR, status VARCHAR)[]',
-    doc: 'Every host image of the input: name, path and what the load found (loaded, no Cline data, unreadable, kept after empty image); null for old runs.',
+    doc: 'Every host image of the input: name, path and what the load found (loaded, no Cline data, unreadable, kept after empty image; shard not loaded in the record of a shard load not finished or not run); null for old runs.',
   },
   hosts_kept_empty: {
     sql: 'VARCHAR[]',
@@ -224,5 +277,9 @@ export const RUN_SHAPE: RecordShape<RunRecord> = {
   fleet: {
     sql: 'VARCHAR',
     doc: 'The --fleet folder of the load, absolute; null for a load of --host images only, and for old runs.',
+  },
+  shard_missing: {
+    sql: 'BOOLEAN',
+    doc: 'True for the record clinetrail models writes for a shard of the split that did not run since the last complete build: no load wrote it; host_images are the hosts it was to load. False for a load; null for old runs.',
   },
 };

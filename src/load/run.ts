@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import pLimit from 'p-limit';
 import { removeStaleCopies } from '../evidence/private-folders.js';
-import type { RunRecord } from '../core/records.js';
+import type { RunRecord, RunStart } from '../core/records.js';
 import { discoverOrReport, groupByPartition, problemEvent } from './groups.js';
 import { makeStagingFolders, releaseStaging, saveListings } from './collections.js';
 import { HostStaging } from './staging.js';
@@ -26,6 +26,8 @@ import { withdrawPartition } from './retire.js';
 import { refreshModels } from './models.js';
 import { clinetrailVersion, currentInputs, rereadReason, STALE_MARKER, writerVersion } from './state.js';
 import { createPartitionPool, type PartitionJob } from './worker-pool.js';
+import { recordRun } from './run-records.js';
+import { recordShardStart } from './split-check.js';
 
 import { checkLoadOptions, type LoadOptions, resolveImages, UsageError } from './load-inputs.js';
 
@@ -47,16 +49,6 @@ async function makeFolder(dir: string): Promise<void> {
   await fs.mkdir(dir).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'EEXIST') throw err;
   });
-}
-
-/** Writes one run record as its own file, by rename: a killed load leaves a whole record or none. Returns the file. */
-async function recordRun(outDir: string, record: RunRecord): Promise<string> {
-  const dir = path.join(outDir, 'state', 'runs');
-  await fs.mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${record.started_at.replace(/[:.]/g, '-')}_${record.run_id}.json`);
-  await fs.writeFile(`${file}.tmp`, `${JSON.stringify(record)}\n`);
-  await fs.rename(`${file}.tmp`, file);
-  return file;
 }
 
 /**
@@ -96,6 +88,28 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
   }
   const release = shard === null ? await acquireLock(out) : await acquireShardLock(out, shard);
   try {
+    const begun: RunStart = {
+      run_id: randomUUID(),
+      clinetrail_version: await clinetrailVersion(),
+      started_at: started.toISOString(),
+      hosts: images.length,
+      shard_index: shard?.index ?? null,
+      shard_count: shard?.count ?? null,
+      secrets_redacted: options.keepSecrets !== true,
+      duplicates_dropped: null,
+      finished_at: null,
+      prune: options.prune === true,
+      fleet: options.fleet === undefined ? null : path.resolve(options.fleet),
+      shard_missing: false,
+    };
+    // what `models` needs to tell a shard killed or never started (load/split-check.ts)
+    if (shard !== null)
+      await recordShardStart(
+        out,
+        begun,
+        resolved.map((o) => o.image),
+        images,
+      );
     removeStaleCopies(); // private SQLite copies and staged members of killed loads (evidence/private-folders.ts)
     if (shard === null) {
       const migrated = await migrateOldLayout(out);
@@ -209,11 +223,8 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     }
     for (const host of membership.keptEmpty) emit({ event: 'kept-empty', host });
     const record: RunRecord = {
-      run_id: randomUUID(),
-      clinetrail_version: await clinetrailVersion(),
-      started_at: started.toISOString(),
+      ...begun,
       ended_at: new Date().toISOString(),
-      hosts: images.length,
       partitions_written: results.length,
       partitions_unchanged: unchanged,
       partitions_removed: removed,
@@ -223,13 +234,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       parser_errors: results.reduce((n, r) => n + r.errors, 0),
       discovery_problems: discoveries.reduce((n, d) => n + d.problems.length, 0),
       is_full_load: options.full === true || unchanged === 0,
-      shard_index: shard?.index ?? null,
-      shard_count: shard?.count ?? null,
-      secrets_redacted: !keepSecrets,
       secrets_found: results.reduce((n, r) => n + r.secrets, 0),
-      duplicates_dropped: null,
-      finished_at: null,
-      prune: options.prune === true,
       hosts_absent: membership.absent,
       hosts_kept_empty: membership.keptEmpty,
       host_images: images.map((image, i) => ({
@@ -237,7 +242,6 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
         image_path: image.root,
         status: hostStatus(image.host, found, membership.keptEmpty, discoveries[i].problems.length > 0),
       })),
-      fleet: options.fleet === undefined ? null : path.resolve(options.fleet),
     };
     // written before the build, which reads the runs folder; taken back if the build fails
     const runFile = await recordRun(out, record);

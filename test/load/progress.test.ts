@@ -29,6 +29,7 @@ const RUN: RunRecord = {
   hosts_kept_empty: [],
   host_images: [],
   fleet: null,
+  shard_missing: false,
 };
 
 function harness(format: 'text' | 'json', isTTY: boolean, quiet = false) {
