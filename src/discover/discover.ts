@@ -135,7 +135,8 @@ function skippedProblems(image: HostImage, collection: CollectionImage): Discove
     host: image.host,
     store: null,
     file: path.join(collection.stagingRoot, encodeURIComponent(member.name)),
-    message: `archive member skipped (${collection.archive.path}: ${JSON.stringify(member.name)}): ${reason}`,
+    // the reason first: a row's text is cut at 300 characters, and `files` has the archive and the whole name
+    message: `archive member skipped (${reason}): ${JSON.stringify(member.name)}`,
     member: member.name,
   }));
 }
