@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { BlobReader, configure, Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js';
 import * as yazl from 'yazl';
 import { filesUnder } from '../hostile/harness.js';
+import { escapeComponent } from './velociraptor-layout.js';
 
 configure({ useWebWorkers: false });
 
@@ -24,22 +25,6 @@ export interface Upload {
   real: string;
   client: string;
   accessor?: string;
-}
-
-/**
- * One path component escaped for a zip, as `utils/sanitize.go` SanitizeStringForZip does: a leading `.` or
- * space, a trailing one, `? " * : | < > % / \`, and bytes that are not UTF-8, as `%XX`.
- */
-export function sanitizeForZip(component: string): string {
-  const hex = (c: number) => `%${c.toString(16).toUpperCase().padStart(2, '0')}`;
-  const chars = [...component];
-  let out = chars
-    .map((ch, i) =>
-      i === 0 && (ch === '.' || ch === ' ') ? hex(ch.charCodeAt(0)) : '?"*:|<>%/\\'.includes(ch) ? hex(ch.charCodeAt(0)) : ch,
-    )
-    .join('');
-  if (out.endsWith('.') || out.endsWith(' ')) out = out.slice(0, -1) + hex(out.charCodeAt(out.length - 1));
-  return out;
 }
 
 /** The uploads of every file under `dir`, at `clientPrefix/<its path below dir>` on the client. */
@@ -77,7 +62,7 @@ function collectionMembers(
     const components = u.client.split('/');
     const accessor = u.accessor ?? 'auto';
     const data = readFileSync(u.real);
-    members.push({ name: `${prefix}uploads/${accessor}/${components.map(sanitizeForZip).join('/')}`, data, mtime: stamp });
+    members.push({ name: `${prefix}uploads/${accessor}/${components.map(escapeComponent).join('/')}`, data, mtime: stamp });
     uploadRows.push({
       Timestamp: stamp.toISOString(),
       started: stamp.toISOString(),
@@ -162,7 +147,7 @@ export function huntDownload(huntId: string, clients: readonly HuntClient[], sta
     const clientInfo = c.unnamed
       ? { client_id: c.clientId }
       : { client_id: c.clientId, hostname: c.hostname, fqdn: c.hostname, system: 'windows' };
-    const folder = `${sanitizeForZip(`${c.hostname}-${c.clientId}`)}/`;
+    const folder = `${escapeComponent(`${c.hostname}-${c.clientId}`)}/`;
     members.push(...collectionMembers(folder, c.uploads, artifact, clientInfo, `F.${huntId.slice(2)}.H`, stamp));
   }
   return members;
