@@ -109,3 +109,14 @@ describe.each([
     expect(snapshotTree(fleet)).toEqual(before);
   });
 });
+
+describe('a hunt download given a name (--host NAME=PATH)', () => {
+  it('names each client NAME/<its own name>', async () => {
+    const out = path.join(work, 'named-out');
+    const run = await runCli(['load', '--host', `HUNT=${path.join(work, 'zipped', 'H.C1234.zip')}`, '--out', out]);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(await query(out, 'select host, collection from hosts order by host')).toEqual(
+      HOSTS.map(([host, folder]) => [`HUNT/${host}`, folder]),
+    );
+  });
+});
