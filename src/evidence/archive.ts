@@ -338,11 +338,15 @@ export async function copyMembers(
   return failed;
 }
 
-/** One small member read whole (collection metadata such as `client_info.json`), or null when absent or unreadable. */
+/**
+ * One small member read whole (collection metadata such as `client_info.json`), or null when absent or
+ * unreadable; a zip's with its `password` when it has one (evidence/zip-password.ts).
+ */
 export async function readSmallMember(
   file: string,
   format: ArchiveFormat,
   name: string,
+  password?: string,
   limit = 1024 * 1024,
 ): Promise<Buffer | null> {
   try {
@@ -361,7 +365,11 @@ export async function readSmallMember(
       }
       found = Buffer.concat(chunks);
     };
-    if (format === 'zip') {
+    if (format === 'zip' && password !== undefined) {
+      await withDecryptedMembers(file, password, async (members) => {
+        if (members.has(name)) await collect(members.open(name));
+      });
+    } else if (format === 'zip') {
       await eachZipEntry(file, async (zip, entry) => {
         if (found === null && zipEntryName(entry) === name) await collect(await zip.openReadStreamPromise(entry));
       });

@@ -105,23 +105,3 @@ export function withDecryptedMembers(
     }),
   );
 }
-
-/** One small member read whole with the password (collection metadata), or null when absent, larger than `limit` or unreadable. */
-export async function readSmallMemberWithPassword(
-  file: string,
-  password: string,
-  name: string,
-  limit = 1024 * 1024,
-): Promise<Buffer | null> {
-  try {
-    return await withEntries(file, async (entries) => {
-      const entry = entries.get(name);
-      if (!entry || entry.uncompressedSize > limit) return null;
-      const chunks: Uint8Array[] = [];
-      await entry.getData(new WritableStream({ write: (chunk: Uint8Array) => void chunks.push(chunk) }), { password });
-      return Buffer.concat(chunks);
-    });
-  } catch {
-    return null;
-  }
-}

@@ -11,13 +11,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { decodeComponent } from '../discover/collection.js';
-import { type ArchiveFormat, type ArchiveMember, readSmallMember } from '../evidence/archive.js';
-import { readSmallMemberWithPassword } from '../evidence/zip-password.js';
-
-/** A collection's metadata file, read with the password of its archive when it has one. */
-export function readMetadata(root: string, format: ArchiveFormat, name: string, password?: string): Promise<Buffer | null> {
-  return password === undefined ? readSmallMember(root, format, name) : readSmallMemberWithPassword(root, password, name);
-}
+import { type ArchiveMember, readSmallMember } from '../evidence/archive.js';
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 

@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { HUNT_MARKER, type LogicalListing, logicalListing, velociraptorLayout } from '../discover/collection.js';
 import type { CollectionImage, HostImage } from '../discover/discover.js';
-import { type ArchiveFormat, type ArchiveMember, archiveFormatOf, listMembers } from '../evidence/archive.js';
+import { type ArchiveFormat, type ArchiveMember, archiveFormatOf, listMembers, readSmallMember } from '../evidence/archive.js';
 import { makePrivateFolder, releasePrivateFolder } from '../evidence/private-folders.js';
 import { memberText } from '../core/row.js';
 import { passwordFor } from '../evidence/zip-password.js';
@@ -24,7 +24,6 @@ import {
   hostnameOf,
   imageKey,
   previousHostNames,
-  readMetadata,
   velociraptorContainer,
 } from './collection-names.js';
 
@@ -106,7 +105,7 @@ async function collectionHostnames(
 ): Promise<Record<string, string | null>> {
   const names: Record<string, string | null> = {};
   for (const prefix of velociraptorLayout(new Set(members.map((m) => m.name))).prefixes)
-    names[prefix] = hostnameOf(await readMetadata(root, format, `${prefix}client_info.json`, password));
+    names[prefix] = hostnameOf(await readSmallMember(root, format, `${prefix}client_info.json`, password));
   return names;
 }
 

@@ -4,11 +4,12 @@
  * collector's encrypted container. The layouts, and the Velociraptor source each one follows, are in
  * fixtures/velociraptor/README.md.
  */
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { BlobReader, configure, Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js';
 import * as yazl from 'yazl';
-import { filesUnder } from '../hostile/harness.js';
+import { filesUnder, makeControlHost, snapshotTree } from '../hostile/harness.js';
+import { REPO } from './source.js';
 import { escapeComponent } from './velociraptor-layout.js';
 
 configure({ useWebWorkers: false });
@@ -25,6 +26,32 @@ export interface Upload {
   real: string;
   client: string;
   accessor?: string;
+}
+
+/** The one time of every file the collections are built from: a zip's DOS time keeps 2 s, a tar's 1 s. */
+export const STAMP = new Date('2026-10-01T00:00:00Z');
+
+/** A copy of the demo fleet's folder `rel` (`lnx-u01/home`, or '' for all of it) at `dest`, every file stamped STAMP. */
+export function stampedCopy(rel: string, dest: string): string {
+  cpSync(path.join(REPO, 'fixtures', 'fleet', ...rel.split('/').filter(Boolean)), dest, { recursive: true });
+  for (const f of filesUnder(dest)) utimesSync(path.join(dest, f), STAMP, STAMP);
+  return dest;
+}
+
+/**
+ * A hostile fleet under `work` beside the control host: `fleet/control` links to the control host made
+ * alone in `controlFleet` (what expectControlAsAlone compares with), and `bytes()` is every byte of both.
+ */
+export function fleetWithControl(work: string): { fleet: string; controlFleet: string; bytes: () => unknown } {
+  const fleet = path.join(work, 'fleet');
+  const controlFleet = path.join(work, 'control-fleet');
+  mkdirSync(fleet, { recursive: true });
+  symlinkSync(makeControlHost(controlFleet), path.join(fleet, 'control'));
+  return {
+    fleet,
+    controlFleet,
+    bytes: () => ({ own: snapshotTree(fleet, (rel) => rel !== 'control'), control: snapshotTree(controlFleet) }),
+  };
 }
 
 /** The uploads of every file under `dir`, at `clientPrefix/<its path below dir>` on the client. */

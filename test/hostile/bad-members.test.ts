@@ -6,17 +6,15 @@
  * the first such name), in a tarball, and once decoded in a Velociraptor collection (`%2E%2E%2F`, `%00`,
  * skipped without a word before). The fleet is not changed by a byte.
  */
-import { cpSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/source.js';
-import { type Member, offlineCollection, uploadsOf, zipBytes } from '../helpers/velociraptor.js';
+import { type Member, offlineCollection, STAMP, stampedCopy, uploadsOf, zipBytes } from '../helpers/velociraptor.js';
 import { assertBuilt, describeRun, filesUnder, lit, query, runCli, snapshotTree, workDir } from './harness.js';
 
 const work = workDir('bad-members');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const STAMP = new Date('2026-10-01T00:00:00Z');
 const fleet = path.join(work, 'fleet');
 const out = path.join(work, 'out');
 const refOut = path.join(work, 'ref-out');
@@ -89,9 +87,7 @@ let run: Awaited<ReturnType<typeof runCli>>;
 
 beforeAll(async () => {
   assertBuilt();
-  const home = path.join(work, 'home');
-  cpSync(path.join(REPO, 'fixtures', 'fleet', 'lnx-u01', 'home'), home, { recursive: true });
-  for (const rel of filesUnder(home)) utimesSync(path.join(home, rel), STAMP, STAMP);
+  const home = stampedCopy('lnx-u01/home', path.join(work, 'home'));
   const plain: Member[] = filesUnder(home).map((rel) => ({
     name: `home/${rel}`,
     data: readFileSync(path.join(home, rel)),

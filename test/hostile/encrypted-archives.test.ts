@@ -7,41 +7,28 @@
  * is not changed by a byte.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/source.js';
 import {
   encryptedContainer,
   encryptedZipBytes,
+  fleetWithControl,
   offlineCollection,
+  STAMP,
+  stampedCopy,
   uploadsOf,
   writeTree,
   zipBytes,
 } from '../helpers/velociraptor.js';
-import {
-  assertBuilt,
-  describeRun,
-  expectControlAsAlone,
-  filesUnder,
-  lit,
-  makeControlHost,
-  query,
-  runCli,
-  snapshotTree,
-  workDir,
-} from './harness.js';
+import { assertBuilt, describeRun, expectControlAsAlone, lit, query, runCli, workDir } from './harness.js';
 
 const work = workDir('encrypted');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const STAMP = new Date('2026-10-01T00:00:00Z');
 const PASSWORD = 'correct horse battery staple';
 const HOST = 'VR-ENC01';
-const controlFleet = path.join(work, 'control-fleet');
-const fleet = path.join(work, 'fleet');
 const out = path.join(work, 'out');
-const zip = path.join(fleet, 'alice.zip');
 const passwords = path.join(work, 'passwords.txt');
 const hasInfoZip = (() => {
   try {
@@ -52,7 +39,10 @@ const hasInfoZip = (() => {
   }
 })();
 
-const fleetBytes = () => ({ own: snapshotTree(fleet, (rel) => rel !== 'control'), control: snapshotTree(controlFleet) });
+let fleet: string;
+let controlFleet: string;
+let fleetBytes: () => unknown;
+let zip: string;
 /** Every row of the host's stores, every column. */
 const hostRows = () => query(out, `select * from raw_events where host = ${lit(HOST)} and store <> 'discovery' order by all`);
 const statusOf = async (host: string) => (await query(out, `select status from hosts where host = ${lit(host)}`))[0]?.[0];
@@ -62,11 +52,9 @@ let plainRows: unknown[][];
 
 beforeAll(async () => {
   assertBuilt();
-  mkdirSync(fleet, { recursive: true });
-  symlinkSync(makeControlHost(controlFleet), path.join(fleet, 'control'));
-  const home = path.join(work, 'home');
-  cpSync(path.join(REPO, 'fixtures', 'fleet', 'lnx-u01', 'home'), home, { recursive: true });
-  for (const rel of filesUnder(home)) utimesSync(path.join(home, rel), STAMP, STAMP);
+  ({ fleet, controlFleet, bytes: fleetBytes } = fleetWithControl(work));
+  zip = path.join(fleet, 'alice.zip');
+  const home = stampedCopy('lnx-u01/home', path.join(work, 'home'));
   members = offlineCollection(HOST, uploadsOf(path.join(home, 'u'), 'home/u'), STAMP);
   writeFileSync(zip, await zipBytes(members));
   writeFileSync(passwords, `wrong one\n${PASSWORD}\n`);

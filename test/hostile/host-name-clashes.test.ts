@@ -7,46 +7,29 @@
  * fleet is not changed by a byte. Before, the first refused the whole fleet (exit 2) and the others
  * failed it with ENAMETOOLONG (exit 1).
  */
-import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/source.js';
-import { offlineCollection, uploadsOf, zipBytes } from '../helpers/velociraptor.js';
-import {
-  assertBuilt,
-  describeRun,
-  expectControlAsAlone,
-  filesUnder,
-  lit,
-  makeControlHost,
-  query,
-  runCli,
-  snapshotTree,
-  workDir,
-} from './harness.js';
+import { fleetWithControl, offlineCollection, STAMP, stampedCopy, uploadsOf, zipBytes } from '../helpers/velociraptor.js';
+import { assertBuilt, describeRun, expectControlAsAlone, lit, query, runCli, workDir } from './harness.js';
 
 const work = workDir('host-clashes');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const STAMP = new Date('2026-10-01T00:00:00Z');
-const controlFleet = path.join(work, 'control-fleet');
-const fleet = path.join(work, 'fleet');
 const out = path.join(work, 'out');
 const LONG = `WS-${'L'.repeat(4997)}`;
 const CJK = '漢'.repeat(30);
 
-/** Every byte of the fleet: its own images, and the control host it links to. */
-const fleetBytes = () => ({ own: snapshotTree(fleet, (rel) => rel !== 'control'), control: snapshotTree(controlFleet) });
-let before: ReturnType<typeof fleetBytes>;
+let fleet: string;
+let controlFleet: string;
+let fleetBytes: () => unknown;
+let before: unknown;
 let run: Awaited<ReturnType<typeof runCli>>;
 
 beforeAll(async () => {
   assertBuilt();
-  mkdirSync(fleet, { recursive: true });
-  symlinkSync(makeControlHost(controlFleet), path.join(fleet, 'control'));
-  const home = path.join(work, 'home');
-  cpSync(path.join(REPO, 'fixtures', 'fleet', 'lnx-u01', 'home'), home, { recursive: true });
-  for (const rel of filesUnder(home)) utimesSync(path.join(home, rel), STAMP, STAMP);
+  ({ fleet, controlFleet, bytes: fleetBytes } = fleetWithControl(work));
+  const home = stampedCopy('lnx-u01/home', path.join(work, 'home'));
   const uploads = uploadsOf(path.join(home, 'u'), 'home/u');
   // one machine collected twice: the second time without its hooks log
   writeFileSync(path.join(fleet, 'a.zip'), await zipBytes(offlineCollection('SAME', uploads, STAMP)));

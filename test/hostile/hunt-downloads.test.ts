@@ -6,18 +6,15 @@
  * decoded, and its rows exactly those of the same home loaded alone as a folder. The fleet is not changed
  * by a byte.
  */
-import { cpSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/source.js';
-import { type HuntClient, huntDownload, uploadsOf, writeTree, zipBytes } from '../helpers/velociraptor.js';
-import { assertBuilt, describeRun, filesUnder, lit, query, runCli, snapshotTree, workDir } from './harness.js';
+import { type HuntClient, huntDownload, STAMP, stampedCopy, uploadsOf, writeTree, zipBytes } from '../helpers/velociraptor.js';
+import { assertBuilt, describeRun, lit, query, runCli, snapshotTree, workDir } from './harness.js';
 
 const work = workDir('hunts');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Every file of the demo fleet at one even second: a zip's DOS time keeps 2 s. */
-const STAMP = new Date('2026-10-01T00:00:00Z');
 const demo = path.join(work, 'demo');
 
 /** The clients of the hunt: two the server knows by name, one it does not (named by its folder). */
@@ -53,8 +50,7 @@ const refOut = path.join(work, 'ref-out');
 
 beforeAll(async () => {
   assertBuilt();
-  cpSync(path.join(REPO, 'fixtures', 'fleet'), demo, { recursive: true });
-  for (const rel of filesUnder(demo)) utimesSync(path.join(demo, rel), STAMP, STAMP);
+  stampedCopy('', demo);
   const members = huntDownload('H.C1234', clients(), STAMP);
   mkdirSync(path.join(work, 'zipped'));
   writeFileSync(path.join(work, 'zipped', 'H.C1234.zip'), await zipBytes(members));
