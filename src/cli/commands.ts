@@ -3,8 +3,9 @@
  * cli/main.ts runs it on the process's argv and streams; tests run the same function in-process.
  * Progress goes to stderr, results to stdout. Exit codes: 0 done; 1 the load, models or query failed
  * (I/O error, SQL error); 2 bad arguments or paths; 3 another load holds OUT (load/lock.ts: or, for a
- * shard load or models, a load they may not run beside); 4 a load kept an empty image's earlier data; 6
- * `models` built, but shards of the split did not load their hosts. A bad argument is refused
+ * shard load or models, a load they may not run beside); 4 a load kept an empty image's earlier data; 5 a
+ * load could not read a host image (it kept its earlier data); 6 `models` built, but shards of the split
+ * did not load their hosts. A bad argument is refused
  * before anything is written, with one `clinetrail: ` line on stderr (one JSON error event with
  * `--log-format json`).
  */
