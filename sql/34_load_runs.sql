@@ -40,7 +40,8 @@ select
     case when shard_count is not null then shard_index || '/' || shard_count end as shard,
     prune as is_pruned,
     hosts_absent,
-    hosts_kept_empty
+    hosts_kept_empty,
+    hosts_renamed
 from runs
 order by started_at;
 
@@ -59,6 +60,7 @@ comment on column load_runs.count_partitions_unchanged is 'Partitions it kept as
 comment on column load_runs.is_pruned is 'The load withdrew the hosts not in its input (--prune); null for runs recorded before.';
 comment on column load_runs.hosts_absent is 'Hosts the warehouse held that were not in the input: kept, or withdrawn with --prune; null for runs recorded before.';
 comment on column load_runs.hosts_kept_empty is 'Hosts of the input whose image gave no Cline store while the warehouse held data for them: that data was kept (exit 4); null for runs recorded before.';
+comment on column load_runs.hosts_renamed is 'Hosts of the input loaded as NAME#2, NAME#3, ... because another image of the input claims their host name NAME (hosts.hostname); null for runs recorded before.';
 comment on column load_runs.count_partitions_removed is 'Partitions of hosts or stores no longer in the input that it withdrew.';
 comment on column load_runs.count_files_read is 'Evidence files it read.';
 comment on column load_runs.count_files_unchanged is 'Evidence files of unchanged partitions, not read.';

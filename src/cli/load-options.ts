@@ -55,6 +55,12 @@ export function loadOptions<T>(y: Argv<T>) {
       describe:
         'A host whose image now gives no Cline store: replace its earlier data with nothing (default: the data is kept, the load exits 4) (repeatable)',
     })
+    .option('zip-password-file', {
+      type: 'string',
+      requiresArg: true,
+      describe:
+        'A file of passwords, one per line, tried on each zip whose members are encrypted (ZipCrypto or AES); without one, such a zip is not read (status encrypted, exit 5)',
+    })
     .option('shard', {
       type: 'string',
       requiresArg: true,

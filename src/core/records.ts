@@ -16,7 +16,7 @@ export interface RecordColumn {
   sql:
     | 'VARCHAR'
     | 'VARCHAR[]'
-    | 'STRUCT(host VARCHAR, image_path VARCHAR, status VARCHAR)[]'
+    | 'STRUCT(host VARCHAR, image_path VARCHAR, status VARCHAR, hostname VARCHAR, collection VARCHAR)[]'
     | 'BIGINT'
     | 'INTEGER'
     | 'BOOLEAN'
@@ -169,8 +169,14 @@ export interface RunRecord {
   hosts_absent: string[];
   /** Hosts of this input whose image gave no store while the warehouse held data for them: that data was kept. */
   hosts_kept_empty: string[];
-  /** Every host image of the input, with what the load found in it (load/membership.ts HostStatus). */
-  host_images: Array<{ host: string; image_path: string; status: string }>;
+  /**
+   * Every host image of the input, with what the load found in it (load/membership.ts HostStatus), the
+   * host name it claims (`host` unless another image claims it too) and, for a client of a Velociraptor
+   * hunt download, its folder in it (both unknown to the record of a shard not finished or not run).
+   */
+  host_images: Array<{ host: string; image_path: string; status: string; hostname?: string; collection?: string | null }>;
+  /** Hosts of this input named `NAME#2`, `NAME#3`, ...: another image of the input claims their host name NAME. */
+  hosts_renamed: string[];
   /** The `--fleet` folder, absolute; null for a load of `--host` images only. With host_images, the input roots no output may be written into. */
   fleet: string | null;
   /**
@@ -194,7 +200,8 @@ export type RunFigure =
   | 'is_full_load'
   | 'secrets_found'
   | 'hosts_absent'
-  | 'hosts_kept_empty';
+  | 'hosts_kept_empty'
+  | 'hosts_renamed';
 
 /** The figures of a run not finished: all null. */
 export const NO_FIGURES: { readonly [K in RunFigure]: null } = {
@@ -211,6 +218,7 @@ export const NO_FIGURES: { readonly [K in RunFigure]: null } = {
   secrets_found: null,
   hosts_absent: null,
   hosts_kept_empty: null,
+  hosts_renamed: null,
 };
 
 /** What a run record says before the run has read its hosts: all but its figures and its hosts' statuses. */
@@ -267,8 +275,12 @@ export const RUN_SHAPE: RecordShape<RunRecord> = {
     doc: 'Hosts the warehouse held that were not in the input: kept, or withdrawn with --prune; null for old runs.',
   },
   host_images: {
-    sql: 'STRUCT(host VARCHAR, image_path VARCHAR, status VARCHAR)[]',
-    doc: 'Every host image of the input: name, path and what the load found (loaded, no Cline data, unreadable, kept after empty image; shard not loaded in the record of a shard load not finished or not run); null for old runs.',
+    sql: 'STRUCT(host VARCHAR, image_path VARCHAR, status VARCHAR, hostname VARCHAR, collection VARCHAR)[]',
+    doc: 'Every host image of the input: name, path, what the load found (loaded, no Cline data, unreadable, encrypted, kept after empty image; shard not loaded in the record of a shard load not finished or not run), the host name it claims (hostname: the name unless another image claims it too; null for older runs and unfinished shards) and its client folder in a Velociraptor hunt download (collection); null for old runs.',
+  },
+  hosts_renamed: {
+    sql: 'VARCHAR[]',
+    doc: 'Hosts of the input named NAME#2, NAME#3, ... because another image of the input claims their host name NAME; null for old runs and runs not finished.',
   },
   hosts_kept_empty: {
     sql: 'VARCHAR[]',

@@ -15,11 +15,11 @@ import { makeStagingFolders, releaseStaging, saveListings } from './collections.
 import { HostStaging } from './staging.js';
 import { stagingLimits } from '../evidence/staging-limits.js';
 import { acquireLock, acquireShardLock } from './lock.js';
-import { inShard, type Shard, shardText } from './shard.js';
+import { inShard, type Shard, shardOfWord, shardText } from './shard.js';
 import { testStop } from '../core/test-stops.js';
 import type { PartitionResult } from './partition.js';
 import { JOB_BYTES, planJobs } from './jobs.js';
-import { oldLayoutError, partitionDir, writeStagingDir, writeStagingHost } from '../core/layout.js';
+import { oldLayoutError, partitionDir, writeStagingDir, writeStagingHostWord } from '../core/layout.js';
 import { migrateOldLayout } from './migrate-layout.js';
 import { hostStatus, planMembership } from './membership.js';
 import { withdrawPartition } from './retire.js';
@@ -59,8 +59,8 @@ async function makeFolder(dir: string): Promise<void> {
 async function removeStagedWrites(out: string, shard: Shard | null): Promise<void> {
   const dir = writeStagingDir(out);
   for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
-    const host = writeStagingHost(name);
-    if (shard === null || (host !== null && inShard(host, shard)))
+    const word = writeStagingHostWord(name);
+    if (shard === null || (word !== null && shardOfWord(word, shard.count) === shard.index))
       await fs.rm(path.join(dir, name), { recursive: true, force: true });
   }
 }
@@ -207,11 +207,13 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     // Partitions withdrawn leave the next warehouse (load/membership.ts); their files stay until it
     // replaces the current one, which still reads them.
     const found = new Set([...groups.values()].filter((g) => g.store !== 'discovery').map((g) => g.host));
+    const unread = new Set(images.filter((_, i) => discoveries[i].fault !== undefined).map((i) => i.host));
     const membership = await planMembership({
       out,
       given: images.map((i) => i.host),
       current: new Set([...groups.values()].map((g) => partitionDir(out, g.host, g.store))),
       found,
+      unread,
       prune: options.prune === true,
       acceptEmpty: new Set(options.acceptEmpty ?? []),
       mine: (host) => inShard(host, shard),
@@ -240,8 +242,11 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       host_images: images.map((image, i) => ({
         host: image.host,
         image_path: image.root,
-        status: hostStatus(image.host, found, membership.keptEmpty, discoveries[i].problems.length > 0),
+        status: hostStatus(image.host, found, membership.keptEmpty, discoveries[i].problems.length > 0, discoveries[i].fault),
+        hostname: image.hostname ?? image.host,
+        collection: image.collection?.folder ?? null,
       })),
+      hosts_renamed: images.filter((i) => i.hostname !== undefined && i.hostname !== i.host).map((i) => i.host),
     };
     // written before the build, which reads the runs folder; taken back if the build fails
     const runFile = await recordRun(out, record);

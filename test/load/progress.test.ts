@@ -27,6 +27,7 @@ const RUN: RunRecord = {
   prune: false,
   hosts_absent: [],
   hosts_kept_empty: [],
+  hosts_renamed: [],
   host_images: [],
   fleet: null,
   shard_missing: false,
