@@ -116,7 +116,9 @@ describe('row_id', () => {
     const rows = await query(out, `select host, store, source_file, file_row, row_id::VARCHAR, typeof(row_id) from raw_events`);
     expect(rows.length).toBeGreaterThan(100);
     for (const [host, store, file, fileRow, id, type] of rows) {
-      const md5 = createHash('md5').update([host, store, file, String(fileRow)].join('\0')).digest('hex');
+      const md5 = createHash('md5')
+        .update([host, store, file, String(fileRow)].join('\0'))
+        .digest('hex');
       expect([id, type]).toEqual([md5.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'), 'UUID']);
     }
     const [host, , , , id] = rows[0] as string[];
