@@ -1,6 +1,7 @@
 /** The options, examples and help text of `clinetrail hunt` (a yargs builder). */
 import type { Argv } from 'yargs';
 import type { OutputFormat } from './format.js';
+import { LOG_FORMAT_OPTION } from './command-log.js';
 
 export function huntOptions<T>(y: Argv<T>) {
   return y
@@ -21,6 +22,7 @@ export function huntOptions<T>(y: Argv<T>) {
       default: 'table' as OutputFormat,
       describe: 'Format of the summary (or of the list) on stdout',
     })
+    .option('log-format', LOG_FORMAT_OPTION)
     .example('$0 hunt --out wh', 'run every hunt of the pack; the findings go to the table findings of wh/fleet.duckdb')
     .example('$0 hunt --out wh --id secret-in-prompt --id credential-access', 'run two hunts only')
     .example('$0 hunt --list', 'the hunts of the pack')

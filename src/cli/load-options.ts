@@ -1,5 +1,6 @@
 /** The options, examples and help text of `clinetrail load` and `clinetrail models` (yargs builders). */
 import type { Argv } from 'yargs';
+import { LOG_FORMAT_OPTION } from './command-log.js';
 
 export function loadOptions<T>(y: Argv<T>) {
   return y
@@ -84,6 +85,7 @@ export function loadOptions<T>(y: Argv<T>) {
 export function modelsOptions<T>(y: Argv<T>) {
   return y
     .option('out', { type: 'string', demandOption: true, describe: 'Output folder of a load' })
+    .option('log-format', LOG_FORMAT_OPTION)
     .example(
       '$0 models --out /cases/acme/warehouse',
       'after the shard loads (load --shard K/N) of a split are all done: build fleet.duckdb once',

@@ -1,6 +1,6 @@
 /**
  * The files clinetrail writes where the user names them: `export --to` and `report --to` (a new
- * command that writes a named file goes through here too). A forensic tool run as root must never
+ * command that writes a named file goes through here too; a folder, cli/output-folder.ts). A forensic tool run as root must never
  * replace a device, a FIFO or the evidence, so each of these is refused with exit 2 (UsageError)
  * before anything is written, `--force` or not:
  * - a folder of `--to` that does not exist;
@@ -37,7 +37,7 @@ export interface OutputTarget {
 }
 
 /** What a node that is not a regular file is, for a message. */
-function kindOf(st: Stats): string {
+export function kindOf(st: Stats): string {
   if (st.isDirectory()) return 'a folder';
   if (st.isCharacterDevice()) return 'a character device';
   if (st.isBlockDevice()) return 'a block device';
@@ -48,7 +48,7 @@ function kindOf(st: Stats): string {
 }
 
 /** lstat, or null when nothing is there. */
-async function lstatOrNull(p: string): Promise<Stats | null> {
+export async function lstatOrNull(p: string): Promise<Stats | null> {
   return fs.lstat(p).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return null;
     throw err;
@@ -56,7 +56,7 @@ async function lstatOrNull(p: string): Promise<Stats | null> {
 }
 
 /** What of OUT's the paths lie in (the warehouse, or an input of one of its loads), or null. */
-async function insideWhat(out: string, paths: readonly string[]): Promise<string | null> {
+export async function insideWhat(out: string, paths: readonly string[]): Promise<string | null> {
   if ((await rootHolding([out], paths)) !== null) return `the warehouse ${out}`;
   const outs = await pathAliases(out);
   const input = await rootHolding(await recordedInputRoots(outs[outs.length - 1]), paths);

@@ -1,7 +1,8 @@
 /** The options, examples and help text of `clinetrail query` and `clinetrail export` (yargs builders). */
 import type { Argv } from 'yargs';
 import type { OutputFormat } from './format.js';
-import type { ExportFormat } from '../warehouse/export.js';
+import { type ExportFormat, PART_BYTES_DEFAULT } from '../warehouse/export.js';
+import { LOG_FORMAT_OPTION } from './command-log.js';
 import { TEMP_MAX_DEFAULT, TEMP_MAX_ENV } from '../warehouse/query-sandbox.js';
 
 const ALLOW_READ = {
@@ -43,12 +44,20 @@ export function exportOptions<T>(y: Argv<T>) {
     .option('to', {
       type: 'string',
       demandOption: true,
-      describe: 'The file to write (a new or regular file, outside OUT and the evidence)',
+      describe:
+        'The file to write (a new or regular file, outside OUT and the evidence); for parquet-dataset a folder (a new one, or one it wrote before)',
     })
     .option('format', {
-      choices: ['timesketch', 'jsonl', 'csv', 'parquet'] as const satisfies readonly ExportFormat[],
+      choices: ['timesketch', 'jsonl', 'csv', 'parquet', 'parquet-dataset'] as const satisfies readonly ExportFormat[],
       demandOption: true,
-      describe: 'timesketch (JSONL a Timesketch import takes as is), jsonl, csv or parquet',
+      describe:
+        "timesketch (JSONL a Timesketch import takes as is), jsonl, csv, parquet, or parquet-dataset (a folder of parts of --part-size, in the selection's order, for Trino, Spark, Athena)",
+    })
+    .option('part-size', {
+      type: 'string',
+      requiresArg: true,
+      defaultDescription: `${PART_BYTES_DEFAULT / 1024 / 1024}MB`,
+      describe: 'parquet-dataset: close a part once it holds this much (a size: 128MB, 1GB, 512KB, or bytes)',
     })
     .option('where', { type: 'string', describe: 'An SQL condition on the columns of the events view: one expression' })
     .option('sql', {
@@ -58,10 +67,15 @@ export function exportOptions<T>(y: Argv<T>) {
     .conflicts('where', 'sql')
     .option('force', { type: 'boolean', default: false, describe: 'Replace --to if it exists' })
     .option('allow-read', ALLOW_READ)
+    .option('log-format', LOG_FORMAT_OPTION)
     .example('$0 export --out wh --format timesketch --to /cases/acme/cline.jsonl', 'every dated event, for a Timesketch import')
     .example('$0 export --out wh --format csv --to ws042.csv --where "host = \'WS-042\'"', "one host's events as CSV")
     .example('$0 export --out wh --format parquet --to s.parquet --sql "select * from sessions"', 'any query, as Parquet')
+    .example(
+      '$0 export --out wh --format parquet-dataset --to /data/cline-events --force',
+      'the whole fleet for Trino, Spark or Athena',
+    )
     .epilogue(
-      `DuckDB writes the file itself (COPY), streamed in bounded memory, into a folder beside --to and put in place whole: a failed export leaves no file under that name. --to is written only onto nothing or, with --force, a regular file: a folder, device, FIFO, socket or a link to one, --to inside OUT or inside the evidence of OUT's loads (links resolved), a missing folder of --to, or an existing --to without --force exits 2 before anything is written, as does a --where that is more than one expression. timesketch lines carry message, datetime (ISO 8601 UTC), timestamp (epoch microseconds), timestamp_desc and every other column; undated rows are left out and counted. jsonl and csv follow the query output rules (times ISO 8601 UTC); parquet keeps DuckDB's types. The selection is checked as query checks a statement (one read-only query, the same sandbox; an explain has no rows to export). Progress and the summary (rows written, rows left out) go to stderr.`,
+      `DuckDB writes the file itself (COPY), streamed in bounded memory, into a folder beside --to and put in place whole: a failed export leaves no file under that name. --to is written only onto nothing or, with --force, a regular file: a folder, device, FIFO, socket or a link to one, --to inside OUT or inside the evidence of OUT's loads (links resolved), a missing folder of --to, or an existing --to without --force exits 2 before anything is written, as does a --where that is more than one expression. timesketch lines carry message, datetime (ISO 8601 UTC), timestamp (epoch microseconds), timestamp_desc and every other column; undated rows are left out and counted. jsonl and csv follow the query output rules (times ISO 8601 UTC); parquet keeps DuckDB's types, but for a 128-bit integer (the text of its digits). row_id is the text of its UUID in every format (0cc175b9-c0f1-b6a8-31c3-99e269772661), which every reader keeps as text and DuckDB joins to the warehouse as it is. parquet-dataset writes the rows in the selection's order (the events view: by host and time) into part-00000.parquet, part-00001.parquet, ..., each closed at the first row group that brings it to --part-size (the last holds the rest), each marked in its footer as clinetrail's; --force replaces only a folder that holds nothing but such parts (or nothing). The selection is checked as query checks a statement (one read-only query, the same sandbox; an explain has no rows to export). Progress and the summary (rows written, rows left out) go to stderr.`,
     );
 }
