@@ -20,6 +20,7 @@ import { loadOptions, modelsOptions } from './load-options.js';
 import { reportOptions } from './report-options.js';
 import { huntOptions } from './hunt-options.js';
 import { commandLog } from './command-log.js';
+import { examplesBlock } from './help-examples.js';
 import { parseShard, type Shard } from '../load/shard.js';
 import { shardGapText } from '../load/split-check.js';
 import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
@@ -144,7 +145,13 @@ export interface CommandIO {
   stdin?: NodeJS.ReadableStream;
   /** Whether stderr is a terminal (a live progress line) or a pipe or file (a line every 10 s). */
   stderrIsTTY: boolean;
+  /** The terminal's width, when stdout is one: `--help` is wrapped to it (at most HELP_MAX_WIDTH). */
+  columns?: number;
 }
+
+/** The width of `--help` when stdout is no terminal, and the widest it gets on a wide one (lines stay readable). */
+const HELP_WIDTH = 80;
+const HELP_MAX_WIDTH = 120;
 
 /** Arguments yargs refused: the message and a pointer to --help, exit 2. */
 class ArgumentError extends UsageError {}
@@ -187,7 +194,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
     await yargs([...argv])
       .scriptName('clinetrail')
       .usage(
-        '$0 <command> [options]\n\nLoads the records Cline (the AI coding agent) leaves in home directories, from a fleet of\ncollected host images, into Parquet and a DuckDB warehouse for SQL hunting.',
+        '$0 <command> [options]\n\nLoads the records Cline (the AI coding agent) leaves in home directories, from a fleet of collected host images, into Parquet and a DuckDB warehouse for SQL hunting.',
       )
       .command('load', 'Load host images into OUT (Parquet partitions + fleet.duckdb)', loadOptions, async (args) => {
         const outArg = once('load', 'out', args.out);
@@ -352,12 +359,29 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
       .strict()
       .recommendCommands()
       .epilogue(
+        examplesBlock([
+          [
+            '$0 load --fleet /cases/acme/collections --out /cases/acme/warehouse',
+            'Load a fleet: each child folder or archive is a host image',
+          ],
+          [
+            `$0 query --out /cases/acme/warehouse "select host, count(*) from events where kind = 'say:command' group by all"`,
+            'Commands Cline ran, per host',
+          ],
+          [
+            '$0 report --out /cases/acme/warehouse --to /cases/acme/report.html',
+            'The fleet report, with the findings of the hunt pack',
+          ],
+        ]),
+      )
+      .epilogue(
         'Exit codes: 0 done; 1 the command failed (load, models, query, export, hunt, report); 2 bad arguments or paths; 3 another load (or models, a hunt, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept; 5 loaded, but a host image could not be read (an encrypted archive without its password, a corrupt or truncated archive, an image not searched): its status in hosts is encrypted or unreadable, its parser row says why, its earlier data is kept; 6 models built, but shards of the split did not run or finish.',
       )
       .fail((msg, err) => {
         throw err ?? new ArgumentError(msg);
       })
       .exitProcess(false)
+      .wrap(Math.min(io.columns ?? HELP_WIDTH, HELP_MAX_WIDTH))
       .help()
       .alias('help', 'h')
       .version(version)

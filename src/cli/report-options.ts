@@ -1,6 +1,7 @@
 /** The options, example and help text of `clinetrail report` (a yargs builder). */
 import type { Argv } from 'yargs';
 import { LOG_FORMAT_OPTION } from './command-log.js';
+import { examplesBlock } from './help-examples.js';
 
 export function reportOptions<T>(y: Argv<T>) {
   return y
@@ -12,7 +13,7 @@ export function reportOptions<T>(y: Argv<T>) {
     })
     .option('force', { type: 'boolean', default: false, describe: 'Replace --to if it exists' })
     .option('log-format', LOG_FORMAT_OPTION)
-    .example('$0 report --out wh --to /cases/acme/report.html', 'one self-contained page for a browser')
+    .epilogue(examplesBlock([['$0 report --out wh --to /cases/acme/report.html', 'One self-contained page for a browser']]))
     .epilogue(
       'The page is self-contained: no script, and a Content-Security-Policy that forbids every network fetch. It is made from read-only queries on OUT/fleet.duckdb (OUT is not written) and is capped on a big fleet: each cap is said where it cuts. Times are UTC. Findings come from the findings table of clinetrail hunt when it exists.',
     );
