@@ -89,9 +89,10 @@ bench: build
 real-corpus: build
 	node dist/corpus/drive.js $(MAJORS)
 
-# Interop (issue 13): a private virtualenv (interop/.venv, git-ignored) with the engines of
+# Interop (issues 13, 28): a private virtualenv (interop/.venv, git-ignored) with the engines of
 # interop/requirements.txt, a fleet with numeric host names loaded by the CLI, and each engine's default
-# call checked against the warehouse (interop/check.py): one PASS/FAIL line each, exit 1 on any FAIL.
+# call checked against the warehouse, on OUT/parquet/events (interop/check.py) and on every export format
+# (interop/check_exports.py): one PASS/FAIL line each, exit 1 on any FAIL.
 # Not part of `make test`: it needs pip and about 200 MB under INTEROP_DIR.
 INTEROP_DIR ?= /tmp/clinetrail-interop
 interop/.venv/.installed: interop/requirements.txt
@@ -103,6 +104,7 @@ interop: build interop/.venv/.installed
 	interop/make-fleet.sh "$(INTEROP_DIR)"
 	$(CLI) load --fleet "$(INTEROP_DIR)/fleet" --out "$(INTEROP_DIR)/out" --quiet
 	interop/.venv/bin/python interop/check.py "$(INTEROP_DIR)/out" $(CLI)
+	interop/.venv/bin/python interop/check_exports.py "$(INTEROP_DIR)/out" "$(INTEROP_DIR)/exports" $(CLI)
 
 clean:
 	rm -rf dist warehouse
