@@ -8,6 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { huntsNotRun } from '../hunt/findings-table.js';
+import { CutText } from '../warehouse/capped-query.js';
 import { type OutValue, outValue } from '../warehouse/values.js';
 import { CallStopped } from './warehouse-calls.js';
 
@@ -95,7 +96,9 @@ export class CellWriter {
   cellsCut = 0;
   constructor(private readonly maxCellChars: number) {}
 
-  cell(value: DuckDBValue): OutValue {
+  cell(value: DuckDBValue | CutText): OutValue {
+    // DuckDB found its text longer than a cell (warehouse/capped-query.ts)
+    if (value instanceof CutText) return this.cut(value.text);
     const out = outValue(value);
     if (typeof out === 'string') return this.cut(out);
     if (out === null || typeof out !== 'object') return out;

@@ -1,7 +1,9 @@
 /**
  * The `query` tool: one read-only statement through the sandbox and statement check of `clinetrail
- * query` (warehouse/query-sandbox.ts prepareQuery, streamed by warehouse/query-stream.ts), its rows
- * read up to a row limit and an answer size, under a time limit (warehouse-calls.ts).
+ * query` (warehouse/query-sandbox.ts prepareQuery, streamed by warehouse/query-stream.ts), under a time
+ * limit (warehouse-calls.ts). Its rows stop at max_rows and at the answer size, and its text cells are
+ * cut at max_cell_chars, by DuckDB before the result leaves it (warehouse/capped-query.ts) and again
+ * here as each row is read, so memory holds one answer, never a chunk of whole cells.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -55,27 +57,44 @@ export async function runLimitedQuery(calls: WarehouseCalls, request: QueryReque
     elapsed_ms: 0,
   };
   let chars = 0;
-  await calls.run({ timeoutMs: request.timeoutSeconds * 1000, signal: request.signal }, (conn) =>
-    streamOnConnection(conn, request.sql, {
-      columns: (names, types) => {
-        answer.columns = names.map((name, i) => ({ name, type: types[i] }));
-      },
-      rows: (rows) => {
-        for (const row of rows) {
-          const stop = answer.rows.length >= request.maxRows ? 'max_rows' : null;
-          const out = stop === null ? row.map((v) => cells.cell(v)) : [];
-          const size = JSON.stringify(out).length + 1;
-          const by = stop ?? (chars + size > QUERY_LIMITS.answerChars ? 'answer_size' : null);
-          if (by !== null) {
-            answer.truncated = true;
-            answer.truncated_by = by;
-            return 'stop';
+  const stop = (by: 'max_rows' | 'answer_size') => {
+    answer.truncated = true;
+    answer.truncated_by = by;
+    return 'stop';
+  };
+  const caps = {
+    cellChars: request.maxCellChars,
+    cutWide: true,
+    maxRows: request.maxRows,
+    answerChars: QUERY_LIMITS.answerChars,
+  };
+  await calls.run({ timeoutMs: request.timeoutSeconds * 1000, signal: request.signal }, (conn, signal) =>
+    streamOnConnection(
+      conn,
+      request.sql,
+      {
+        columns: (names, types) => {
+          answer.columns = names.map((name, i) => ({ name, type: types[i] }));
+        },
+        rows: (rows) => {
+          for (const row of rows) {
+            if (answer.rows.length >= request.maxRows) return stop('max_rows');
+            const cutBefore = cells.cellsCut;
+            const out = row.map((v) => cells.cell(v));
+            const size = JSON.stringify(out).length + 1;
+            if (chars + size > QUERY_LIMITS.answerChars) {
+              // a row left out has no cells cut
+              cells.cellsCut = cutBefore;
+              return stop('answer_size');
+            }
+            chars += size;
+            answer.rows.push(out);
           }
-          chars += size;
-          answer.rows.push(out);
-        }
+        },
+        pastAnswerSize: () => stop('answer_size'),
       },
-    }),
+      { caps, signal },
+    ),
   );
   answer.row_count = answer.rows.length;
   answer.cells_cut = cells.cellsCut;
@@ -103,7 +122,7 @@ const DESCRIPTION = `Run ONE read-only SQL query (DuckDB dialect) on the clinetr
 Allowed: select, from, with, values, table, describe, show, summarize, or explain of those. Anything that writes or changes the connection (create, insert, copy, export, attach, install, set, pragma, two statements, query(), checkpoint()) is refused with a tool error and nothing runs. Files outside the warehouse cannot be read.
 Start with list_tables. Main tables: events (the deduplicated timeline, one row per event: host, session_id, timestamp_utc, turn_type, kind, tool_name, text, ...), sessions (one row per host and session), files (every evidence file read), secrets (redacted secrets by fingerprint), hosts, load_runs; findings once hunts have run.
 Times are TIMESTAMPTZ in UTC and come back as ISO 8601 text ending in Z. row_id and integers beyond 2^53 come back as strings of digits. Secrets appear only as [REDACTED:<kind>:<fingerprint>] markers.
-Limits: max_rows (default ${QUERY_LIMITS.defaultRows}, at most ${QUERY_LIMITS.maxRows}); the answer says truncated when rows were left out, so aggregate or filter in SQL rather than raising it. timeout_seconds (default ${QUERY_LIMITS.defaultSeconds}, at most ${QUERY_LIMITS.maxSeconds}) interrupts DuckDB. Text cells longer than max_cell_chars are cut with an ellipsis (counted in cells_cut).`;
+Limits: max_rows (default ${QUERY_LIMITS.defaultRows}, at most ${QUERY_LIMITS.maxRows}); the answer says truncated when rows were left out (truncated_by max_rows, or answer_size past ${QUERY_LIMITS.answerChars} characters of rows), so aggregate or filter in SQL rather than raising it. timeout_seconds (default ${QUERY_LIMITS.defaultSeconds}, at most ${QUERY_LIMITS.maxSeconds}) interrupts DuckDB. Text cells longer than max_cell_chars (and lists or structs whose JSON is longer) are cut with an ellipsis (counted in cells_cut).`;
 
 /** The `max_rows` argument of a tool that returns rows (query, run_hunt). */
 export function maxRowsArg(description: string) {

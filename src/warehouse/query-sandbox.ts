@@ -51,6 +51,13 @@ export async function allowedDirectories(outDir: string, allowRead: readonly str
 }
 
 /**
+ * How far DuckDB runs a streaming result ahead of its reader: one chunk. DuckDB 1.5.6 counts a text by its
+ * 16-byte header, not its bytes, so its default (976 KiB) let `select repeat('x', 100000) from range(20000)`
+ * buffer the whole 2 GB result before the first chunk was read. ('1B' hangs a sorted result; 1KB does not.)
+ */
+const STREAM_BUFFER = '1KB';
+
+/**
  * The settings that close the query connection, in the order they must be set: the last one locks
  * the others. max_temp_directory_size is set here, not as an instance option: DuckDB 1.5.6 reports an
  * instance option but does not enforce it when temp_directory is an instance option too.
@@ -59,6 +66,7 @@ export function sandboxSettings(allowed: readonly string[]): Array<[string, stri
   return [
     ['allowed_directories', allowed],
     ['max_temp_directory_size', queryTempMax()],
+    ['streaming_buffer_size', STREAM_BUFFER],
     ['allow_community_extensions', false],
     ['enable_external_access', false],
     ['lock_configuration', true],
@@ -190,6 +198,18 @@ export async function prepareQuery(conn: DuckDBConnection, sql: string): Promise
     throw notAQuery(`a ${StatementType[prepared.statementType] ?? prepared.statementType} statement`);
   }
   return prepared;
+}
+
+/**
+ * The text of a checked query without the semicolons (and blanks and comments) that end it, so that it
+ * can stand inside parentheses. A `;` inside a trailing line comment is cut with the comment's end,
+ * which changes nothing; one inside a string or a block comment has more than blanks after it.
+ */
+export function statementBody(sql: string): string {
+  let body = sql;
+  for (let end = body.lastIndexOf(';'); end !== -1 && EMPTY.test(body.slice(end + 1)); end = body.lastIndexOf(';'))
+    body = body.slice(0, end);
+  return body;
 }
 
 /** Checks a query text (prepareQuery), runs it and reads its whole result; the prepared statement is freed. */

@@ -59,6 +59,11 @@ export function toolErrorOf(answer: object): { kind: string; message: string } |
   }
 }
 
+/** A success's structured content. */
+export function answerFields<T>(answer: object): T {
+  return ((answer as Partial<CallToolResult>).structuredContent ?? {}) as T;
+}
+
 /** Whether a process of that pid still runs. */
 export function isRunning(pid: number): boolean {
   try {
