@@ -75,9 +75,26 @@ export function sandboxSettings(allowed: readonly string[]): Array<[string, stri
 
 const QUERIES = 'select, from, with, values, table, describe, show, summarize, and explain of those';
 
+/**
+ * A query's error. `message` is the one line `clinetrail query` prints; `quoted` is the part of it that is
+ * DuckDB's own text (between `before` and `after`), which may quote the SQL text and values of the
+ * evidence. The MCP server keeps that part apart from its own words.
+ */
+export class QueryError extends Error {
+  constructor(
+    readonly before: string,
+    readonly quoted: string | null = null,
+    readonly after = '',
+  ) {
+    super(`${before}${quoted ?? ''}${after}`);
+  }
+}
+
 /** The error of a refused text: one line that says why, and that nothing ran. */
-function refused(why: string): Error {
-  return new Error(`query: ${why}; nothing was run`);
+function refused(why: string, quoted: string | null = null): QueryError {
+  return quoted === null
+    ? new QueryError(`query: ${why}; nothing was run`)
+    : new QueryError(`query: ${why}: `, quoted, '; nothing was run');
 }
 
 /** Blanks and comments before the first keyword of a statement. */
@@ -109,7 +126,11 @@ function splitExplain(sql: string): { prefix: string; explained: string } | null
   const options = m[1] ? ['analyze'] : (m[2]?.split(',').map((o) => o.trim().replace(/\s+/g, ' ').toLowerCase()) ?? []);
   for (const option of options) {
     if (!EXPLAIN_OPTION.test(option))
-      throw refused(`explain option '${option}' is not supported (use explain, explain analyze, explain (analyze, format json))`);
+      throw new QueryError(
+        "query: explain option '",
+        option,
+        "' is not supported (use explain, explain analyze, explain (analyze, format json)); nothing was run",
+      );
   }
   return { prefix: options.length ? `explain (${options.join(', ')}) ` : 'explain ', explained: sql.slice(m[0].length) };
 }
@@ -168,7 +189,7 @@ async function assertOneQuery(conn: DuckDBConnection, text: string): Promise<voi
   if (parsed.error)
     throw parsed.error_message === NOT_A_QUERY
       ? notAQuery(firstWord(text))
-      : refused(`the text does not parse as a query: ${parsed.error_message}`);
+      : refused('the text does not parse as a query', parsed.error_message ?? '');
   const count = parsed.statements?.length ?? 0;
   if (count !== 1) throw refused(`the text holds ${count} queries, not one`);
   const banned = functionNames(parsed.statements).find((name) => REFUSED_FUNCTIONS.has(name));
@@ -222,26 +243,34 @@ export async function readQuery(conn: DuckDBConnection, sql: string): Promise<Du
   }
 }
 
-/** A query's error as one `query: ...` line, with what to do for the sandbox's own refusals. */
+/**
+ * A query's error as one `query: ...` line (a QueryError: DuckDB's text kept apart), with what to do for
+ * the sandbox's own refusals. Errors clinetrail wrote itself (`query: ...`) pass as they are.
+ */
 export function queryError(err: unknown): Error {
   const message = err instanceof Error ? err.message : String(err);
-  if (message.startsWith('query: ')) return err as Error;
+  if (err instanceof QueryError || message.startsWith('query: ')) return err as Error;
   // @duckdb/node-api puts this before the parser's message
   const first = message.split('\n')[0].replace(/^Failed to extract statements: /, '');
   if (first.startsWith('Permission Error')) {
-    return new Error(
-      `query: ${first} (a query reads only the warehouse; --allow-read DIR opens a folder of your own, e.g. an IOC list)`,
+    return new QueryError(
+      'query: ',
+      first,
+      ' (a query reads only the warehouse; --allow-read DIR opens a folder of your own, e.g. an IOC list)',
     );
   }
   if (message.includes('max_temp_directory_size')) {
-    return new Error(
-      `query: the query needs more temporary disk than its limit of ${queryTempMax()} (set ${TEMP_MAX_ENV} to change it): ${first}`,
+    return new QueryError(
+      `query: the query needs more temporary disk than its limit of ${queryTempMax()} (set ${TEMP_MAX_ENV} to change it): `,
+      first,
     );
   }
   if (first.startsWith('Out of Memory Error')) {
-    return new Error(
-      `query: ${first} (DuckDB's memory limit is ${duckdbMemoryLimit()}: set ${MEMORY_ENV} higher, e.g. 4GB, or select fewer rows or columns; the ordered events view sorts every row it returns, texts included)`,
+    return new QueryError(
+      'query: ',
+      first,
+      ` (DuckDB's memory limit is ${duckdbMemoryLimit()}: set ${MEMORY_ENV} higher, e.g. 4GB, or select fewer rows or columns; the ordered events view sorts every row it returns, texts included)`,
     );
   }
-  return new Error(`query: ${first}`);
+  return new QueryError('query: ', first);
 }
