@@ -171,7 +171,7 @@ export async function prepareCapped(conn: DuckDBConnection, sql: string, caps: C
     return { prepared: checked, columns, row: (values) => [...values] };
   checked.destroySync();
   const kinds = types.map((t) => kindOf(t, caps.cutWide === true));
-  const { sql: wrapper, budget } = wrapperSql(statementBody(sql), kinds, types, caps);
+  const { sql: wrapper, budget } = wrapperSql(await statementBody(conn, sql), kinds, types, caps);
   const prepared = await prepareQuery(conn, wrapper);
   return {
     prepared,

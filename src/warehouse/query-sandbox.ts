@@ -176,16 +176,20 @@ interface Serialized {
   statements?: unknown[];
 }
 
-/** Refuses `text` unless it parses, without binding, as exactly one query that calls no refused function. */
-async function assertOneQuery(conn: DuckDBConnection, text: string): Promise<void> {
+/** DuckDB's parse of `text`, without binding (json_serialize_sql). */
+async function serialize(conn: DuckDBConnection, text: string): Promise<Serialized> {
   const check = await conn.prepare('select json_serialize_sql($1::varchar)');
-  let parsed: Serialized;
   try {
     check.bindVarchar(1, text);
-    parsed = JSON.parse(String((await check.runAndReadAll()).getRowsJson()[0][0])) as Serialized;
+    return JSON.parse(String((await check.runAndReadAll()).getRowsJson()[0][0])) as Serialized;
   } finally {
     check.destroySync();
   }
+}
+
+/** Refuses `text` unless it parses, without binding, as exactly one query that calls no refused function. */
+async function assertOneQuery(conn: DuckDBConnection, text: string): Promise<void> {
+  const parsed = await serialize(conn, text);
   if (parsed.error)
     throw parsed.error_message === NOT_A_QUERY
       ? notAQuery(firstWord(text))
@@ -223,14 +227,20 @@ export async function prepareQuery(conn: DuckDBConnection, sql: string): Promise
 
 /**
  * The text of a checked query without the semicolons (and blanks and comments) that end it, so that it
- * can stand inside parentheses. A `;` inside a trailing line comment is cut with the comment's end,
- * which changes nothing; one inside a string or a block comment has more than blanks after it.
+ * can stand inside parentheses. A cut is kept only where DuckDB parses what is left into the same
+ * statement: a `;` inside a string or a comment can look like the end (`select '; --'`).
  */
-export function statementBody(sql: string): string {
-  let body = sql;
-  for (let end = body.lastIndexOf(';'); end !== -1 && EMPTY.test(body.slice(end + 1)); end = body.lastIndexOf(';'))
-    body = body.slice(0, end);
-  return body;
+export async function statementBody(conn: DuckDBConnection, sql: string): Promise<string> {
+  const ends: number[] = [];
+  for (let at = sql.indexOf(';'); at !== -1; at = sql.indexOf(';', at + 1)) if (EMPTY.test(sql.slice(at))) ends.push(at);
+  if (ends.length === 0) return sql;
+  const whole = JSON.stringify((await serialize(conn, sql)).statements);
+  for (const end of ends) {
+    const body = sql.slice(0, end);
+    const parsed = await serialize(conn, body);
+    if (!parsed.error && JSON.stringify(parsed.statements) === whole) return body;
+  }
+  return sql;
 }
 
 /** Checks a query text (prepareQuery), runs it and reads its whole result; the prepared statement is freed. */

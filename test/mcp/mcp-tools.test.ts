@@ -187,6 +187,12 @@ describe('clinetrail mcp: tools', () => {
     expect(answer.cells_cut).toBe(1);
   });
 
+  it('a query that ends with semicolons and comments runs as it is (DuckDB cuts its cells inside a wrapper)', async () => {
+    const answer = await query(`select '; --' as s, repeat('x', 500) as long; ; -- done ;`, { max_cell_chars: 20 });
+    expect(answer.rows).toEqual([['; --', `${'x'.repeat(20)}…`]]);
+    expect(answer.cells_cut).toBe(1);
+  });
+
   it('interrupts a query at its time limit and keeps serving', async () => {
     const t0 = Date.now();
     const result = await call('query', { sql: 'select count(*) from range(100000000000000)', timeout_seconds: 1 });
