@@ -55,7 +55,18 @@ describe('writeJob', () => {
       host: `good-${i}`,
       store: 'hooks-log',
       sources: [
-        { host: `good-${i}`, store: 'hooks-log', role: 'secondary', imageRoot: root, home: '', client: '-', root, files: [] },
+        {
+          host: `good-${i}`,
+          store: 'hooks-log',
+          role: 'secondary',
+          imageRoot: root,
+          home: '',
+          homeFolder: '',
+          user: null,
+          client: '-',
+          root,
+          files: [],
+        },
       ],
       problems: [],
     });
