@@ -35,6 +35,7 @@ describe('the task_settings row', () => {
         host: 'test-host',
         store: 'cline-tasks',
         home: 'home/u',
+        user: 'u',
         client: 'cline',
         source_file: FILE,
         source_line: null,
