@@ -24,7 +24,7 @@ import * as path from 'node:path';
 import { testStop } from '../core/test-stops.js';
 import { UsageError } from '../load/load-inputs.js';
 import { firstForeignPart, PART_NAME } from '../warehouse/dataset-parts.js';
-import { insideWhat, kindOf, lstatOrNull, type OutputTarget } from './output-file.js';
+import { kindOf, lstatOrNull, type OutputTarget, resolveTo } from './output-file.js';
 
 /** Why the folder `dir` is not one clinetrail wrote (its parts only), or null when it is. */
 async function notOurs(dir: string): Promise<string | null> {
@@ -37,24 +37,7 @@ async function notOurs(dir: string): Promise<string | null> {
 
 /** Checks a folder `--to` by the rules of the header; throws UsageError (exit 2) when it is refused. */
 export async function outputFolderTarget(out: string, to: string, force: boolean, command: string): Promise<OutputTarget> {
-  if (to === '') throw new UsageError(`${command}: --to wants a folder name, got ''`);
-  const given = path.resolve(to);
-  const folder = await fs.realpath(path.dirname(given)).catch(() => null);
-  if (folder === null) throw new UsageError(`${command}: --to ${to}: the folder ${path.dirname(given)} does not exist`);
-  const named = path.join(folder, path.basename(given));
-  let target = named;
-  let st = await lstatOrNull(named);
-  let via = '';
-  if (st?.isSymbolicLink()) {
-    const real = await fs.realpath(named).catch(() => null);
-    if (real === null) throw new UsageError(`${command}: --to ${to} is a link to nothing (a missing folder, or a loop)`);
-    target = real;
-    st = await lstatOrNull(real);
-    via = 'a link to ';
-  }
-  const inside = await insideWhat(out, [given, named, target]);
-  if (inside !== null)
-    throw new UsageError(`${command}: --to ${to} is inside ${inside}; write the ${command} outside OUT and the evidence`);
+  const { target, st, via } = await resolveTo(out, to, command, 'folder');
   if (st !== null && !st.isDirectory())
     throw new UsageError(
       `${command}: --to ${to} is ${via}${st.isFile() ? 'a file' : kindOf(st)}; this format writes a folder: a new one, or with --force one it wrote before`,
