@@ -1,8 +1,10 @@
 // cline 3.x (@cline/sdk): one-shot runs with `--json`, resumes typed into the TUI opened with `--id` (through a
 // pty), a session deleted with `cline history delete`, and openai-native with a base URL.
 
+import { AUTO_APPROVED } from './attacks.js';
+import { now, sleep, until } from './child.js';
 import { newSessionFacts } from './facts.js';
-import { type Ctx, cli, oneSession, tui } from './session.js';
+import { type Ctx, cli, observeNewSession, oneSession, startTui, tui } from './session.js';
 import { ONE_SHOT } from './scenarios.js';
 import type { SessionFacts } from './types.js';
 
@@ -33,6 +35,27 @@ async function tuiFollowUp(ctx: Ctx, f: SessionFacts, id: string, prompt: string
   );
   f.resumed = true;
   f.notes.push('resumed in the TUI (cline --id <id> needs a terminal); the prompt was typed, then Ctrl+C twice to leave');
+}
+
+/**
+ * The denied command (issue 27): an interactive run (a pty, no --json) with `--auto-approve false`; the CLI asks
+ * `Approve "run_commands" {...} [y/N]` and the driver answers n. (With --json the CLI refuses the call itself,
+ * "requires approval in a TTY session": no user denies it.)
+ */
+async function denied(ctx: Ctx, f: SessionFacts): Promise<void> {
+  const plan = ctx.plans.denied;
+  await observeNewSession(ctx, f, async () => {
+    const running = startTui(ctx, ['--auto-approve', 'false', plan.prompt], 150_000);
+    f.prompts.push({ text: plan.prompt, mode: 'act', typedAt: now(), via: 'argv, --auto-approve false, in a pty' });
+    const asked = await until(() => running.output().includes('[y/N]'), 120_000);
+    if (asked) {
+      await sleep(1000);
+      running.type('n\r');
+      f.denied = true;
+      f.notes.push('the CLI asked "Approve run_commands ... [y/N]"; the driver answered n');
+    } else f.notes.push('no approval prompt appeared');
+    f.runs.push(await running.done);
+  });
 }
 
 export async function driveSdk(ctx: Ctx): Promise<void> {
@@ -70,6 +93,16 @@ export async function driveSdk(ctx: Ctx): Promise<void> {
     }
     facts.sessions.push(f);
   }
+
+  for (const name of AUTO_APPROVED) {
+    const f = newSessionFacts(plans[name], PROVIDER, MODEL);
+    await oneSession(ctx, f, plans[name].prompt, 'act');
+    facts.sessions.push(f);
+  }
+
+  const den = newSessionFacts(plans.denied, PROVIDER, MODEL);
+  await denied(ctx, den);
+  facts.sessions.push(den);
 
   {
     const model = 'gpt-5-mini';
