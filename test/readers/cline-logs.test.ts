@@ -270,6 +270,8 @@ describe('readClineLogs on fixtures/cline-logs', async () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      setting_name: null,
+      setting_value: null,
     });
   });
 });

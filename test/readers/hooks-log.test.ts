@@ -118,6 +118,8 @@ describe('readHooksLog on fixtures/hooks-log', async () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      setting_name: null,
+      setting_value: null,
     });
   });
 });

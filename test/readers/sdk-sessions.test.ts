@@ -216,6 +216,8 @@ describe('readSdkSessions on fixtures/sdk-sessions', async () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      setting_name: null,
+      setting_value: null,
     });
   });
 });
