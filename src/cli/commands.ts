@@ -176,6 +176,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           full: args.full,
           keepSecrets: args.keepSecrets,
           prune: args.prune,
+          noHunts: args.hunts === false,
           acceptEmpty: args.acceptEmpty ?? [],
           shard,
           onEvent,
@@ -205,7 +206,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           const t0 = Date.now();
           const { runModelsCommand } = await import('../load/models.js');
           const out = once('models', 'out', args.out);
-          const run = await runModelsCommand(out);
+          const run = await runModelsCommand(out, { noHunts: args.hunts === false });
           io.stderr(
             `clinetrail: models built: ${run.hosts} host(s), ${run.raw_rows} row(s), ${run.duplicates_dropped} duplicate(s) dropped, ${run.event_rows} event(s) in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${path.resolve(out)}\n`,
           );
