@@ -76,8 +76,6 @@ describe('origin, sync and import', () => {
         is_synced: false,
         sync_target: null,
         imported_from: null,
-        setting_name: null,
-        setting_value: null,
         stores: ['sdk-sessions'],
       },
       {
@@ -87,8 +85,6 @@ describe('origin, sync and import', () => {
         is_synced: true,
         sync_target: 'cline-cloud',
         imported_from: null,
-        setting_name: null,
-        setting_value: null,
         stores: ['settings'],
       },
     ]);
