@@ -69,6 +69,7 @@ function childEnv(home: string, baseUrl: string, fakeBin: string): NodeJS.Proces
     PATH: [...new Set([fakeBin, dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'])].join(':'),
     HOME: home,
     USER: 'corpus',
+    SHELL: '/bin/bash',
     LANG: 'C.UTF-8',
     TZ: 'UTC',
     TERM: 'dumb',
@@ -166,7 +167,7 @@ function worldFacts(world: World, home: string, url: string, arrivals: Arrival[]
     fakeBin: {
       dir: world.fakeBin,
       tools: ['crontab', 'systemctl'],
-      why: 'first on the child PATH: crontab and systemctl --user would reach the real machine; the fakes write into the throw-away HOME',
+      why: "first on the child PATH (and again in the throw-away ~/.bash_profile, for the legacy engines' login shells): crontab and systemctl --user would reach the real machine; the fakes write into the throw-away HOME",
     },
     mcpServer: {
       name: 'corpus-tickets',

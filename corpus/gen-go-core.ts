@@ -111,7 +111,8 @@ async function newTask(
   yolo = mode === 'act',
 ): Promise<{ id: string | null; state: TaskState | null }> {
   const sinceMs = Date.now();
-  const flags = yolo ? ['-y'] : [];
+  // without -y, the task's own setting turns off the yolo that globalState.json keeps from the earlier -y tasks
+  const flags = yolo ? ['-y'] : mode === 'act' ? ['-s', 'yolo-mode-toggled=false'] : [];
   const id = await observeNewSession(ctx, f, async () => {
     f.prompts.push({ text: prompt, mode, typedAt: now(), via: 'cline task new --address <instance>' });
     f.runs.push(await cli(ctx, ['task', 'new', '--address', inst.address, '-m', mode, ...flags, prompt]));
@@ -187,7 +188,9 @@ async function resumed(ctx: Ctx, inst: Instance, f: SessionFacts): Promise<void>
 
 /**
  * The denied command (issue 27): a task without -y on a fresh instance (yolo of an earlier -y task stays in the
- * instance's cache), stopped at the command's approval ask and answered with `cline task send --deny`.
+ * instance's cache) whose own setting turns yolo off (globalState.json keeps yoloModeToggled=true from the -y
+ * tasks, and a fresh instance reads it), stopped at the command's approval ask and answered with
+ * `cline task send --deny`.
  */
 async function denied(ctx: Ctx, inst: Instance, f: SessionFacts): Promise<void> {
   const plan = ctx.plans.denied;
