@@ -16,7 +16,9 @@
 --   are not findings.
 -- false_positives: A developer's deliberate choice on a personal machine or a sandbox VM; read-only MCP
 --   tools (list_issues, read_file) approved for convenience; CLI one-shot runs (--json, -y) in CI, where
---   no human is there to approve (the corpus: the 1.x -y task settings, the 3.x CLI's hook approvals).
+--   no human is there to approve (the corpus: the 1.x -y task settings, the 3.x CLI's hook approvals). On the
+--   bench's fleet of ordinary work it fires once: a generated globalState.json that approves every command, a
+--   setting developers do set (docs/BENCHMARKS.md).
 -- columns: host, session_id, row_id, timestamp_utc, summary, source_file
 select host, session_id, row_id, timestamp_utc,
     what || ': ' || setting_name || '=' || coalesce(setting_value, '-')

@@ -6,6 +6,7 @@
 --         task        a legacy task's own tasks/<id>/settings.json
 --         agenda      the 3.x agenda's automation policy (tasks.db)
 --         tool call   a hook policy's answer on one tool call (3.x hub event log)
+--         session     an SDK session's own setting (metadata.interactive: false for the 3.x CLI's one-shot runs)
 -- A table: the hunts, the report and the approval state of tool_calls (sql/40) read it, and a scan of the
 -- timeline per reader would cost each of them the whole scan.
 create or replace table settings as
@@ -23,6 +24,7 @@ select
         when kind = 'task_settings' then 'task'
         when kind = 'agenda_automation' then 'agenda'
         when kind = 'hook_result' then 'tool call'
+        when kind = 'session_start' then 'session'
         when starts_with(setting_name, 'mcpServers.') then 'mcp server'
         else 'home'
     end as scope,
@@ -43,7 +45,7 @@ comment on column settings.session_id is 'The task a task setting belongs to, th
 comment on column settings.timestamp_utc is 'When it came into force as far as the evidence tells: the file''s mtime, the record''s update time, the hook answer''s time.';
 comment on column settings.source_file is 'File of the setting, relative to the image root.';
 comment on column settings.kind is 'Kind of the row: permission, task_settings, agenda_automation or hook_result.';
-comment on column settings.scope is 'What it governs: home, mcp server, task, agenda or tool call.';
+comment on column settings.scope is 'What it governs: home, mcp server, task, agenda, tool call or session.';
 comment on column settings.setting_name is 'Its name as the file spells it: yoloModeToggled, autoApprovalSettings.actions.executeAllCommands, mcpServers.<server>.autoApprove, mode, autoApprove, ...';
 comment on column settings.setting_value is 'Its value as printed: true, false, act, a tool name, JSON of an array; <set> for a credential''s string.';
 comment on column settings.tool_name is 'The tool of a hook answer''s call; null elsewhere.';

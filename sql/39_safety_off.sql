@@ -10,6 +10,9 @@
 --   MCP tool for good     mcpServers.<server>.autoApprove or alwaysAllow naming a tool
 --   unattended agenda     the 3.x agenda policy auto_start or unattended: agents start tasks with nobody watching
 --   hook approval         a hook policy answered autoApprove=true for one tool call
+--   non-interactive session  an SDK session whose own setting says no human can answer its approvals
+--                         (metadata.interactive=false: the 3.x CLI's one-shot runs, auto-approved by default; a call
+--                         that would need approval there is refused, and its result says so)
 --   yolo session          a mode change of a session into yolo (3.x prompts typed in mode yolo)
 -- The default auto-approval (read files, safe commands), toolAutoApprove=false, disabled tools and plan/act
 -- changes are not in it.
@@ -35,6 +38,7 @@ from_settings as (
                 and coalesce(s.setting_value, '') not in ('', '[]', 'null') then 'MCP tool for good'
             when s.scope = 'agenda' and s.setting_value in ('auto_start', 'unattended') then 'unattended agenda'
             when s.scope = 'tool call' and s.setting_name = 'autoApprove' and s.setting_value = 'true' then 'hook approval'
+            when s.scope = 'session' and s.setting_name = 'interactive' and s.setting_value = 'false' then 'non-interactive session'
         end as what
     from settings as s
     left join enabled_files as e on e.host = s.host and e.source_file = s.source_file
@@ -60,9 +64,9 @@ comment on column safety_off.home is 'Home folder inside the image, / separated.
 comment on column safety_off.session_id is 'The task or session it governs; null for a home''s standing setting.';
 comment on column safety_off.timestamp_utc is 'When it came into force as far as the evidence tells (file mtime, record update, the answer or mode change).';
 comment on column safety_off.source_file is 'File of the row, relative to the image root.';
-comment on column safety_off.scope is 'What it governs: home, mcp server, task, agenda, tool call or session.';
+comment on column safety_off.scope is 'What it governs: home, mcp server, task, agenda, tool call or session (a mode change or an SDK session''s own setting).';
 comment on column safety_off.setting_name is 'The setting (yoloModeToggled, autoApprovalSettings.actions.executeAllCommands, mcpServers.<server>.autoApprove, mode, autoApprove, ...).';
 comment on column safety_off.setting_value is 'Its value: true, a tool name, auto_start, unattended, yolo.';
 comment on column safety_off.tool_name is 'The tool of a hook approval''s call; null elsewhere.';
 comment on column safety_off.tool_use_id is 'The call a hook approval is about; null elsewhere.';
-comment on column safety_off.what is 'Which safeguard is off: yolo mode, every command, external edits, every tool, MCP tool for good, unattended agenda, hook approval, yolo session.';
+comment on column safety_off.what is 'Which safeguard is off: yolo mode, every command, external edits, every tool, MCP tool for good, unattended agenda, hook approval, non-interactive session, yolo session.';

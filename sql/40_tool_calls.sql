@@ -1,31 +1,33 @@
 -- tool_calls: every tool call of the agent in events, with what kind of call it is and how its approval stood:
 -- the one definition of "a command", "a file tool", "a final answer" and "ran without a human approving" for the
 -- hunts, the report and the README (issue 27). Inputs: int_timeline, safety_off (sql/39). Grain: one row per
--- tool_use row of events (row_id).
+-- tool_use row of events (row_id). int_denied_calls: (host, session, call id) of each call a result of which says it
+-- was denied or not approved; one row per such call.
 --   call_type  final answer (is_final_answer_tool: never a command or a file access, whatever its text names),
 --              command (is_command_call), file (file_tool_operation), mcp, browser, web, or other
 --   approval   denied     a result of the call says the user denied it or it was not approved: it never ran
 --              asked      a legacy ask: message (Cline asked; approved unless a result says otherwise)
 --              auto       ran with no human approving: a legacy say: message (Cline writes say for a call it did
 --                         not ask about), a hook policy's autoApprove for the call, a session in yolo (task
---                         settings, a mode change), or, for a command of an SDK session, the standing settings of
---                         its home approving every command (safety_off)
+--                         settings, a mode change) or non-interactive (an SDK session's own setting: nobody could
+--                         approve, and a call that needed it was refused), or, for a command of an SDK session, the
+--                         standing settings of its home approving every command (safety_off)
 --              unknown    none of these is recorded
--- A view: it carries the calls' texts, which the warehouse never copies.
+-- A view: it carries the calls' texts, which the warehouse never copies. The calls a result says were denied are
+-- found once, at build time (int_denied_calls): found in the view, every read of it scanned every tool result.
+create or replace table int_denied_calls as
+select distinct host, session_id, tool_use_id
+from int_timeline
+where turn_type = 'tool_result' and tool_use_id is not null
+  and regexp_matches(text,
+    'was not approved|denied by the user|user denied|The user denied this operation|user rejected|rejected by the user|requires approval in a TTY session|Tool approval requires an interactive session',
+    'i');
+
 create or replace view tool_calls as
 with calls as (
     select *
     from int_timeline
     where turn_type = 'tool_use'
-),
-
-denied as (
-    select distinct host, session_id, tool_use_id
-    from int_timeline
-    where turn_type = 'tool_result' and tool_use_id is not null
-      and regexp_matches(text,
-        'was not approved|denied by the user|user denied|The user denied this operation|user rejected|rejected by the user|requires approval in a TTY session|Tool approval requires an interactive session',
-        'i')
 ),
 
 hook_approved as (
@@ -37,7 +39,7 @@ hook_approved as (
 yolo_sessions as (
     select host, session_id, min(what) as what
     from safety_off
-    where session_id is not null and what in ('yolo mode', 'every command', 'yolo session')
+    where session_id is not null and what in ('yolo mode', 'every command', 'yolo session', 'non-interactive session')
     group by all
 ),
 
@@ -81,11 +83,12 @@ select
         when t.kind like 'say:%' then 'auto-approved: ' || t.kind
         when h.tool_use_id is not null then 'a hook policy answered autoApprove'
         when y.what = 'yolo session' then 'session in yolo mode'
+        when y.what = 'non-interactive session' then 'a non-interactive session: no human could approve'
         when y.what is not null then 'task settings approve every command'
         when a.what is not null and t.call_type = 'command' then 'standing settings of the home approve every command'
     end as approval_reason
 from typed as t
-left join denied as d on d.host = t.host and d.session_id is not distinct from t.session_id and d.tool_use_id = t.tool_use_id
+left join int_denied_calls as d on d.host = t.host and d.session_id is not distinct from t.session_id and d.tool_use_id = t.tool_use_id
 left join hook_approved as h on h.host = t.host and h.session_id is not distinct from t.session_id and h.tool_use_id = t.tool_use_id
 left join yolo_sessions as y on y.host = t.host and y.session_id = t.session_id
 left join approving_homes as a on a.host = t.host and a.home = t.home and t.kind not like 'say:%' and t.kind not like 'ask:%';
