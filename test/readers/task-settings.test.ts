@@ -134,7 +134,7 @@ describe('the task_settings rows', () => {
 });
 
 describe('the real 1.0.10 home', () => {
-  it('gives each task its settings as rows, yoloModeToggled=true in each, without changing a byte of the home', async () => {
+  it('gives each task its settings as rows, yoloModeToggled=true in each the driver ran with -y, without changing a byte of the home', async () => {
     const { rows } = await readRealHome('cline-tasks', REAL_1X_IMAGE);
     const settings = rows.filter((r) => r.kind === 'task_settings');
     // the tasks the CLI wrote a settings.json for (the driver's -y runs), by their folders
@@ -144,10 +144,16 @@ describe('the real 1.0.10 home', () => {
       .filter((id) => fs.existsSync(path.join(tasks, id, 'settings.json')))
       .sort();
     expect(withSettings.length).toBeGreaterThan(3);
+    // the denied command's task turned yolo off with its own setting (corpus/gen-go-core.ts)
+    const facts = JSON.parse(fs.readFileSync(path.join(REAL_1X_IMAGE, 'facts.json'), 'utf8')) as {
+      sessions: Array<{ id: string; observedSessionId: string | null }>;
+    };
+    const denied = facts.sessions.find((s) => s.id === 'denied')?.observedSessionId;
+    expect(withSettings).toContain(denied);
     expect(settings.map((r) => [r.session_id, r.model, r.provider, r.setting_name, r.setting_value])).toEqual(
       withSettings.flatMap((id) => [
         [id, null, null, 'openAiHeaders', '{}'],
-        [id, null, null, 'yoloModeToggled', 'true'],
+        [id, null, null, 'yoloModeToggled', id === denied ? 'false' : 'true'],
       ]),
     );
     expect(rows.filter((r) => r.kind === 'parser')).toEqual([]);
