@@ -56,7 +56,10 @@ describe('the attack scenarios of the real-producer corpus, hunted', () => {
     for (const c of CORPORA) {
       expect(c.attack.world, `${c.name}: facts.json has no attack world (corpus/world.ts)`).toBeDefined();
       const arrivals = c.attack.world!.listener.arrivals;
-      expect(arrivals.some((a) => a.path === '/upload' && a.bodyIs === 'work/demo-project/.env'), c.name).toBe(true);
+      expect(
+        arrivals.some((a) => a.path === '/upload' && a.bodyIs === 'work/demo-project/.env'),
+        c.name,
+      ).toBe(true);
       expect(c.attack.sessions.filter((s) => s.role === 'attack').length, c.name).toBeGreaterThanOrEqual(6);
     }
   });
@@ -110,13 +113,19 @@ describe('the attack scenarios of the real-producer corpus, hunted', () => {
         const named = findings.filter(
           (f) => f.host === name && f.session_id === s.observedSessionId && f.hunt_id !== 'safety-turned-off',
         );
-        expect(named.map((f) => `${f.hunt_id}: ${f.summary}`), s.id).toEqual([]);
+        expect(
+          named.map((f) => `${f.hunt_id}: ${f.summary}`),
+          s.id,
+        ).toEqual([]);
       }
       for (const s of c.attack.sessions)
         for (const control of s.controls) {
           if (s.id === 'denied' && !s.denied) continue;
           const quoting = findings.filter((f) => f.host === name && f.summary.includes(control.quote));
-          expect(quoting.map((f) => `${f.hunt_id}: ${f.summary}`), `${s.id}: ${control.what}`).toEqual([]);
+          expect(
+            quoting.map((f) => `${f.hunt_id}: ${f.summary}`),
+            `${s.id}: ${control.what}`,
+          ).toEqual([]);
         }
     });
 

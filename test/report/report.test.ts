@@ -138,7 +138,8 @@ describe('the sections', () => {
     // every command or edits outside the workspace approved, while auto-approval is on (sql/39 safety_off)
     const auto = state.autoApprovalSettings;
     for (const action of ['executeAllCommands', 'editFilesExternally'])
-      if (auto.enabled === true && auto.actions[action] === true) expected.push(`lnx-u01 autoApprovalSettings.actions.${action}=true`);
+      if (auto.enabled === true && auto.actions[action] === true)
+        expected.push(`lnx-u01 autoApprovalSettings.actions.${action}=true`);
     expect(Object.values(auto.actions).filter((on) => on === true).length).toBeGreaterThan(expected.length);
     const mcpFiles: [string, string][] = [
       ['lnx-u01', path.join(u, 'settings', 'cline_mcp_settings.json')],
