@@ -2,13 +2,15 @@
 -- was loaded, what it holds and its status, so "where did we find nothing" is one query. Inputs: raw_runs
 -- (each run's host_images: name, image path, what the load found), raw_files (what each host's partitions
 -- read). Grain: one row per host.
---   status: the status of its last load (loaded, no Cline data, unreadable, kept after empty image), or
+--   status: the status of its last load (loaded, no Cline data, unreadable, encrypted, kept after empty image), or
 --   `absent from last input` when the newest run that covered it was not given it (its data kept,
---   load/membership.ts); a shard load covers only the hosts of its shard.
+--   load/membership.ts); a shard load covers only the hosts of its shard. `shard not loaded`: the newest
+--   run of its shard did not finish, or `clinetrail models` found its shard not run (load/split-check.ts);
+--   those records name the host but are no load given it, so the times leave out the second kind.
 -- A view, as load_runs is: a load that changed no partition keeps fleet.duckdb, and its run still counts.
 create or replace view hosts as
 with seen as (
-    select r.started_at, h.host, h.image_path, h.status
+    select r.started_at, h.host, h.image_path, h.status, h.hostname, h.collection, coalesce(r.shard_missing, false) as shard_missing
     from raw_runs as r, unnest(r.host_images) as u(h)
     where r.host_images is not null
 ),
@@ -17,10 +19,13 @@ per_host as (
     select
         host,
         arg_max(image_path, started_at) as image_path,
-        min(started_at) as first_seen_at_utc,
+        arg_max(coalesce(hostname, host), started_at) as hostname,
+        arg_max(collection, started_at) as collection,
+        min(started_at) filter (where not shard_missing) as first_seen_at_utc,
         min(started_at) filter (where status = 'loaded') as first_loaded_at_utc,
         max(started_at) filter (where status = 'loaded') as last_loaded_at_utc,
-        max(started_at) as last_seen_at_utc,
+        max(started_at) filter (where not shard_missing) as last_seen_at_utc,
+        max(started_at) as last_named_at,
         arg_max(status, started_at) as last_status
     from seen
     group by host
@@ -54,10 +59,12 @@ newest as (
 
 select
     coalesce(p.host, h.host) as host,
+    coalesce(p.hostname, h.host) as hostname,
     p.image_path,
+    p.collection,
     case
         when p.host is null then 'loaded'
-        when p.last_seen_at_utc < n.started_at then 'absent from last input'
+        when p.last_named_at < n.started_at then 'absent from last input'
         else p.last_status
     end as status,
     p.first_seen_at_utc,
@@ -74,10 +81,12 @@ left join newest as n on n.host = p.host
 order by host;
 
 comment on view hosts is 'Every host image loaded or seen on this OUT: image path, loads, what it holds and its status. Grain: one row per host.';
-comment on column hosts.host is 'Host image name.';
-comment on column hosts.image_path is 'Path of its image at its last load (as given: --fleet child folder or --host PATH).';
-comment on column hosts.status is 'loaded, no Cline data, unreadable (discovery could not search all of it), kept after empty image (exit 4: its earlier data kept), or absent from last input (the newest load that covered it, plain or of its shard, was not given it; its data kept).';
-comment on column hosts.first_seen_at_utc is 'Start of the first load given it.';
+comment on column hosts.host is 'Host image name, whole however long: the host name its image claims, or NAME#2, NAME#3, ... when another image of the load claims NAME too.';
+comment on column hosts.hostname is 'The host name its image claims at its last load (a collection''s Hostname, a folder or archive name, a --host NAME): the same for every image of one machine, host apart.';
+comment on column hosts.image_path is 'Path of its image at its last load (as given: --fleet child folder or --host PATH; a Velociraptor hunt download for each of its clients).';
+comment on column hosts.collection is 'Its client folder in a Velociraptor hunt download (<Hostname>-<ClientId>, as stored); null for an image of one host.';
+comment on column hosts.status is 'loaded, no Cline data, unreadable (its archive could not be listed, or discovery could not search all of it; exit 5), encrypted (its archive is encrypted and no --zip-password-file password opens it; exit 5, its earlier data kept), kept after empty image (exit 4: its earlier data kept), absent from last input (the newest load that covered it, plain or of its shard, was not given it; its data kept), or shard not loaded (the newest run of its shard did not finish, or its shard did not run: clinetrail models exit 6; what it holds is from earlier loads, see last_loaded_at_utc).';
+comment on column hosts.first_seen_at_utc is 'Start of the first load given it (null for a host only named by a shard that did not run).';
 comment on column hosts.first_loaded_at_utc is 'Start of the first load that found Cline data in it.';
 comment on column hosts.last_loaded_at_utc is 'Start of the last load that found Cline data in it.';
 comment on column hosts.last_seen_at_utc is 'Start of the last load given it.';

@@ -3,12 +3,14 @@
  * cli/main.ts runs it on the process's argv and streams; tests run the same function in-process.
  * Progress goes to stderr, results to stdout. Exit codes: 0 done; 1 the load, models or query failed
  * (I/O error, SQL error); 2 bad arguments or paths; 3 another load holds OUT (load/lock.ts: or, for a
- * shard load or models, a load they may not run beside). A bad argument is refused
+ * shard load or models, a load they may not run beside); 4 a load kept an empty image's earlier data; 5 a
+ * load could not read a host image (it kept its earlier data); 6 `models` built, but shards of the split
+ * did not load their hosts. A bad argument is refused
  * before anything is written, with one `clinetrail: ` line on stderr (one JSON error event with
  * `--log-format json`).
  */
 import yargs from 'yargs';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { HostImage } from '../discover/discover.js';
 import type { OutputFormat } from './format.js';
@@ -18,6 +20,7 @@ import { loadOptions, modelsOptions } from './load-options.js';
 import { reportOptions } from './report-options.js';
 import { huntOptions } from './hunt-options.js';
 import { parseShard, type Shard } from '../load/shard.js';
+import { shardGapText } from '../load/split-check.js';
 import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
 import { noWarehouseError, oldLayoutError } from '../core/layout.js';
 import { runLoad, UsageError } from '../load/run.js';
@@ -26,9 +29,31 @@ import { clinetrailVersion } from '../load/state.js';
 import { LockHeldError } from '../load/lock.js';
 import { OwnFault } from '../core/own-fault.js';
 import { printable } from '../core/terminal-text.js';
+import { type HostStatus, NOT_READ_STATUSES } from '../load/membership.js';
 
-/** Exit codes; `keptEmpty`: the load finished, but a host image gave nothing and its earlier data was kept. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, locked: 3, keptEmpty: 4 } as const;
+/**
+ * Exit codes; `keptEmpty`: the load finished, but a host image gave nothing and its earlier data was kept;
+ * `notRead`: the load finished, but a host image could not be read (encrypted, unreadable), its earlier
+ * data kept; `shardsNotLoaded`: `models` built the warehouse, but shards of the split did not run or finish.
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, locked: 3, keptEmpty: 4, notRead: 5, shardsNotLoaded: 6 } as const;
+
+/** The passwords of `--zip-password-file`: one per line (a trailing CR dropped), empty lines skipped. */
+function readPasswords(file: string | undefined): string[] {
+  if (file === undefined) return [];
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`load: --zip-password-file ${file}: ${(err as Error).message}`);
+  }
+  const passwords = text
+    .split('\n')
+    .map((l) => l.replace(/\r$/, ''))
+    .filter((l) => l !== '');
+  if (passwords.length === 0) throw new UsageError(`load: --zip-password-file ${file} holds no password`);
+  return passwords;
+}
 
 function parseHost(spec: string): HostImage {
   const eq = spec.indexOf('=');
@@ -160,6 +185,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
         const logFormat = once('load', 'log-format', args.logFormat) as LogFormat;
         const hosts = (args.host ?? []).map(parseHost);
         const shard = parseShardArg(once('load', 'shard', args.shard));
+        const zipPasswords = readPasswords(once('load', 'zip-password-file', args.zipPasswordFile));
         const onEvent = createProgress({
           format: logFormat,
           quiet: args.quiet,
@@ -179,6 +205,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           noHunts: args.hunts === false,
           acceptEmpty: args.acceptEmpty ?? [],
           shard,
+          zipPasswords,
           onEvent,
         });
         for (const host of run.hosts_kept_empty) {
@@ -188,6 +215,13 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           );
         }
         if (run.hosts_kept_empty.length > 0) code = EXIT.keptEmpty;
+        for (const h of run.host_images.filter((i) => NOT_READ_STATUSES.includes(i.status as HostStatus))) {
+          code = EXIT.notRead;
+          if (args.logFormat !== 'json')
+            io.stderr(
+              `clinetrail: warning: ${printable(h.host)}: ${printable(h.image_path)} not read (${h.status}, see its parser row); what the warehouse held of it is kept\n`,
+            );
+        }
         onEvent({ event: 'done', run, duplicates_dropped: run.duplicates_dropped });
         io.stdout(summaryLine(run, out, Date.now() - t0));
         if (args.rowsTable) {
@@ -210,6 +244,8 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           io.stderr(
             `clinetrail: models built: ${run.hosts} host(s), ${run.raw_rows} row(s), ${run.duplicates_dropped} duplicate(s) dropped, ${run.event_rows} event(s) in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${path.resolve(out)}\n`,
           );
+          for (const gap of run.shards_not_loaded) io.stderr(`clinetrail: warning: ${shardGapText(gap)}\n`);
+          if (run.shards_not_loaded.length > 0) code = EXIT.shardsNotLoaded;
         },
       )
       .command(
@@ -290,7 +326,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
       .strict()
       .recommendCommands()
       .epilogue(
-        'Exit codes: 0 done; 1 the command failed (load, models, query, export, hunt, report); 2 bad arguments or paths; 3 another load (or models, a hunt, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept.',
+        'Exit codes: 0 done; 1 the command failed (load, models, query, export, hunt, report); 2 bad arguments or paths; 3 another load (or models, a hunt, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept; 5 loaded, but a host image could not be read (an encrypted archive without its password, a corrupt or truncated archive, an image not searched): its status in hosts is encrypted or unreadable, its parser row says why, its earlier data is kept; 6 models built, but shards of the split did not run or finish.',
       )
       .fail((msg, err) => {
         throw err ?? new ArgumentError(msg);

@@ -80,7 +80,7 @@ function graphemeWidth(grapheme: string): number {
 }
 
 /** Code units of a value looked at for one cell: a grapheme is rarely more than a few per column. */
-const CELL_UNITS = MAX_CELL * 8;
+export const CELL_UNITS = MAX_CELL * 8;
 
 /**
  * What can join code points into one grapheme: combining marks (and variation selectors), format

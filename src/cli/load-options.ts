@@ -61,6 +61,12 @@ export function loadOptions<T>(y: Argv<T>) {
       describe:
         'A host whose image now gives no Cline store: replace its earlier data with nothing (default: the data is kept, the load exits 4) (repeatable)',
     })
+    .option('zip-password-file', {
+      type: 'string',
+      requiresArg: true,
+      describe:
+        'A file of passwords, one per line, tried on each zip whose members are encrypted (ZipCrypto or AES); without one, such a zip is not read (status encrypted, exit 5)',
+    })
     .option('shard', {
       type: 'string',
       requiresArg: true,
@@ -94,6 +100,6 @@ export function modelsOptions<T>(y: Argv<T>) {
       'after the shard loads (load --shard K/N) of a split are all done: build fleet.duckdb once',
     )
     .epilogue(
-      'Builds OUT/fleet.duckdb from the partitions every load and shard load committed (their manifests), runs the hunt pack into it (unless --no-hunts), then deletes the files no manifest names (older generations, withdrawn partitions), as a plain load does at its end. It takes OUT for itself: it is refused (exit 3) while a load or any shard load runs, and a load or shard load started meanwhile is refused. On an OUT written by plain loads it rebuilds the same warehouse. Prints one line on stderr: rows, duplicates dropped, time. Exit codes: 0 built; 1 the build failed (fleet.duckdb is kept as it was); 2 bad --out; 3 a load holds OUT.',
+      'Builds OUT/fleet.duckdb from the partitions every load and shard load committed (their manifests), runs the hunt pack into it (unless --no-hunts), then deletes the files no manifest names (older generations, withdrawn partitions), as a plain load does at its end. It takes OUT for itself: it is refused (exit 3) while a load or any shard load runs, and a load or shard load started meanwhile is refused. On an OUT written by plain loads it rebuilds the same warehouse. Prints one line on stderr: rows, duplicates dropped, time; then one warning line per shard of the split that did not run or finish since the last complete build, naming its hosts (status shard not loaded in hosts; load_runs shows the shard). Exit codes: 0 built; 1 the build failed (fleet.duckdb is kept as it was); 2 bad --out; 3 a load holds OUT; 6 built, but shards of the split did not run or finish.',
     );
 }

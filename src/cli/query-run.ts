@@ -1,12 +1,20 @@
 /**
- * `clinetrail query`'s output: the result streamed chunk by chunk (warehouse/query-stream.ts), each
- * chunk's values printed by the rules of warehouse/values.ts in the format of cli/format.ts and written to
- * stdout before the next chunk is read, waiting while stdout is full. Memory stays bounded whatever the
- * size of the result (one chunk, plus up to TABLE_BLOCK cut rows for a table).
+ * `clinetrail query`'s output: the result streamed a slice of rows at a time (warehouse/query-stream.ts),
+ * each slice's values printed by the rules of warehouse/values.ts in the format of cli/format.ts and
+ * written to stdout before the next slice is decoded, waiting while stdout is full. Memory stays bounded
+ * whatever the number of rows (one DuckDB chunk, one slice, plus up to TABLE_BLOCK cut rows for a
+ * table). A table prints at most CELL_UNITS of a text, so DuckDB cuts longer texts before they leave it
+ * (warehouse/capped-query.ts); csv and json print every cell whole.
  */
-import { type OutputFormat, resultWriter } from './format.js';
+import { CELL_UNITS, type OutputFormat, resultWriter } from './format.js';
+import { type CappedValue, CutText } from '../warehouse/capped-query.js';
 import { outValue } from '../warehouse/values.js';
 import { streamQuery } from '../warehouse/query-stream.js';
+
+/** A cell as printed (a CutText only comes where wide values are cut, which `query` does not ask for). */
+function printed(value: CappedValue) {
+  return value instanceof CutText ? value.text : outValue(value);
+}
 
 /** Runs one query on OUT and writes its result to `stdout` in `format`. */
 export async function runQuery(
@@ -25,9 +33,9 @@ export async function runQuery(
     sql,
     {
       columns: (names) => write(writer.header(names)),
-      rows: (rows) => write(writer.rows(rows.map((r) => r.map(outValue)))),
+      rows: (rows) => write(writer.rows(rows.map((r) => r.map(printed)))),
     },
-    { allowRead },
+    { allowRead, caps: format === 'table' ? { cellChars: CELL_UNITS } : undefined },
   );
   await write(writer.end());
 }

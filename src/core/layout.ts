@@ -16,6 +16,7 @@
  * manifest names the current one, and older ones stay until the warehouse that reads them has been
  * replaced (load/retire.ts).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, promises as fs, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 
@@ -30,13 +31,45 @@ export function recordsDir(outDir: string): string {
 }
 
 /**
+ * Longest host folder name: room left in NAME_MAX (255 bytes) for the staging folder of a write,
+ * `<host folder>__<store>.<generation>` (writeStagingFolder).
+ */
+const MAX_HOST_FOLDER = 200;
+/** Hex digits of the host's SHA-256 that end a cut host folder name. */
+const HOST_HASH_DIGITS = 16;
+
+/**
  * A host's folder name: percent-encoded (so `=`, `/`, `%` and the like never reach a folder name, and
  * no reader takes it for a hive `key=value`), with a leading `.` or `_` encoded too, since pyarrow
- * skips files and folders whose names start with them. `0042` stays `0042`.
+ * skips files and folders whose names start with them. `0042` stays `0042`. A name longer than
+ * MAX_HOST_FOLDER once encoded (a Hostname of thousands of characters, 30 CJK characters are 270) is cut
+ * between two characters, and ends with `+` and the first 16 hex digits of the host's SHA-256: distinct
+ * hosts keep distinct folders, and `+`, which encoding always escapes, tells a cut name from any other.
+ * The host itself is in every file and manifest of its folders, never read back from the name.
  */
 export function hostFolder(host: string): string {
   const enc = encodeURIComponent(host);
-  return enc.startsWith('.') || enc.startsWith('_') ? `%${enc.charCodeAt(0).toString(16).toUpperCase()}${enc.slice(1)}` : enc;
+  const name =
+    enc.startsWith('.') || enc.startsWith('_') ? `%${enc.charCodeAt(0).toString(16).toUpperCase()}${enc.slice(1)}` : enc;
+  if (name.length <= MAX_HOST_FOLDER) return name;
+  return `${cutAtCharacter(name, MAX_HOST_FOLDER - HOST_HASH_DIGITS - 1)}+${hostHash(host).slice(0, HOST_HASH_DIGITS)}`;
+}
+
+/** The longest start of an encoded name within `budget` characters that ends between two characters (never inside an escape or a UTF-8 sequence). */
+function cutAtCharacter(name: string, budget: number): string {
+  let end = 0;
+  let boundary = 0;
+  for (const token of name.match(/%[0-9A-F]{2}|[^%]/gs) ?? []) {
+    const continuation = token.length === 3 && (Number.parseInt(token.slice(1), 16) & 0xc0) === 0x80;
+    if (!continuation) boundary = end;
+    if (end + token.length > budget) return name.slice(0, boundary);
+    end += token.length;
+  }
+  return name;
+}
+
+function hostHash(host: string): string {
+  return createHash('sha256').update(host, 'utf8').digest('hex');
 }
 
 /** The partition's folder of records (`OUT/records/<host>/<store>`): its manifest and side files. */
@@ -78,25 +111,27 @@ export function writeStagingDir(outDir: string): string {
   return path.join(outDir, 'parquet', '.tmp');
 }
 
-/** The staging folder of one write of a partition: `OUT/parquet/.tmp/<host>__<store>.<gen>`, host encoded. */
+/** The staging folder of one write of a partition: `OUT/parquet/.tmp/<host folder>__<store>.<gen>` (hostFolder). */
 export function writeStagingFolder(outDir: string, host: string, store: string, gen: string): string {
-  return path.join(writeStagingDir(outDir), `${encodeURIComponent(host)}__${store}.${gen}`);
+  return path.join(writeStagingDir(outDir), `${hostFolder(host)}__${store}.${gen}`);
 }
 
-/** The host of a staging folder name of writeStagingFolder, or null when the name is not one. */
-export function writeStagingHost(name: string): string | null {
-  const cut = name.lastIndexOf('__');
-  if (cut <= 0) return null;
+/**
+ * The first 4 bytes of the SHA-256 of the host of a staging folder name of writeStagingFolder (what its
+ * shard is computed from, load/shard.ts), as a big-endian number; null when the name is not one. A cut
+ * name carries the start of that hash; a whole one, the host.
+ */
+export function writeStagingHostWord(name: string): number | null {
+  const end = name.lastIndexOf('__');
+  if (end <= 0) return null;
+  const folder = name.slice(0, end);
+  const cut = /\+([0-9a-f]{16})$/.exec(folder);
+  if (cut) return Number.parseInt(cut[1].slice(0, 8), 16);
   try {
-    return decodeURIComponent(name.slice(0, cut));
+    return Number.parseInt(hostHash(decodeURIComponent(folder)).slice(0, 8), 16);
   } catch {
     return null;
   }
-}
-
-/** The host of a partition folder (`.../<host>/<store>`), decoded. */
-export function partitionHost(dir: string): string {
-  return decodeURIComponent(path.basename(path.dirname(dir)));
 }
 
 /** The store of a partition folder (`.../<host>/<store>`). */

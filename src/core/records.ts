@@ -16,7 +16,7 @@ export interface RecordColumn {
   sql:
     | 'VARCHAR'
     | 'VARCHAR[]'
-    | 'STRUCT(host VARCHAR, image_path VARCHAR, status VARCHAR)[]'
+    | 'STRUCT(host VARCHAR, image_path VARCHAR, status VARCHAR, hostname VARCHAR, collection VARCHAR)[]'
     | 'BIGINT'
     | 'INTEGER'
     | 'BOOLEAN'
@@ -171,11 +171,69 @@ export interface RunRecord {
   hosts_absent: string[];
   /** Hosts of this input whose image gave no store while the warehouse held data for them: that data was kept. */
   hosts_kept_empty: string[];
-  /** Every host image of the input, with what the load found in it (load/membership.ts HostStatus). */
-  host_images: Array<{ host: string; image_path: string; status: string }>;
+  /**
+   * Every host image of the input, with what the load found in it (load/membership.ts HostStatus), the
+   * host name it claims (`host` unless another image claims it too) and, for a client of a Velociraptor
+   * hunt download, its folder in it (both unknown to the record of a shard not finished or not run).
+   */
+  host_images: Array<{ host: string; image_path: string; status: string; hostname?: string; collection?: string | null }>;
+  /** Hosts of this input named `NAME#2`, `NAME#3`, ...: another image of the input claims their host name NAME. */
+  hosts_renamed: string[];
   /** The `--fleet` folder, absolute; null for a load of `--host` images only. With host_images, the input roots no output may be written into. */
   fleet: string | null;
+  /**
+   * True for the record `clinetrail models` writes for a shard of the split that did not run (load/split-check.ts):
+   * no load wrote it, its host_images are the hosts that shard was to load. False (null in old runs) for every load.
+   */
+  shard_missing: boolean;
 }
+
+/** What a run knows only once it has read its hosts: null in the record of a run not finished. */
+export type RunFigure =
+  | 'ended_at'
+  | 'partitions_written'
+  | 'partitions_unchanged'
+  | 'partitions_removed'
+  | 'files_read'
+  | 'files_unchanged'
+  | 'rows_written'
+  | 'parser_errors'
+  | 'discovery_problems'
+  | 'is_full_load'
+  | 'secrets_found'
+  | 'hosts_absent'
+  | 'hosts_kept_empty'
+  | 'hosts_renamed';
+
+/** The figures of a run not finished: all null. */
+export const NO_FIGURES: { readonly [K in RunFigure]: null } = {
+  ended_at: null,
+  partitions_written: null,
+  partitions_unchanged: null,
+  partitions_removed: null,
+  files_read: null,
+  files_unchanged: null,
+  rows_written: null,
+  parser_errors: null,
+  discovery_problems: null,
+  is_full_load: null,
+  secrets_found: null,
+  hosts_absent: null,
+  hosts_kept_empty: null,
+  hosts_renamed: null,
+};
+
+/** What a run record says before the run has read its hosts: all but its figures and its hosts' statuses. */
+export type RunStart = Omit<RunRecord, RunFigure | 'host_images'>;
+
+/**
+ * The record of a run not finished: a shard load's, written as it starts (its hosts `shard not loaded`)
+ * and replaced by its RunRecord at its end, so a shard killed or failed leaves it; or the record of a
+ * shard that did not run, written by `clinetrail models` (`shard_missing`, its settings unknown).
+ */
+export type UnfinishedRunRecord = Omit<RunRecord, RunFigure | 'secrets_redacted' | 'prune'> & {
+  [K in RunFigure]: null;
+} & { secrets_redacted: boolean | null; prune: boolean | null };
 
 export const RUN_SHAPE: RecordShape<RunRecord> = {
   run_id: { sql: 'VARCHAR', doc: 'Random id of the run.' },
@@ -184,7 +242,10 @@ export const RUN_SHAPE: RecordShape<RunRecord> = {
     doc: 'clinetrail version that wrote the run: package version + loader code version; null for runs written before it was recorded.',
   },
   started_at: { sql: 'TIMESTAMPTZ', doc: 'When the run started (UTC).' },
-  ended_at: { sql: 'TIMESTAMPTZ', doc: 'When its partitions were written, before the warehouse build (UTC).' },
+  ended_at: {
+    sql: 'TIMESTAMPTZ',
+    doc: 'When its partitions were written, before the warehouse build (UTC); null for a shard load not finished (killed, failed or running: its figures are null too) and for a shard that did not run (shard_missing).',
+  },
   hosts: { sql: 'BIGINT', doc: 'Host images in the input.' },
   partitions_written: { sql: 'BIGINT', doc: 'Partitions (host, store) read and written again.' },
   partitions_unchanged: { sql: 'BIGINT', doc: 'Partitions kept because nothing about them changed.' },
@@ -216,8 +277,12 @@ export const RUN_SHAPE: RecordShape<RunRecord> = {
     doc: 'Hosts the warehouse held that were not in the input: kept, or withdrawn with --prune; null for old runs.',
   },
   host_images: {
-    sql: 'STRUCT(host VARCHAR, image_path VARCHAR, status VARCHAR)[]',
-    doc: 'Every host image of the input: name, path and what the load found (loaded, no Cline data, unreadable, kept after empty image); null for old runs.',
+    sql: 'STRUCT(host VARCHAR, image_path VARCHAR, status VARCHAR, hostname VARCHAR, collection VARCHAR)[]',
+    doc: 'Every host image of the input: name, path, what the load found (loaded, no Cline data, unreadable, encrypted, kept after empty image; shard not loaded in the record of a shard load not finished or not run), the host name it claims (hostname: the name unless another image claims it too; null for older runs and unfinished shards) and its client folder in a Velociraptor hunt download (collection); null for old runs.',
+  },
+  hosts_renamed: {
+    sql: 'VARCHAR[]',
+    doc: 'Hosts of the input named NAME#2, NAME#3, ... because another image of the input claims their host name NAME; null for old runs and runs not finished.',
   },
   hosts_kept_empty: {
     sql: 'VARCHAR[]',
@@ -226,5 +291,9 @@ export const RUN_SHAPE: RecordShape<RunRecord> = {
   fleet: {
     sql: 'VARCHAR',
     doc: 'The --fleet folder of the load, absolute; null for a load of --host images only, and for old runs.',
+  },
+  shard_missing: {
+    sql: 'BOOLEAN',
+    doc: 'True for the record clinetrail models writes for a shard of the split that did not run since the last complete build: no load wrote it; host_images are the hosts it was to load. False for a load; null for old runs.',
   },
 };

@@ -25,6 +25,11 @@ export interface HostImage {
   root: string;
   /** Set for an archive, or a folder whose member paths a collector encoded: walked as a listing. */
   collection?: CollectionImage;
+  /**
+   * The host name the image claims (its collection's Hostname, its folder or archive name, or the name
+   * given): `host` unless another image of the load claims it too (load/load-inputs.ts).
+   */
+  hostname?: string;
 }
 
 /** An image read through its member listing; its files are copied to `stagingRoot` before they are read. */
@@ -32,9 +37,15 @@ export interface CollectionImage {
   archive: Omit<ArchiveRef, 'members' | 'member_sizes'>;
   /** Private folder the members are copied to, under their logical paths: the image root of its sources. */
   stagingRoot: string;
-  /** null when the archive could not be listed (`error` says why). */
+  /** null when the archive could not be listed or is encrypted (`error` says why). */
   listing: LogicalListing | null;
   error: string | null;
+  /** The archive is encrypted and no password given opens it: `error` names it and says what to do. */
+  encrypted?: boolean;
+  /** The password (of `--zip-password-file`) that opens its encrypted members. */
+  password?: string;
+  /** The client folder of a Velociraptor hunt download the image is (`<Hostname>-<ClientId>`), as stored. */
+  folder?: string;
 }
 
 /** A path found but not read: a link out of the image, a FIFO, an unreadable folder, ... */
@@ -44,12 +55,19 @@ export interface DiscoveryProblem {
   /** Absolute path of the problem entry. */
   file: string;
   message: string;
+  /** The archive member the problem is about, as stored, when it has no path in the image (a skipped member). */
+  member?: string;
 }
 
 export interface Discovery {
   sources: Source[];
   problems: DiscoveryProblem[];
+  /** The image could not be read at all: an encrypted or unreadable archive, an image not searched. */
+  fault?: ImageFault;
 }
+
+/** Why an image gave nothing: its status in `hosts` (load/membership.ts). */
+export type ImageFault = 'encrypted' | 'unreadable';
 
 /** Folder names never searched for homes: large trees that hold no Cline store. */
 const PRUNE = new Set(['node_modules', '.git', '.hg', '.svn', '.npm', '.cache', '.cargo', '.rustup', '__pycache__']);
@@ -87,17 +105,40 @@ interface Walk {
 export async function discoverImage(image: HostImage): Promise<Discovery> {
   const collection = image.collection;
   if (collection?.listing === null) {
-    const message = `archive not readable (${collection.archive.path}): ${collection.error ?? 'unknown error'}`;
-    return { sources: [], problems: [{ host: image.host, store: null, file: image.root, message }] };
+    const message = collection.encrypted
+      ? (collection.error ?? `archive encrypted (${collection.archive.path})`)
+      : `archive not readable (${collection.archive.path}): ${collection.error ?? 'unknown error'}`;
+    return {
+      sources: [],
+      problems: [{ host: image.host, store: null, file: image.root, message }],
+      fault: collection.encrypted ? 'encrypted' : 'unreadable',
+    };
   }
   const tree = collection ? listingTree(collection.stagingRoot, collection.listing) : FOLDER_TREE;
   const root = collection ? collection.stagingRoot : image.root;
   const realRoot = await tree.realpath(root);
   const walk: Walk = { image, tree, root, realRoot, visited: new Set(), out: { sources: [], problems: [] } };
   await walkDir(walk, root, 0);
+  if (collection) walk.out.problems.push(...skippedProblems(image, collection));
   walk.out.sources.sort((a, b) => (a.root + a.store < b.root + b.store ? -1 : 1));
   if (collection) for (const source of walk.out.sources) source.archive = archiveRef(source, collection);
   return walk.out;
+}
+
+/**
+ * The members of a collection that are no path in the image, one problem each, in the host's `discovery`
+ * partition: the file is named by the member's whole name percent-encoded (one path component, whatever
+ * it holds), the member as stored goes to `files.archive_member`.
+ */
+function skippedProblems(image: HostImage, collection: CollectionImage): DiscoveryProblem[] {
+  return (collection.listing?.skipped ?? []).map(({ member, reason }) => ({
+    host: image.host,
+    store: null,
+    file: path.join(collection.stagingRoot, encodeURIComponent(member.name)),
+    // the reason first: a row's text is cut at 300 characters, and `files` has the archive and the whole name
+    message: `archive member skipped (${reason}): ${JSON.stringify(member.name)}`,
+    member: member.name,
+  }));
 }
 
 /** The archive of a collection source, with the raw member name of each of its files. */

@@ -20,17 +20,23 @@ import * as yauzl from 'yauzl';
 import { OwnFault, ownWriteFault } from '../core/own-fault.js';
 import { memberText } from '../core/row.js';
 import { stagingLimitFault, type StagingLimits } from './staging-limits.js';
+import { withDecryptedMembers } from './zip-password.js';
 
 export type ArchiveFormat = 'zip' | 'tar' | 'folder';
 
 /** One member as the archive (or folder) lists it. */
 export interface ArchiveMember {
-  /** The member's path as stored: raw, undecoded, `/` separated. */
+  /**
+   * The member's path as stored: raw, undecoded, `/` separated. Not validated: a name that would leave
+   * the image (`..`, absolute, a drive letter, a NUL) is judged member by member (discover/collection.ts).
+   */
   name: string;
   kind: 'file' | 'dir' | 'other';
   size: number;
   /** Modification time the archive records, ms since the epoch (zip DOS times read as UTC); null when none. */
   mtime_ms: number | null;
+  /** A zip member stored encrypted: WinZip AES (method 99) or the traditional PKWARE cipher (ZipCrypto). */
+  encrypted?: 'aes' | 'zipcrypto';
 }
 
 /** A member to copy: where to, and at which time to stamp the copy. */
@@ -53,7 +59,12 @@ export function archiveBaseName(fileName: string): string {
   return path.basename(fileName).replace(/\.(zip|tar|tar\.gz|tgz)$/i, '');
 }
 
-const ZIP_OPTIONS: yauzl.Options = { lazyEntries: true, autoClose: false, validateEntrySizes: true };
+/**
+ * Names are decoded here (zipEntryName), not by yauzl: with `decodeStrings` it fails the whole archive
+ * on the first name it finds unsafe (`..`, absolute, a drive letter), and one such member cost every
+ * store of the host.
+ */
+const ZIP_OPTIONS: yauzl.Options = { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: false };
 
 async function eachZipEntry(file: string, visit: (zip: yauzl.ZipFile, entry: yauzl.Entry) => Promise<void>): Promise<void> {
   const zip = await yauzl.openPromise(file, ZIP_OPTIONS);
@@ -71,13 +82,20 @@ async function eachZipEntry(file: string, visit: (zip: yauzl.ZipFile, entry: yau
   }
 }
 
+/** A zip entry's name as yauzl decodes it (CP437 or UTF-8, the Info-ZIP Unicode path field, backslashes as `/`), unvalidated. */
+function zipEntryName(entry: yauzl.Entry): string {
+  return yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
+}
+
 function zipMember(entry: yauzl.Entry): ArchiveMember {
-  const dir = entry.fileName.endsWith('/');
+  const name = zipEntryName(entry);
+  const dir = name.endsWith('/');
   return {
-    name: dir ? entry.fileName.slice(0, -1) : entry.fileName,
+    name: dir ? name.slice(0, -1) : name,
     kind: dir ? 'dir' : 'file',
     size: entry.uncompressedSize,
     mtime_ms: entry.getLastModDate({ timezone: 'UTC' }).getTime(),
+    ...(entry.isEncrypted() ? { encrypted: entry.compressionMethod === 99 ? ('aes' as const) : ('zipcrypto' as const) } : {}),
   };
 }
 
@@ -227,6 +245,8 @@ export interface CopyOptions {
   limits: StagingLimits;
   /** The folder holding the private folders (TMPDIR), named by an own fault's message. */
   tempRoot: string;
+  /** A zip's password (`--zip-password-file`): its members are read decrypted, through zip.js (evidence/zip-password.ts). */
+  password?: string;
 }
 
 /**
@@ -267,10 +287,19 @@ export async function copyMembers(
     for (const copy of copies) {
       await writeMember(() => createReadStream(path.join(file, copy.name)), copy).catch((err) => fail(copy, err));
     }
+  } else if (format === 'zip' && options.password !== undefined) {
+    await withDecryptedMembers(file, options.password, async (members) => {
+      for (const copy of copies) {
+        if (!members.has(copy.name)) continue; // not found: said below
+        wanted.delete(copy.name);
+        await writeMember(() => members.open(copy.name), copy).catch((err) => fail(copy, err));
+      }
+    });
   } else if (format === 'zip') {
     await eachZipEntry(file, async (zip, entry) => {
-      const copy = wanted.get(zipMember(entry).name);
-      if (!copy || entry.fileName.endsWith('/')) return;
+      const member = zipMember(entry);
+      const copy = wanted.get(member.name);
+      if (!copy || member.kind === 'dir') return;
       wanted.delete(copy.name);
       await writeMember(() => zip.openReadStreamPromise(entry), copy).catch((err) => fail(copy, err));
     });
@@ -309,11 +338,15 @@ export async function copyMembers(
   return failed;
 }
 
-/** One small member read whole (collection metadata such as `client_info.json`), or null when absent or unreadable. */
+/**
+ * One small member read whole (collection metadata such as `client_info.json`), or null when absent or
+ * unreadable; a zip's with its `password` when it has one (evidence/zip-password.ts).
+ */
 export async function readSmallMember(
   file: string,
   format: ArchiveFormat,
   name: string,
+  password?: string,
   limit = 1024 * 1024,
 ): Promise<Buffer | null> {
   try {
@@ -332,9 +365,13 @@ export async function readSmallMember(
       }
       found = Buffer.concat(chunks);
     };
-    if (format === 'zip') {
+    if (format === 'zip' && password !== undefined) {
+      await withDecryptedMembers(file, password, async (members) => {
+        if (members.has(name)) await collect(members.open(name));
+      });
+    } else if (format === 'zip') {
       await eachZipEntry(file, async (zip, entry) => {
-        if (found === null && entry.fileName === name) await collect(await zip.openReadStreamPromise(entry));
+        if (found === null && zipEntryName(entry) === name) await collect(await zip.openReadStreamPromise(entry));
       });
     } else {
       const reads: Promise<void>[] = [];

@@ -1,33 +1,50 @@
 /**
  * Host images read through a member listing: archives (`.zip`, `.tar`, `.tar.gz`, `.tgz`) and unpacked
- * Velociraptor collections (a folder with the collector's metadata beside `uploads/`). Each one's listing
- * is read (or taken from `OUT/state/archives/` when the archive's size and mtime are those recorded, so an
- * unchanged archive is not opened again), its host named by the collection's own metadata where it has
- * some, and a private folder made to copy its members into (load/staging.ts).
+ * Velociraptor collections (a folder with the collector's metadata beside `uploads/`, or a hunt download's
+ * folder with `hunt_info.json`). Each one's listing is read (or taken from `OUT/state/archives/` when the
+ * archive's size and mtime are those recorded, so an unchanged archive is not opened again), a hunt
+ * download split into one image per client, each image named by its collection's own metadata where it
+ * has some, and a private folder made to copy its members into (load/staging.ts). An archive that cannot
+ * be listed, or whose members are encrypted and no password given opens, is an image with no listing and
+ * the reason: one `parser:` row, and its status in `hosts` (`unreadable`, `encrypted`).
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { logicalListing, velociraptorPrefix } from '../discover/collection.js';
-import type { HostImage } from '../discover/discover.js';
-import { archiveFormatOf, listMembers, readSmallMember, type ArchiveFormat, type ArchiveMember } from '../evidence/archive.js';
+import { HUNT_MARKER, type LogicalListing, logicalListing, velociraptorLayout } from '../discover/collection.js';
+import type { CollectionImage, HostImage } from '../discover/discover.js';
+import { type ArchiveFormat, type ArchiveMember, archiveFormatOf, listMembers, readSmallMember } from '../evidence/archive.js';
 import { makePrivateFolder, releasePrivateFolder } from '../evidence/private-folders.js';
 import { memberText } from '../core/row.js';
+import { passwordFor } from '../evidence/zip-password.js';
+import {
+  clientFolderName,
+  encryptedMessage,
+  hostnameOf,
+  imageKey,
+  previousHostNames,
+  velociraptorContainer,
+} from './collection-names.js';
 
 /** What `OUT/state/archives/<sha256 of the path>.json` records of one archive. */
 interface ListingCache {
+  /** 2: hostnames by collection folder, members with their encryption. Other records are read again. */
+  version: 2;
   path: string;
   size: number;
   mtime_ms: number;
   members: ArchiveMember[];
-  hostname: string | null;
+  /** The `client_info.json` host name of each collection folder of the listing ('' at its top). */
+  hostnames: Record<string, string | null>;
 }
 
 /** A listing read for an image of this load, to record once OUT is locked. */
 export interface OpenedCollection {
   image: HostImage;
   cache: ListingCache | null;
+  /** The image's name was given (`--host NAME=PATH`). */
+  named: boolean;
 }
 
 function cacheFile(out: string, archive: string): string {
@@ -39,7 +56,7 @@ async function readCache(out: string, archive: string, size: number, mtime: numb
   if (text === null) return null;
   try {
     const c = JSON.parse(text) as ListingCache;
-    return c.size === size && c.mtime_ms === mtime && Array.isArray(c.members) ? c : null;
+    return c.version === 2 && c.size === size && c.mtime_ms === mtime && Array.isArray(c.members) ? c : null;
   } catch {
     return null;
   }
@@ -47,8 +64,10 @@ async function readCache(out: string, archive: string, size: number, mtime: numb
 
 /** Records the listings read by this load (by rename); a listing is only a shortcut, so a failure is ignored. */
 export async function saveListings(out: string, opened: readonly OpenedCollection[]): Promise<void> {
+  const saved = new Set<string>();
   for (const { cache } of opened) {
-    if (cache === null) continue;
+    if (cache === null || saved.has(cache.path)) continue; // a hunt's clients share one listing
+    saved.add(cache.path);
     const file = cacheFile(out, cache.path);
     await fs.mkdir(path.dirname(file), { recursive: true }).catch(() => {});
     await fs.writeFile(`${file}.tmp`, JSON.stringify(cache)).catch(() => {});
@@ -56,68 +75,134 @@ export async function saveListings(out: string, opened: readonly OpenedCollectio
   }
 }
 
+/** Whether a folder's top holds a Velociraptor collection or hunt download (its entries only, and those of its child folders). */
+async function isCollectionFolder(root: string): Promise<boolean> {
+  const entries = await fs.readdir(root, { withFileTypes: true }).catch(() => []);
+  const names = new Set(entries.map((e) => e.name));
+  if (names.has(HUNT_MARKER)) return true;
+  if (names.has('uploads') && velociraptorLayout(names).prefixes[0] === '') return true;
+  for (const child of entries.filter((e) => e.isDirectory())) {
+    const inner = new Set(await fs.readdir(path.join(root, child.name)).catch(() => [] as string[]));
+    if (inner.has('uploads') && velociraptorLayout(inner).prefixes[0] === '') return true;
+  }
+  return false;
+}
+
 /** The format an image is read in: an archive's, `folder` for an unpacked Velociraptor collection, null for a plain folder. */
 async function formatOf(root: string): Promise<ArchiveFormat | null> {
   const st = await fs.stat(root).catch(() => null);
   if (st?.isFile()) return archiveFormatOf(root);
   if (!st?.isDirectory()) return null;
-  const names = new Set(await fs.readdir(root).catch(() => [] as string[]));
-  return names.has('uploads') && velociraptorPrefix(names) === '' ? 'folder' : null;
+  return (await isCollectionFolder(root)) ? 'folder' : null;
 }
 
-/** `Hostname` of a Velociraptor collection's `client_info.json`, or null. */
-async function collectionHostname(root: string, format: ArchiveFormat, members: ArchiveMember[]): Promise<string | null> {
-  const prefix = velociraptorPrefix(new Set(members.map((m) => m.name)));
-  if (prefix === null) return null;
-  const bytes = await readSmallMember(root, format, `${prefix}client_info.json`);
-  try {
-    const name = (JSON.parse(bytes?.toString('utf8') ?? 'null') as { Hostname?: unknown } | null)?.Hostname;
-    return typeof name === 'string' && /^[^/\\\0]+$/.test(name) && name !== '.' && name !== '..' ? name : null;
-  } catch {
-    return null;
+/** The `client_info.json` host name of each collection folder of a listing. */
+async function collectionHostnames(
+  root: string,
+  format: ArchiveFormat,
+  members: readonly ArchiveMember[],
+  password?: string,
+): Promise<Record<string, string | null>> {
+  const names: Record<string, string | null> = {};
+  for (const prefix of velociraptorLayout(new Set(members.map((m) => m.name))).prefixes)
+    names[prefix] = hostnameOf(await readSmallMember(root, format, `${prefix}client_info.json`, password));
+  return names;
+}
+
+/** One image per collection of a listing: the clients of a hunt download, else the archive as one image. */
+function splitImages(image: HostImage, named: boolean, collection: CollectionImage, cache: ListingCache): HostImage[] {
+  const members = cache.members;
+  const layout = velociraptorLayout(new Set(members.map((m) => m.name)));
+  if (!layout.hunt) {
+    const prefix = layout.prefixes[0] ?? null;
+    const listing = logicalListing(members, prefix);
+    const host = named ? image.host : ((prefix === null ? null : cache.hostnames[prefix]) ?? image.host);
+    return [{ host, hostname: host, root: image.root, collection: { ...collection, listing } }];
   }
+  return layout.prefixes.map((prefix, i): HostImage => {
+    const own = cache.hostnames[prefix] ?? clientFolderName(prefix);
+    // a member that lies in no client folder is reported once, with the first client
+    const listing: LogicalListing = logicalListing(members, prefix, i === 0);
+    const host = named ? `${image.host}/${own}` : own;
+    return { host, hostname: host, root: image.root, collection: { ...collection, listing, folder: prefix.slice(0, -1) } };
+  });
+}
+
+/** The image of an archive read no further (unlistable, encrypted), named as the last load named it where it can be. */
+function faultImage(image: HostImage, collection: CollectionImage): HostImage {
+  return { host: image.host, hostname: image.host, root: image.root, collection: { ...collection, listing: null } };
 }
 
 /**
  * The images with their collections listed. `named` holds the images whose host name was given
- * (`--host NAME=PATH`): the others take the collection's Hostname where it records one. An archive
- * that cannot be listed keeps its file name and carries the error, for a `parser:` row.
+ * (`--host NAME=PATH`): the others take the collection's Hostname where it records one, and a hunt
+ * download's clients each their own (given a name, a client is `NAME/<its name>`). `passwords`
+ * (`--zip-password-file`) are tried on a zip whose members are encrypted. An archive that cannot be
+ * read keeps its file name (or the name the last load gave it, when not given one) and carries the
+ * error, for a `parser:` row.
  */
 export async function openCollections(
   images: readonly HostImage[],
   named: ReadonlySet<HostImage>,
   out: string,
+  passwords: readonly string[] = [],
 ): Promise<OpenedCollection[]> {
   const opened: OpenedCollection[] = [];
   for (const image of images) {
     const format = await formatOf(image.root);
     if (format === null) {
-      opened.push({ image, cache: null });
+      opened.push({ image: { ...image, hostname: image.host }, cache: null, named: named.has(image) });
       continue;
     }
     const st = await fs.stat(image.root);
     const archive = { path: image.root, format, size: st.size, mtime_ms: Math.trunc(st.mtimeMs) };
+    const collection: CollectionImage = { archive, stagingRoot: '', listing: null, error: null };
     // a folder is listed on every load (its files are stat'ed one by one, as a folder image's are)
     let cache = format === 'folder' ? null : await readCache(out, image.root, archive.size, archive.mtime_ms);
     let fresh = false;
-    let error: string | null = null;
     if (cache === null) {
       try {
         const members = await listMembers(image.root, format);
-        cache = { ...archive, members, hostname: await collectionHostname(image.root, format, members) };
+        cache = { version: 2, ...archive, members, hostnames: {} };
         fresh = format !== 'folder';
       } catch (err) {
-        error = (err as Error).message;
+        collection.error = (err as Error).message;
+        opened.push({ image: faultImage(image, collection), cache: null, named: named.has(image) });
+        continue;
       }
     }
-    const host = named.has(image) ? image.host : (cache?.hostname ?? image.host);
-    const listing = cache === null ? null : logicalListing(cache.members);
-    opened.push({
-      image: { host, root: image.root, collection: { archive, stagingRoot: '', listing, error } },
-      cache: fresh ? cache : null,
-    });
+    if (cache.members.some((m) => m.kind === 'file' && m.encrypted)) {
+      // read again on every load: its names depend on the password given
+      const container = await velociraptorContainer(image.root, cache.members);
+      const first = cache.members.find((m) => m.kind === 'file' && m.encrypted)!;
+      const password = container === null ? await passwordFor(image.root, first.name, passwords) : null;
+      if (password === null) {
+        collection.encrypted = true;
+        collection.error = container ?? encryptedMessage(image.root, cache.members, passwords.length);
+        opened.push({ image: faultImage(image, collection), cache: null, named: named.has(image) });
+        continue;
+      }
+      collection.password = password;
+      cache = { ...cache, hostnames: await collectionHostnames(image.root, format, cache.members, password) };
+      fresh = false;
+    } else if (fresh || format === 'folder') {
+      cache.hostnames = await collectionHostnames(image.root, format, cache.members);
+    }
+    for (const client of splitImages(image, named.has(image), collection, cache))
+      opened.push({ image: client, cache: fresh ? cache : null, named: named.has(image) });
   }
+  await nameFaultyImages(opened, out);
   return opened;
+}
+
+/** Gives each image that could not be read the host name the last load of OUT gave it, unless a name was given. */
+async function nameFaultyImages(opened: OpenedCollection[], out: string): Promise<void> {
+  const faulty = opened.filter((o) => o.image.collection?.listing === null && !o.named);
+  const previous = await previousHostNames(out, new Set(faulty.map((o) => imageKey(o.image.root, null))));
+  for (const o of faulty) {
+    const host = previous.get(imageKey(o.image.root, null));
+    if (host !== undefined) o.image = { ...o.image, host, hostname: host };
+  }
 }
 
 /** Gives each collection image its private folder (`$TMPDIR/clinetrail-sqlite-<pid>-XXXXXX`, evidence/private-folders.ts). */

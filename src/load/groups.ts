@@ -1,7 +1,7 @@
 /**
  * Discovery of every image of a load, and its sources and problems grouped by (host, store) partition.
  */
-import type { Source, StoreId } from '../core/row.js';
+import { imagePath, memberText, type Source, type StoreId } from '../core/row.js';
 import { discoverImage, type Discovery, type DiscoveryProblem, type HostImage } from '../discover/discover.js';
 import type { LoadEvent } from './progress.js';
 import { evidenceName } from './collections.js';
@@ -17,13 +17,20 @@ export async function discoverOrReport(image: HostImage): Promise<Discovery> {
     return {
       sources: [],
       problems: [{ host: image.host, store: null, file: image.root, message: `image not searched: ${(err as Error).message}` }],
+      fault: 'unreadable',
     };
   }
 }
 
 /** The progress event of a problem of `image`: a collection's is named by its archive and member, never by its private copy's path. */
 export function problemEvent(image: HostImage, problem: DiscoveryProblem): LoadEvent {
-  return { event: 'problem', host: image.host, ...evidenceName(image, problem.file), message: problem.message };
+  const archive = image.collection?.archive.path;
+  // a member skipped for its name has no path in the image: named as stored
+  const named =
+    problem.member !== undefined && archive !== undefined
+      ? { file: memberText(archive, problem.member), archive, member: problem.member }
+      : evidenceName(image, problem.file);
+  return { event: 'problem', host: image.host, ...named, message: problem.message };
 }
 
 export interface PartitionGroup {
@@ -74,6 +81,9 @@ export function groupByPartition(
         groups.set(`${problem.host}\0discovery`, g);
       }
       g.problems.push(problem);
+      // a member skipped for its name: `files` names it as stored
+      const archive = g.sources[0]?.archive;
+      if (problem.member !== undefined && archive) archive.members[imagePath(g.sources[0], problem.file)] = problem.member;
     }
   });
   return groups;

@@ -6,23 +6,13 @@
  * fleet was recorded gives its images only; an unreadable record gives nothing (records are written by
  * rename, so only a hand-edited one is).
  */
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { RunRecord } from '../core/records.js';
+import { readRunRecords } from './run-records.js';
 
 /** The absolute input roots of every load recorded in OUT, each once. */
 export async function recordedInputRoots(outDir: string): Promise<string[]> {
-  const dir = path.join(outDir, 'state', 'runs');
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
   const roots = new Set<string>();
-  for (const name of names.filter((n) => n.endsWith('.json'))) {
-    const text = await fs.readFile(path.join(dir, name), 'utf8').catch(() => null);
-    let record: Partial<RunRecord>;
-    try {
-      record = JSON.parse(text ?? 'null') ?? {};
-    } catch {
-      continue;
-    }
+  for (const record of await readRunRecords(outDir)) {
     if (typeof record.fleet === 'string') roots.add(record.fleet);
     for (const image of Array.isArray(record.host_images) ? record.host_images : [])
       if (typeof image?.image_path === 'string') roots.add(image.image_path);

@@ -42,6 +42,8 @@ export interface LoadOptions {
    * and leave the models to `clinetrail models`.
    */
   shard?: Shard;
+  /** Passwords tried on a zip whose members are encrypted (`--zip-password-file`, one per line). */
+  zipPasswords?: readonly string[];
   /** Progress events (rendered on stderr by the CLI, load/progress.ts). */
   onEvent?: (event: LoadEvent) => void;
 }
@@ -81,9 +83,10 @@ export async function checkLoadOptions(options: LoadOptions): Promise<void> {
 
 /**
  * The host images of a load, checked: every path a folder or an archive, every name given once, none
- * holding OUT. The
- * collections among them are listed here (load/collections.ts), since a collection's own metadata can
- * name its host: two images of one host name are refused, whichever way they got it.
+ * holding OUT. The collections among them are listed here (load/collections.ts), since a collection's own
+ * metadata can name its host. A name given twice with `--host` is refused; images that claim one host name otherwise
+ * (two collections of one machine, a folder and an archive of one name) are all loaded, apart
+ * (distinctNames).
  */
 export async function resolveImages(options: LoadOptions): Promise<OpenedCollection[]> {
   const images: HostImage[] = [];
@@ -94,11 +97,15 @@ export async function resolveImages(options: LoadOptions): Promise<OpenedCollect
     images.push(...(await listFleet(options.fleet)));
   }
   const named = new Set<HostImage>();
+  const given = new Map<string, string>();
   for (const image of options.hosts ?? []) {
     const kind = await kindOf(image.root);
     if (kind === 'none') throw new UsageError(`load: host image folder not found: ${image.host}=${image.root}`);
     if (kind === 'other' && archiveFormatOf(image.root) === null)
       throw new UsageError(`load: --host ${image.host}=${image.root} is not a folder or an archive (.zip, .tar, .tar.gz, .tgz)`);
+    const other = given.get(image.host);
+    if (other !== undefined) throw new UsageError(`load: host name given twice: ${image.host} (${other} and ${image.root})`);
+    given.set(image.host, image.root);
     images.push(image);
     named.add(image);
   }
@@ -109,12 +116,41 @@ export async function resolveImages(options: LoadOptions): Promise<OpenedCollect
     throw new UsageError(
       `load: --out ${options.out} is inside ${holder}, an input of this load (the evidence); put OUT outside it`,
     );
-  const opened = await openCollections(images, named, path.resolve(options.out));
-  const seen = new Map<string, string>();
-  for (const { image } of opened) {
-    const other = seen.get(image.host);
-    if (other !== undefined) throw new UsageError(`load: host name given twice: ${image.host} (${other} and ${image.root})`);
-    seen.set(image.host, image.root);
-  }
+  const opened = await openCollections(images, named, path.resolve(options.out), options.zipPasswords ?? []);
+  distinctNames(
+    opened.map((o) => o.image),
+    new Set(opened.filter((o) => o.named).map((o) => o.image)),
+  );
   return opened;
+}
+
+/** Byte order of UTF-8 texts: the same on every machine, whatever the locale. */
+function utf8Order(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/**
+ * Gives every image a host name of its own. Images that claim one name keep it in `hostname`; the first
+ * (a name given with `--host`, else the first by image path and client folder, in byte order) keeps it
+ * as its host, and each other one is `NAME#2`, `NAME#3`, ... in that order (skipping a name another
+ * image has). A pure function of the input, so every shard of a split names the images alike.
+ */
+export function distinctNames(images: readonly HostImage[], given: ReadonlySet<HostImage>): void {
+  const byName = new Map<string, HostImage[]>();
+  for (const image of images) {
+    image.hostname ??= image.host;
+    byName.set(image.host, [...(byName.get(image.host) ?? []), image]);
+  }
+  const taken = new Set(byName.keys());
+  for (const [name, claim] of byName) {
+    if (claim.length < 2) continue;
+    const key = (i: HostImage) => `${i.root}\0${i.collection?.folder ?? ''}`;
+    claim.sort((a, b) => Number(given.has(b)) - Number(given.has(a)) || utf8Order(key(a), key(b)));
+    let n = 2;
+    for (const image of claim.slice(1)) {
+      while (taken.has(`${name}#${n}`)) n += 1;
+      image.host = `${name}#${n}`;
+      taken.add(image.host);
+    }
+  }
 }

@@ -3,10 +3,12 @@
  * every other host as it is, so collections can be added one at a time; `--prune` withdraws the hosts
  * not in the input. A given host whose image yields no Cline store (an unmounted disk, a half-copied
  * collection, an encoded tree) keeps what the warehouse holds of it unless `--accept-empty HOST` says the
- * empty image is the truth. Within a host that yielded stores, a store no longer found is withdrawn.
+ * empty image is the truth. A given host whose image could not be read at all (an encrypted or
+ * unreadable archive, an image not searched) keeps it whatever: nothing says the image is empty. Within a
+ * host that yielded stores, a store no longer found is withdrawn.
  * A shard load decides all of that among the hosts of its shard only.
  */
-import { partitionFolders, partitionHost, partitionStore } from '../core/layout.js';
+import { partitionFolders, partitionStore } from '../core/layout.js';
 import { readManifest } from '../core/manifest.js';
 
 export interface MembershipInput {
@@ -17,6 +19,8 @@ export interface MembershipInput {
   current: ReadonlySet<string>;
   /** Hosts of the input that yielded at least one Cline store (not only discovery problems). */
   found: ReadonlySet<string>;
+  /** Hosts of the input whose image could not be read at all: their partitions are kept, but for those written now. */
+  unread?: ReadonlySet<string>;
   prune: boolean;
   acceptEmpty: ReadonlySet<string>;
   /**
@@ -36,20 +40,26 @@ export interface MembershipPlan {
 }
 
 /** What a load found in a host image of its input. */
-export type HostStatus = 'loaded' | 'no Cline data' | 'unreadable' | 'kept after empty image';
+export type HostStatus = 'loaded' | 'no Cline data' | 'unreadable' | 'encrypted' | 'kept after empty image';
+
+/** The statuses of an image that gave nothing and was not read whole: the load exits 5 (cli/commands.ts). */
+export const NOT_READ_STATUSES: readonly HostStatus[] = ['encrypted', 'unreadable'];
 
 /**
- * The status of a given host: `loaded` when it yielded a Cline store; else `kept after empty image` when
- * the warehouse kept its earlier data, `unreadable` when discovery could not search all of it, and `no
- * Cline data` when it searched everything and found none.
+ * The status of a given host: `loaded` when it yielded a Cline store; else `encrypted` or `unreadable`
+ * when its image could not be read at all (`fault`, its earlier data kept); else `kept after empty image`
+ * when the warehouse kept its earlier data, `unreadable` when discovery could not search all of it, and
+ * `no Cline data` when it searched everything and found none.
  */
 export function hostStatus(
   host: string,
   found: ReadonlySet<string>,
   keptEmpty: readonly string[],
   hadProblems: boolean,
+  fault: HostStatus | null = null,
 ): HostStatus {
   if (found.has(host)) return 'loaded';
+  if (fault !== null) return fault;
   if (keptEmpty.includes(host)) return 'kept after empty image';
   return hadProblems ? 'unreadable' : 'no Cline data';
 }
@@ -57,12 +67,20 @@ export function hostStatus(
 export async function planMembership(input: MembershipInput): Promise<MembershipPlan> {
   const given = new Set(input.given);
   const mine = input.mine ?? (() => true);
-  const folders = (await partitionFolders(input.out)).filter((dir) => mine(partitionHost(dir)) && readManifest(dir) !== null);
+  // the host of a partition is its manifest's: a long host name's folder is cut (core/layout.ts hostFolder)
+  const hostOf = new Map<string, string>();
+  for (const dir of await partitionFolders(input.out)) {
+    const host = readManifest(dir)?.host;
+    if (host !== undefined && mine(host)) hostOf.set(dir, host);
+  }
+  const folders = [...hostOf.keys()];
+  const partitionHost = (dir: string) => hostOf.get(dir)!;
   // what the warehouse holds of each host: partitions of Cline stores (a discovery partition is no data)
   const held = new Set(folders.filter((dir) => partitionStore(dir) !== 'discovery').map(partitionHost));
-  const keptEmpty = input.given.filter((h) => !input.found.has(h) && held.has(h) && !input.acceptEmpty.has(h));
+  const unread = input.unread ?? new Set<string>();
+  const keptEmpty = input.given.filter((h) => !input.found.has(h) && !unread.has(h) && held.has(h) && !input.acceptEmpty.has(h));
   const absent = [...new Set(folders.map(partitionHost))].filter((h) => !given.has(h)).sort();
-  const keep = new Set(keptEmpty);
+  const keep = new Set([...keptEmpty, ...unread]);
   const withdraw = folders.filter((dir) => {
     if (input.current.has(dir)) return false;
     const host = partitionHost(dir);

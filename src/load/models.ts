@@ -12,8 +12,9 @@ import { modelsVersion } from '../warehouse/models-version.js';
 import { acquireLock } from './lock.js';
 import type { LoadEvent } from './progress.js';
 import { removeUnreferenced, RETIRE_GRACE_MS } from './retire.js';
-import { recordedModels, recordModels, STALE_MARKER } from './state.js';
+import { clinetrailVersion, recordedModels, recordModels, STALE_MARKER } from './state.js';
 import { UsageError } from './load-inputs.js';
+import { checkSplit, markSplitComplete, recordShardsNotRun, type ShardGap } from './split-check.js';
 
 /** What a refresh of the models did. */
 export interface ModelsResult {
@@ -81,12 +82,16 @@ export interface ModelsRun {
   raw_rows: number;
   event_rows: number;
   hosts: number;
+  /** The shards of the split that did not load their hosts (load/split-check.ts): the CLI names them and exits 6. */
+  shards_not_loaded: ShardGap[];
 }
 
 /**
  * `clinetrail models --out OUT`: takes the OUT lock EXCLUSIVE (refused while any load or shard runs),
  * builds fleet.duckdb from the manifests and removes what no manifest names. Works on any OUT a load
- * wrote: rebuilding a current warehouse gives the same one.
+ * wrote: rebuilding a current warehouse gives the same one. A split whose shards did not all finish is
+ * built all the same, for the hosts that did load, with the others recorded `shard not loaded`
+ * (load/split-check.ts) and returned, so the scheduler sees a failure and the warehouse says which.
  */
 export async function runModelsCommand(outArg: string, options: { noHunts?: boolean } = {}): Promise<ModelsRun> {
   if (outArg === '') throw new UsageError("models: --out wants the output folder of a load, got ''");
@@ -102,7 +107,10 @@ export async function runModelsCommand(outArg: string, options: { noHunts?: bool
   const release = await acquireLock(out, 'models');
   try {
     const { queryWarehouse } = await import('../warehouse/build.js');
+    const split = await checkSplit(out);
+    await recordShardsNotRun(out, split, await clinetrailVersion());
     const { duplicates } = await refreshModels(out, () => {}, { force: true, hunts: options.noHunts !== true });
+    await markSplitComplete(out, split);
     const [row] = (
       await queryWarehouse(
         out,
@@ -114,6 +122,7 @@ export async function runModelsCommand(outArg: string, options: { noHunts?: bool
       raw_rows: Number(row?.[0] ?? 0),
       event_rows: Number(row?.[1] ?? 0),
       hosts: Number(row?.[2] ?? 0),
+      shards_not_loaded: split.gaps,
     };
   } finally {
     await release();

@@ -151,7 +151,9 @@ export function createProgress(options: ProgressOptions): (e: LoadEvent) => void
 /** `; N <what>: a, b` for a non-empty list of hosts (the first 10 named). */
 function hostList(what: string, hosts: readonly string[] | null | undefined): string {
   if (!hosts || hosts.length === 0) return '';
-  const named = hosts.slice(0, 10).join(', ') + (hosts.length > 10 ? `, ... (+${hosts.length - 10})` : '');
+  // a host name may be thousands of characters long (a collection's Hostname): the line shows its start
+  const shown = hosts.slice(0, 10).map((h) => (h.length > 100 ? `${h.slice(0, 100)}...` : h));
+  const named = shown.join(', ') + (hosts.length > 10 ? `, ... (+${hosts.length - 10})` : '');
   return `; ${hosts.length} ${what}: ${named}`;
 }
 
@@ -168,10 +170,19 @@ export function summaryLine(run: RunRecord, out: string, elapsedMs: number): str
       hostList('empty image(s), earlier data kept', run.hosts_kept_empty) +
       hostList('image(s) with no Cline data', hostsWith(run, 'no Cline data')) +
       hostList('image(s) not read whole (see the parser rows)', hostsWith(run, 'unreadable')) +
+      hostList('encrypted image(s), not read (see the parser rows; --zip-password-file)', hostsWith(run, 'encrypted')) +
+      hostList('image(s) whose host name another image claims, loaded as', renamed(run)) +
       (run.shard_count == null
         ? ''
         : `; shard ${run.shard_index}/${run.shard_count}: models not built, run clinetrail models --out ${out} once every shard is done`),
   )}\n`;
+}
+
+/** `NAME#2 (NAME)`: the hosts renamed, each with the name it claims. */
+function renamed(run: RunRecord): string[] {
+  return (run.host_images ?? [])
+    .filter((h) => h.hostname != null && h.hostname !== h.host)
+    .map((h) => `${h.host} (${h.hostname})`);
 }
 
 function hostsWith(run: RunRecord, status: string): string[] {

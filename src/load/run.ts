@@ -9,23 +9,25 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import pLimit from 'p-limit';
 import { removeStaleCopies } from '../evidence/private-folders.js';
-import type { RunRecord } from '../core/records.js';
+import type { RunRecord, RunStart } from '../core/records.js';
 import { discoverOrReport, groupByPartition, problemEvent } from './groups.js';
 import { makeStagingFolders, releaseStaging, saveListings } from './collections.js';
 import { HostStaging } from './staging.js';
 import { stagingLimits } from '../evidence/staging-limits.js';
 import { acquireLock, acquireShardLock } from './lock.js';
-import { inShard, type Shard, shardText } from './shard.js';
+import { inShard, type Shard, shardOfWord, shardText } from './shard.js';
 import { testStop } from '../core/test-stops.js';
 import type { PartitionResult } from './partition.js';
 import { JOB_BYTES, planJobs } from './jobs.js';
-import { oldLayoutError, partitionDir, writeStagingDir, writeStagingHost } from '../core/layout.js';
+import { oldLayoutError, partitionDir, writeStagingDir, writeStagingHostWord } from '../core/layout.js';
 import { migrateOldLayout } from './migrate-layout.js';
 import { hostStatus, planMembership } from './membership.js';
 import { withdrawPartition } from './retire.js';
 import { refreshModels } from './models.js';
 import { clinetrailVersion, currentInputs, rereadReason, STALE_MARKER, writerVersion } from './state.js';
 import { createPartitionPool, type PartitionJob } from './worker-pool.js';
+import { recordRun } from './run-records.js';
+import { recordShardStart } from './split-check.js';
 
 import { checkLoadOptions, type LoadOptions, resolveImages, UsageError } from './load-inputs.js';
 
@@ -49,16 +51,6 @@ async function makeFolder(dir: string): Promise<void> {
   });
 }
 
-/** Writes one run record as its own file, by rename: a killed load leaves a whole record or none. Returns the file. */
-async function recordRun(outDir: string, record: RunRecord): Promise<string> {
-  const dir = path.join(outDir, 'state', 'runs');
-  await fs.mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${record.started_at.replace(/[:.]/g, '-')}_${record.run_id}.json`);
-  await fs.writeFile(`${file}.tmp`, `${JSON.stringify(record)}\n`);
-  await fs.rename(`${file}.tmp`, file);
-  return file;
-}
-
 /**
  * Removes the staging folders of partition writes a killed load left in OUT/parquet/.tmp
  * (core/layout.ts writeStagingFolder). A shard removes only its own hosts' folders: the other shards
@@ -67,8 +59,8 @@ async function recordRun(outDir: string, record: RunRecord): Promise<string> {
 async function removeStagedWrites(out: string, shard: Shard | null): Promise<void> {
   const dir = writeStagingDir(out);
   for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
-    const host = writeStagingHost(name);
-    if (shard === null || (host !== null && inShard(host, shard)))
+    const word = writeStagingHostWord(name);
+    if (shard === null || (word !== null && shardOfWord(word, shard.count) === shard.index))
       await fs.rm(path.join(dir, name), { recursive: true, force: true });
   }
 }
@@ -96,6 +88,28 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
   }
   const release = shard === null ? await acquireLock(out) : await acquireShardLock(out, shard);
   try {
+    const begun: RunStart = {
+      run_id: randomUUID(),
+      clinetrail_version: await clinetrailVersion(),
+      started_at: started.toISOString(),
+      hosts: images.length,
+      shard_index: shard?.index ?? null,
+      shard_count: shard?.count ?? null,
+      secrets_redacted: options.keepSecrets !== true,
+      duplicates_dropped: null,
+      finished_at: null,
+      prune: options.prune === true,
+      fleet: options.fleet === undefined ? null : path.resolve(options.fleet),
+      shard_missing: false,
+    };
+    // what `models` needs to tell a shard killed or never started (load/split-check.ts)
+    if (shard !== null)
+      await recordShardStart(
+        out,
+        begun,
+        resolved.map((o) => o.image),
+        images,
+      );
     removeStaleCopies(); // private SQLite copies and staged members of killed loads (evidence/private-folders.ts)
     if (shard === null) {
       const migrated = await migrateOldLayout(out);
@@ -193,11 +207,13 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     // Partitions withdrawn leave the next warehouse (load/membership.ts); their files stay until it
     // replaces the current one, which still reads them.
     const found = new Set([...groups.values()].filter((g) => g.store !== 'discovery').map((g) => g.host));
+    const unread = new Set(images.filter((_, i) => discoveries[i].fault !== undefined).map((i) => i.host));
     const membership = await planMembership({
       out,
       given: images.map((i) => i.host),
       current: new Set([...groups.values()].map((g) => partitionDir(out, g.host, g.store))),
       found,
+      unread,
       prune: options.prune === true,
       acceptEmpty: new Set(options.acceptEmpty ?? []),
       mine: (host) => inShard(host, shard),
@@ -209,11 +225,8 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     }
     for (const host of membership.keptEmpty) emit({ event: 'kept-empty', host });
     const record: RunRecord = {
-      run_id: randomUUID(),
-      clinetrail_version: await clinetrailVersion(),
-      started_at: started.toISOString(),
+      ...begun,
       ended_at: new Date().toISOString(),
-      hosts: images.length,
       partitions_written: results.length,
       partitions_unchanged: unchanged,
       partitions_removed: removed,
@@ -223,21 +236,17 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
       parser_errors: results.reduce((n, r) => n + r.errors, 0),
       discovery_problems: discoveries.reduce((n, d) => n + d.problems.length, 0),
       is_full_load: options.full === true || unchanged === 0,
-      shard_index: shard?.index ?? null,
-      shard_count: shard?.count ?? null,
-      secrets_redacted: !keepSecrets,
       secrets_found: results.reduce((n, r) => n + r.secrets, 0),
-      duplicates_dropped: null,
-      finished_at: null,
-      prune: options.prune === true,
       hosts_absent: membership.absent,
       hosts_kept_empty: membership.keptEmpty,
       host_images: images.map((image, i) => ({
         host: image.host,
         image_path: image.root,
-        status: hostStatus(image.host, found, membership.keptEmpty, discoveries[i].problems.length > 0),
+        status: hostStatus(image.host, found, membership.keptEmpty, discoveries[i].problems.length > 0, discoveries[i].fault),
+        hostname: image.hostname ?? image.host,
+        collection: image.collection?.folder ?? null,
       })),
-      fleet: options.fleet === undefined ? null : path.resolve(options.fleet),
+      hosts_renamed: images.filter((i) => i.hostname !== undefined && i.hostname !== i.host).map((i) => i.host),
     };
     // written before the build, which reads the runs folder; taken back if the build fails
     const runFile = await recordRun(out, record);

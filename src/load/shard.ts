@@ -33,7 +33,12 @@ export function parseShard(text: string): Shard | string {
 
 /** The shard (1..count) host `host` belongs to when the fleet is split in `count`. */
 export function shardOfHost(host: string, count: number): number {
-  return (createHash('sha256').update(host, 'utf8').digest().readUInt32BE(0) % count) + 1;
+  return shardOfWord(createHash('sha256').update(host, 'utf8').digest().readUInt32BE(0), count);
+}
+
+/** The shard (1..count) of a host whose SHA-256 starts with the 4 bytes `word` (big-endian). */
+export function shardOfWord(word: number, count: number): number {
+  return (word % count) + 1;
 }
 
 /** Whether `host` is loaded by `shard`; every host is when there is no shard. */

@@ -102,6 +102,7 @@ export async function stageMembers(
     failed = await copyMembers(collection.archive.path, collection.archive.format, copies, {
       limits,
       tempRoot: path.dirname(collection.stagingRoot),
+      ...(collection.password === undefined ? {} : { password: collection.password }),
     });
   } catch (err) {
     rethrowOwnFault(err);

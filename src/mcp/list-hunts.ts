@@ -10,7 +10,7 @@ import { HUNT_RUNS_TABLE, hasFindings } from '../hunt/findings-table.js';
 import { type Hunt, loadHuntPack, SEVERITIES } from '../hunt/pack.js';
 import { sqlString } from '../warehouse/sql-literal.js';
 import { outValue } from '../warehouse/values.js';
-import { guarded, HUNTS_NOT_RUN, toolAnswer } from './answers.js';
+import { answerSchema, evidenceDescription, guarded, HUNTS_NOT_RUN, toolAnswer } from './answers.js';
 import type { ToolContext } from './tool-context.js';
 
 /** A hunt's last run as `clinetrail hunt` stored it in hunt_runs. */
@@ -64,7 +64,8 @@ async function storedRuns(conn: DuckDBConnection): Promise<Map<string, StoredRun
 const DESCRIPTION = `List the hunt pack of clinetrail: the detections shipped as SQL files (hunts/<id>.sql) that a DFIR analyst runs first on a warehouse of Cline (AI coding agent) records: destructive commands run without approval, credential access, data leaving, safety settings turned off, secrets in prompts or on several hosts, persistence, prompt injection.
 Each hunt: id, title, severity (info, low, medium, high, critical), attack (MITRE ATT&CK technique ids), description (what it finds), false_positives (benign causes to rule out before reporting a finding), columns (what its SELECT returns).
 Also what the warehouse holds of the last stored run of clinetrail hunt: findings ("present", or "${HUNTS_NOT_RUN}") and, per hunt, last_run (count of findings, truncated, ran_at_utc) or null when that run did not include it. Stored findings are read with the query tool: select * from findings where hunt_id = '...'.
-Then call run_hunt with ids to run hunts now (read-only; nothing is stored).`;
+Then call run_hunt with ids to run hunts now (read-only; nothing is stored).
+${evidenceDescription([])}`;
 
 export function registerListHuntsTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
@@ -73,18 +74,21 @@ export function registerListHuntsTool(server: McpServer, ctx: ToolContext): void
       title: 'List the hunt pack',
       description: DESCRIPTION,
       inputSchema: {},
-      outputSchema: {
-        hunts: z.array(
-          z.object({
-            ...HUNT_HEADER_SCHEMA,
-            last_run: z
-              .object({ count: z.number().int(), truncated: z.boolean(), ran_at_utc: z.string() })
-              .nullable()
-              .describe("This hunt's row of hunt_runs (the last clinetrail hunt), or null"),
-          }),
-        ),
-        findings: z.string().describe(`present, or "${HUNTS_NOT_RUN}"`),
-      },
+      outputSchema: answerSchema(
+        {
+          hunts: z.array(
+            z.object({
+              ...HUNT_HEADER_SCHEMA,
+              last_run: z
+                .object({ count: z.number().int(), truncated: z.boolean(), ran_at_utc: z.string() })
+                .nullable()
+                .describe("This hunt's row of hunt_runs (the last clinetrail hunt), or null"),
+            }),
+          ),
+          findings: z.string().describe(`present, or "${HUNTS_NOT_RUN}"`),
+        },
+        null,
+      ),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (_args, extra) =>
@@ -95,13 +99,10 @@ export function registerListHuntsTool(server: McpServer, ctx: ToolContext): void
           runs: await storedRuns(conn),
         }));
         const hunts = pack.map((h) => ({ ...huntHeader(h), last_run: runs.get(h.id) ?? null }));
-        const lines = hunts.map((h) => {
-          const attack = h.attack.length > 0 ? ` [${h.attack.join(', ')}]` : '';
-          const last = h.last_run === null ? '' : `; last run ${h.last_run.ran_at_utc}: ${h.last_run.count} finding(s)`;
-          return `${h.id} (${h.severity})${attack}: ${h.title}${last}`;
-        });
-        lines.push(`findings: ${present ? 'present' : HUNTS_NOT_RUN}`);
-        return toolAnswer({ hunts, findings: present ? 'present' : HUNTS_NOT_RUN }, lines.join('\n'));
+        const findings = present ? 'present' : HUNTS_NOT_RUN;
+        const stored = hunts.filter((h) => h.last_run !== null).length;
+        const summary = `${hunts.length} hunt(s) in the pack, ${stored} with a stored run; findings: ${findings}`;
+        return toolAnswer({ summary, hunts, findings }, null);
       }),
   );
 }

@@ -8,7 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { sqlString } from '../warehouse/sql-literal.js';
 import { streamOnConnection } from '../warehouse/query-stream.js';
-import { guarded, HUNTS_NOT_RUN, toolAnswer, toolError } from './answers.js';
+import { answerSchema, evidenceDescription, guarded, HUNTS_NOT_RUN, toolAnswer, toolError } from './answers.js';
 import type { ToolContext } from './tool-context.js';
 
 export interface ColumnDoc {
@@ -69,21 +69,9 @@ export async function readCatalog(conn: DuckDBConnection, only: string | null, w
   return [...tables.values()];
 }
 
-/** One line per table: name, kind, column count and the first sentence of its comment. */
-function catalogText(tables: readonly TableDoc[], note: string | null, detailed: boolean): string {
-  const lines = tables.map((t) => {
-    const doc = t.comment === null ? '' : `: ${t.comment.split(/(?<=\.)\s/)[0]}`;
-    return `${t.name} (${t.kind}, ${t.columns.length} columns)${doc}`;
-  });
-  if (detailed)
-    for (const t of tables)
-      lines.push('', ...t.columns.map((c) => `  ${c.name} ${c.type}${c.comment === null ? '' : `: ${c.comment}`}`));
-  if (note !== null) lines.push(`findings: ${note}`);
-  return lines.join('\n');
-}
-
 const DESCRIPTION = `List the tables and views of the clinetrail warehouse (Cline AI coding agent records of a fleet of hosts) with their documentation: what each holds and its grain, and every column with its DuckDB type and meaning. Call it first, before writing SQL for the query tool.
-Without arguments: every documented table and view (events, sessions, files, secrets, hosts, load_runs, duplicates, stores, the raw_* views, and findings once clinetrail hunt has run). table: one table or view by name (any, an int_* intermediate view too). include_intermediate: add the int_* views the models are built from.`;
+Without arguments: every documented table and view (events, sessions, files, secrets, hosts, load_runs, duplicates, stores, the raw_* views, and findings once clinetrail hunt has run). table: one table or view by name (any, an int_* intermediate view too). include_intermediate: add the int_* views the models are built from.
+${evidenceDescription([])}`;
 
 export function registerListTablesTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
@@ -95,18 +83,21 @@ export function registerListTablesTool(server: McpServer, ctx: ToolContext): voi
         table: z.string().min(1).optional().describe('Only this table or view, e.g. events'),
         include_intermediate: z.boolean().default(false).describe('Also list the int_* views'),
       },
-      outputSchema: {
-        tables: z.array(
-          z.object({
-            name: z.string(),
-            kind: z.enum(['table', 'view']),
-            comment: z.string().nullable(),
-            intermediate: z.boolean(),
-            columns: z.array(z.object({ name: z.string(), type: z.string(), comment: z.string().nullable() })),
-          }),
-        ),
-        findings: z.string().describe(`present, or "${HUNTS_NOT_RUN}"`),
-      },
+      outputSchema: answerSchema(
+        {
+          tables: z.array(
+            z.object({
+              name: z.string(),
+              kind: z.enum(['table', 'view']),
+              comment: z.string().nullable(),
+              intermediate: z.boolean(),
+              columns: z.array(z.object({ name: z.string(), type: z.string(), comment: z.string().nullable() })),
+            }),
+          ),
+          findings: z.string().describe(`present, or "${HUNTS_NOT_RUN}"`),
+        },
+        null,
+      ),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, extra) =>
@@ -117,11 +108,14 @@ export function registerListTablesTool(server: McpServer, ctx: ToolContext): voi
           hasFindings: (await readCatalog(conn, 'findings', false)).length > 0,
         }));
         if (only !== null && tables.length === 0) {
+          // the name asked for is not repeated: it may come from evidence
           const hint = only === 'findings' ? HUNTS_NOT_RUN : 'call list_tables without arguments for the names';
-          return toolError('not_found', `no table or view named ${JSON.stringify(only)} in the warehouse (${hint})`);
+          return toolError('not_found', `no table or view of that name in the warehouse (${hint})`);
         }
         const findings = hasFindings ? 'present' : HUNTS_NOT_RUN;
-        return toolAnswer({ tables, findings }, catalogText(tables, hasFindings ? null : HUNTS_NOT_RUN, only !== null));
+        const columns = tables.reduce((n, t) => n + t.columns.length, 0);
+        const summary = `${tables.length} table(s) and view(s), ${columns} column(s); findings: ${findings}`;
+        return toolAnswer({ summary, tables, findings }, null);
       }),
   );
 }

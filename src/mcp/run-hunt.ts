@@ -2,14 +2,17 @@
  * The `run_hunt` tool: runs hunts of the pack now, on a sandboxed read-only connection (hunt/run.ts
  * selectFindings, what `clinetrail hunt` runs), under a time limit (warehouse-calls.ts), and returns the
  * findings. It stores nothing and takes no lock: storing is `clinetrail hunt`'s, under the OUT lock.
+ * The findings are evidence (answers.ts: a summary quotes what the hunt saw, e.g. the planted phrase);
+ * the per-hunt counts and the summary line are the server's, and name only the pack's hunts.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { loadHuntPack, SEVERITIES } from '../hunt/pack.js';
 import { type Finding, type HuntRun, MAX_FINDINGS_PER_HUNT, selectFindings } from '../hunt/run.js';
-import { guarded, NO_NUL, textTable, toolAnswer, toolError } from './answers.js';
+import { answerSchema, evidenceDescription, guarded, NO_NUL, toolAnswer, toolError } from './answers.js';
 import { maxRowsArg, QUERY_LIMITS, timeoutArg } from './query-tool.js';
 import type { ToolContext } from './tool-context.js';
+import { QueryError } from '../warehouse/query-sandbox.js';
 import { CallStopped } from './warehouse-calls.js';
 
 /** A finding as JSON: row_id as a digit string, the time as ISO 8601 UTC text. */
@@ -73,10 +76,11 @@ function cut(findings: readonly Finding[], maxRows: number) {
 }
 
 const DESCRIPTION = `Run hunts of the clinetrail hunt pack now on the warehouse of Cline (AI coding agent) records and get their findings. Call list_hunts first for the ids, what each hunt finds and its false positives.
-ids: the hunts to run (default: every hunt of the pack); an unknown id is a tool error naming the known ids. Read-only: the findings are returned, NOT stored; the command clinetrail hunt --out OUT runs the pack and stores them in the findings table (then readable with the query tool), and list_hunts says when it last did.
+ids: the hunts to run (default: every hunt of the pack); an unknown id is a tool error listing the known ids. Read-only: the findings are returned, NOT stored; the command clinetrail hunt --out OUT runs the pack and stores them in the findings table (then readable with the query tool), and list_hunts says when it last did.
 Each finding: hunt_id, title, severity, attack (ATT&CK ids), host, session_id, row_id (the evidence row of the events table, as a string of digits), timestamp_utc (ISO 8601 UTC), summary (what the hunt saw, one line; secrets stay [REDACTED:<kind>:<fingerprint>] markers), source_file (the evidence file, relative to the image root). Findings come hunt by hunt, each hunt's by host and time.
 To follow a finding: session_timeline with its host and session_id reads the whole session around it (what the user asked, what ran before and after); query "select * from events where row_id = <row_id>" gives the evidence row with source_line; query the sessions, files and secrets tables for the session, the file and the secret's fingerprint on other hosts. Weigh each finding against the hunt's false_positives before reporting it.
-Limits: max_rows (default ${QUERY_LIMITS.defaultRows}, at most ${QUERY_LIMITS.maxRows}) findings returned in all; hunts[] gives each hunt's count and how many came back, and truncated says when findings were left out (run one hunt by its id for its rest). timeout_seconds (default ${QUERY_LIMITS.defaultSeconds}, at most ${QUERY_LIMITS.maxSeconds}) interrupts DuckDB. A hunt that fails is a tool error naming it.`;
+Limits: max_rows (default ${QUERY_LIMITS.defaultRows}, at most ${QUERY_LIMITS.maxRows}) findings returned in all; hunts[] gives each hunt's count and how many came back, and truncated says when findings were left out (run one hunt by its id for its rest). timeout_seconds (default ${QUERY_LIMITS.defaultSeconds}, at most ${QUERY_LIMITS.maxSeconds}) interrupts DuckDB. A hunt that fails is a tool error naming it.
+${evidenceDescription(['findings'])}`;
 
 export function registerRunHuntTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
@@ -94,41 +98,45 @@ export function registerRunHuntTool(server: McpServer, ctx: ToolContext): void {
         max_rows: maxRowsArg('Most findings to return, all hunts together'),
         timeout_seconds: timeoutArg('Time limit for all the hunts; DuckDB is interrupted when it passes'),
       },
-      outputSchema: {
-        findings: z
-          .array(
-            z.object({
-              hunt_id: z.string(),
-              title: z.string(),
-              severity: z.enum(SEVERITIES),
-              attack: z.string().nullable(),
-              host: z.string(),
-              session_id: z.string().nullable(),
-              row_id: z.string().nullable(),
-              timestamp_utc: z.string().nullable(),
-              summary: z.string(),
-              source_file: z.string().nullable(),
-            }),
-          )
-          .describe('The findings returned, hunt by hunt'),
-        hunts: z
-          .array(
-            z.object({
-              id: z.string(),
-              title: z.string(),
-              severity: z.enum(SEVERITIES),
-              count: z.number().int().describe('Findings of this hunt'),
-              truncated: z.boolean().describe(`It found more than ${MAX_FINDINGS_PER_HUNT} (the per-hunt cap)`),
-              returned: z.number().int().describe('Of them, in findings'),
-            }),
-          )
-          .describe('Each hunt run, in pack order'),
-        finding_count: z.number().int().describe('Findings of all the hunts run'),
-        returned: z.number().int(),
-        truncated: z.boolean().describe('True when findings were left out of this answer'),
-        truncated_by: z.enum(['max_rows', 'answer_size']).nullable(),
-        elapsed_ms: z.number(),
-      },
+      outputSchema: answerSchema(
+        {
+          hunts: z
+            .array(
+              z.object({
+                id: z.string(),
+                title: z.string(),
+                severity: z.enum(SEVERITIES),
+                count: z.number().int().describe('Findings of this hunt'),
+                truncated: z.boolean().describe(`It found more than ${MAX_FINDINGS_PER_HUNT} (the per-hunt cap)`),
+                returned: z.number().int().describe('Of them, in findings'),
+              }),
+            )
+            .describe('Each hunt run, in pack order'),
+          finding_count: z.number().int().describe('Findings of all the hunts run'),
+          returned: z.number().int(),
+          truncated: z.boolean().describe('True when findings were left out of this answer'),
+          truncated_by: z.enum(['max_rows', 'answer_size']).nullable(),
+          elapsed_ms: z.number(),
+        },
+        {
+          findings: z
+            .array(
+              z.object({
+                hunt_id: z.string(),
+                title: z.string(),
+                severity: z.enum(SEVERITIES),
+                attack: z.string().nullable(),
+                host: z.string(),
+                session_id: z.string().nullable(),
+                row_id: z.string().nullable(),
+                timestamp_utc: z.string().nullable(),
+                summary: z.string(),
+                source_file: z.string().nullable(),
+              }),
+            )
+            .describe('The findings returned, hunt by hunt'),
+        },
+      ),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, extra) =>
@@ -137,10 +145,11 @@ export function registerRunHuntTool(server: McpServer, ctx: ToolContext): void {
         const pack = await loadHuntPack();
         const known = pack.map((h) => h.id);
         const unknown = [...new Set((args.ids ?? []).filter((id) => !known.includes(id)))];
+        // the ids asked for are not repeated: an assistant may have copied them from evidence
         if (unknown.length > 0)
           return toolError(
             'not_found',
-            `unknown hunt id ${unknown.map((id) => JSON.stringify(id)).join(', ')}; the pack has ${known.join(', ')} (list_hunts describes them)`,
+            `${unknown.length} id(s) of ids are not in the hunt pack; it has ${known.join(', ')} (list_hunts describes them)`,
           );
         const hunts = args.ids === undefined ? pack : pack.filter((h) => args.ids?.includes(h.id));
         const runs: HuntRun[] = [];
@@ -149,10 +158,17 @@ export function registerRunHuntTool(server: McpServer, ctx: ToolContext): void {
             selectFindings(conn, hunts, (run) => runs.push(run)),
           )
           .catch((err: unknown) => {
-            // a stopped call names the hunt it stopped in (hunts end in order)
-            if (!(err instanceof CallStopped) || runs.length >= hunts.length) throw err;
-            const where = `in hunt ${hunts[runs.length].id}, ${runs.length} of ${hunts.length} hunt(s) done`;
-            throw new CallStopped(err.reason, `${err.message} ${where}`);
+            // a stopped or failed call names the hunt it was in (hunts end in order)
+            if (runs.length >= hunts.length) throw err;
+            const where = ` in hunt ${hunts[runs.length].id}, ${runs.length} of ${hunts.length} hunt(s) done`;
+            if (err instanceof CallStopped) throw new CallStopped(err.reason, `${err.message}${where}`);
+            if (err instanceof QueryError) {
+              // hunt/run.ts names the hunt before DuckDB's message: `where` says it in the server's words
+              const named = `hunt ${hunts[runs.length].id}: `;
+              const quoted = err.quoted?.startsWith(named) ? err.quoted.slice(named.length) : err.quoted;
+              throw new QueryError(err.before, quoted, `${err.after}${where}`);
+            }
+            throw err;
           });
         const { kept, by } = cut(findings, args.max_rows);
         const counts: HuntCount[] = runs.map((r) => ({
@@ -164,7 +180,7 @@ export function registerRunHuntTool(server: McpServer, ctx: ToolContext): void {
           returned: kept.filter((f) => f.hunt_id === r.hunt.id).length,
         }));
         const answer = {
-          findings: kept,
+          summary: huntSummary(counts, findings.length, kept.length, by, Date.now() - t0),
           hunts: counts,
           finding_count: findings.length,
           returned: kept.length,
@@ -172,38 +188,19 @@ export function registerRunHuntTool(server: McpServer, ctx: ToolContext): void {
           truncated_by: by,
           elapsed_ms: Date.now() - t0,
         };
-        return toolAnswer(answer, huntText(answer));
+        return toolAnswer(answer, { findings: kept });
       }),
   );
 }
 
-/** The text rendering: a count line, one line per hunt, the first findings, and how to follow one. */
-function huntText(a: {
-  findings: FindingOut[];
-  hunts: HuntCount[];
-  finding_count: number;
-  returned: number;
-  truncated_by: string | null;
-  elapsed_ms: number;
-}): string {
+/** The server's line on a run: counts per hunt of the pack, never a finding's value. */
+function huntSummary(hunts: readonly HuntCount[], count: number, returned: number, by: string | null, ms: number): string {
   const cutNote =
-    a.truncated_by === null
-      ? ''
-      : ` (returning ${a.returned}: cut at ${a.truncated_by}; run one hunt by its id, or clinetrail hunt to store them all)`;
-  const lines = [`${a.finding_count} finding(s) of ${a.hunts.length} hunt(s)${cutNote}; not stored; ${a.elapsed_ms} ms`];
-  for (const h of a.hunts)
-    lines.push(
-      `  ${h.id} (${h.severity}): ${h.count}${h.truncated ? '+' : ''} finding(s)${h.returned < h.count ? `, ${h.returned} returned` : ''}`,
-    );
-  if (a.findings.length > 0) {
-    const columns = ['hunt_id', 'host', 'session_id', 'row_id', 'timestamp_utc', 'summary'] as const;
-    lines.push(
-      textTable(
-        columns,
-        a.findings.map((f) => columns.map((c) => f[c])),
-      ),
-    );
-    lines.push('Follow one: session_timeline {host, session_id}; query: select * from events where row_id = <row_id>');
-  }
-  return lines.join('\n');
+    by === null ? '' : ` (returning ${returned}: cut at ${by}; run one hunt by its id, or clinetrail hunt to store them all)`;
+  const each = hunts.map((h) => `${h.id} ${h.count}${h.truncated ? '+' : ''}`).join(', ');
+  const follow =
+    returned > 0
+      ? '; follow one: session_timeline {host, session_id}, or query select * from events where row_id = <row_id>'
+      : '';
+  return `${count} finding(s) of ${hunts.length} hunt(s) (${each})${cutNote}; not stored; ${ms} ms${follow}`;
 }

@@ -1,12 +1,14 @@
 /**
  * The `session_timeline` tool: one session's events in the order of the events view (time, undated
- * last, then file and position), with the session's row of `sessions`. Runs as a checked query.
+ * last, then file and position), with the session's row of `sessions`. Runs as a checked query. The
+ * session's row and its events are evidence (answers.ts); the summary gives counts only, not even the
+ * host or session id asked for, which an assistant may have copied from evidence.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { sqlString } from '../warehouse/sql-literal.js';
 import type { OutValue } from '../warehouse/values.js';
-import { guarded, NO_NUL, textTable, toolAnswer, toolError } from './answers.js';
+import { answerSchema, evidenceDescription, guarded, NO_NUL, toolAnswer, toolError } from './answers.js';
 import { QUERY_LIMITS, type QueryAnswer, runLimitedQuery } from './query-tool.js';
 import type { ToolContext } from './tool-context.js';
 
@@ -28,7 +30,8 @@ function records(answer: QueryAnswer): Array<Record<string, OutValue>> {
 }
 
 const DESCRIPTION = `Get one Cline session's timeline: its summary row from the sessions table (first and last time, models, providers, counts, sync target, stores) and its events in order (time in UTC, undated rows last, then source file and position): who said what (turn_type user/assistant/thinking/tool_use/tool_result/system), the kind (say:command, tool_use, model, ...), tool names, errors and texts with secrets redacted. Each event carries row_id, source_file and source_line to cite the evidence.
-Find sessions with the query tool (select host, session_id, first_timestamp_utc, count_rows from sessions order by first_timestamp_utc). Page long sessions with offset; texts longer than max_cell_chars are cut.`;
+Find sessions with the query tool (select host, session_id, first_timestamp_utc, count_rows from sessions order by first_timestamp_utc). Page long sessions with offset; texts longer than max_cell_chars are cut.
+${evidenceDescription(['session', 'events'])}`;
 
 export function registerSessionTimelineTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
@@ -49,14 +52,18 @@ export function registerSessionTimelineTool(server: McpServer, ctx: ToolContext)
           .default(LIMITS.defaultCellChars)
           .describe('Longest text returned whole'),
       },
-      outputSchema: {
-        session: z.record(z.string(), z.any()).describe('The row of the sessions table'),
-        events: z.array(z.record(z.string(), z.any())).describe(`Events in order: ${EVENT_COLUMNS}`),
-        event_count: z.number().int().describe('Events the session has in all'),
-        offset: z.number().int(),
-        truncated: z.boolean().describe('True when more events follow (raise offset)'),
-        cells_cut: z.number().int(),
-      },
+      outputSchema: answerSchema(
+        {
+          event_count: z.number().int().describe('Events the session has in all'),
+          offset: z.number().int(),
+          truncated: z.boolean().describe('True when more events follow (raise offset)'),
+          cells_cut: z.number().int(),
+        },
+        {
+          session: z.record(z.string(), z.any()).describe('The row of the sessions table'),
+          events: z.array(z.record(z.string(), z.any())).describe(`Events in order: ${EVENT_COLUMNS}`),
+        },
+      ),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, extra) =>
@@ -71,7 +78,7 @@ export function registerSessionTimelineTool(server: McpServer, ctx: ToolContext)
         if (session.row_count === 0)
           return toolError(
             'not_found',
-            `no session ${JSON.stringify(args.session_id)} on host ${JSON.stringify(args.host)} (list them: select host, session_id from sessions)`,
+            'no session with that session_id on that host (list them: select host, session_id from sessions)',
           );
         const events = await runLimitedQuery(ctx.calls, {
           ...base,
@@ -81,21 +88,16 @@ export function registerSessionTimelineTool(server: McpServer, ctx: ToolContext)
         const [summary] = records(session);
         const eventCount = Number(summary.event_count);
         const rows = records(events);
-        const first = `${args.host} ${args.session_id}: ${eventCount} event(s), ${String(summary.first_timestamp_utc)} .. ${String(summary.last_timestamp_utc)}; showing ${rows.length} from offset ${args.offset}${events.truncated ? ' (more follow: raise offset)' : ''}`;
-        const text = `${first}\n${textTable(
-          ['timestamp_utc', 'turn_type', 'kind', 'tool_name', 'text'],
-          rows.map((r) => [r.timestamp_utc, r.turn_type, r.kind, r.tool_name, r.text]),
-        )}`;
+        const more = events.truncated ? ` (more follow: offset ${args.offset + rows.length})` : '';
         return toolAnswer(
           {
-            session: summary,
-            events: rows,
+            summary: `${eventCount} event(s) in the session; showing ${rows.length} from offset ${args.offset}${more}`,
             event_count: eventCount,
             offset: args.offset,
             truncated: events.truncated,
             cells_cut: session.cells_cut + events.cells_cut,
           },
-          text,
+          { session: summary, events: rows },
         );
       }),
   );

@@ -3,8 +3,11 @@
  * connection (warehouse/build.ts withQueryConnection, the one `clinetrail query` uses), so a call
  * after a load sees the new fleet.duckdb, and a call during a load the previous one, exactly as a query
  * would; the server takes no lock and holds no file open between calls.
- * Calls run one at a time (each instance may use DuckDB's whole memory limit), under a time limit:
- * when it passes, or the client cancels, or the server shuts down, DuckDB is interrupted.
+ * Calls run one at a time (each instance may use DuckDB's whole memory limit), under a time limit counted
+ * from the call (a wait behind another call counts): when it passes, or the client cancels, or the server
+ * shuts down, DuckDB is interrupted and the call's signal aborts, which stops its reading between two
+ * slices of rows (warehouse/query-stream.ts). A call whose limit passes while it waits answers then,
+ * without running.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import pLimit from 'p-limit';
@@ -23,6 +26,8 @@ export class CallStopped extends Error {
 }
 
 const shutdownStop = () => new CallStopped('shutdown', 'query: the server is shutting down');
+const timeLimit = (ms: number) =>
+  new CallStopped('time_limit', `query: stopped by the time limit of ${ms / 1000} s (timeout_seconds)`);
 const cancelStop = () => new CallStopped('cancelled', 'query: the client cancelled the call');
 
 /** How one call may run. */
@@ -39,9 +44,17 @@ export class WarehouseCalls {
 
   constructor(readonly out: string) {}
 
-  /** Runs `use` on a fresh sandboxed connection to OUT/fleet.duckdb, under `limits`. */
-  run<T>(limits: CallLimits, use: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.queue(() => this.runNow(limits, use));
+  /** Runs `use` on a fresh sandboxed connection to OUT/fleet.duckdb, under `limits`; `signal` aborts when the call is stopped. */
+  run<T>(limits: CallLimits, use: (conn: DuckDBConnection, signal: AbortSignal) => Promise<T>): Promise<T> {
+    const deadline = Date.now() + limits.timeoutMs;
+    const queued = this.queue(() => this.runNow(limits, deadline, use));
+    // a call that waits past its limit answers then; its turn, when it comes, runs nothing
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(timeLimit(limits.timeoutMs)), limits.timeoutMs);
+    });
+    queued.catch(() => undefined);
+    return Promise.race([queued, late]).finally(() => clearTimeout(timer));
   }
 
   /** Interrupts every running call and refuses new ones (the server is stopping). */
@@ -51,25 +64,28 @@ export class WarehouseCalls {
     for (const stop of this.running) stop();
   }
 
-  private async runNow<T>(limits: CallLimits, use: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  private async runNow<T>(
+    limits: CallLimits,
+    deadline: number,
+    use: (conn: DuckDBConnection, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     if (this.shuttingDown) throw shutdownStop();
     if (limits.signal?.aborted) throw cancelStop();
+    if (Date.now() >= deadline) throw timeLimit(limits.timeoutMs);
     let stopped: CallStopped | null = null;
     let repeat: NodeJS.Timeout | undefined;
+    const reading = new AbortController();
     return withQueryConnection(this.out, {}, async (conn) => {
       // an interrupt between two statements of the call (the sandbox check, then the query) would be
       // lost, so it is repeated until the call ends
       const stop = (why: CallStopped) => {
         if (stopped !== null) return;
         stopped = why;
+        reading.abort();
         conn.interrupt();
         repeat = setInterval(() => conn.interrupt(), INTERRUPT_REPEAT_MS);
       };
-      const seconds = limits.timeoutMs / 1000;
-      const timer = setTimeout(
-        () => stop(new CallStopped('time_limit', `query: stopped by the time limit of ${seconds} s (timeout_seconds)`)),
-        limits.timeoutMs,
-      );
+      const timer = setTimeout(() => stop(timeLimit(limits.timeoutMs)), Math.max(0, deadline - Date.now()));
       const onAbort = () => stop(cancelStop());
       const onShutdown = () => stop(shutdownStop());
       limits.signal?.addEventListener('abort', onAbort);
@@ -78,8 +94,8 @@ export class WarehouseCalls {
         // a stop that came while the connection was being opened: nothing of the call runs
         if (this.shuttingDown) throw shutdownStop();
         if (limits.signal?.aborted) throw cancelStop();
-        const result = await use(conn);
-        // an interrupted streaming result can end as if it were complete: the flag says it was not
+        const result = await use(conn, reading.signal);
+        // an interrupted or aborted read can end as if it were complete: the flag says it was not
         if (stopped !== null) throw stopped;
         return result;
       } catch (err) {

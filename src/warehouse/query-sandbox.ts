@@ -51,6 +51,13 @@ export async function allowedDirectories(outDir: string, allowRead: readonly str
 }
 
 /**
+ * How far DuckDB runs a streaming result ahead of its reader: one chunk. DuckDB 1.5.6 counts a text by its
+ * 16-byte header, not its bytes, so its default (976 KiB) let `select repeat('x', 100000) from range(20000)`
+ * buffer the whole 2 GB result before the first chunk was read. ('1B' hangs a sorted result; 1KB does not.)
+ */
+const STREAM_BUFFER = '1KB';
+
+/**
  * The settings that close the query connection, in the order they must be set: the last one locks
  * the others. max_temp_directory_size is set here, not as an instance option: DuckDB 1.5.6 reports an
  * instance option but does not enforce it when temp_directory is an instance option too.
@@ -59,6 +66,7 @@ export function sandboxSettings(allowed: readonly string[]): Array<[string, stri
   return [
     ['allowed_directories', allowed],
     ['max_temp_directory_size', queryTempMax()],
+    ['streaming_buffer_size', STREAM_BUFFER],
     ['allow_community_extensions', false],
     ['enable_external_access', false],
     ['lock_configuration', true],
@@ -67,9 +75,26 @@ export function sandboxSettings(allowed: readonly string[]): Array<[string, stri
 
 const QUERIES = 'select, from, with, values, table, describe, show, summarize, and explain of those';
 
+/**
+ * A query's error. `message` is the one line `clinetrail query` prints; `quoted` is the part of it that is
+ * DuckDB's own text (between `before` and `after`), which may quote the SQL text and values of the
+ * evidence. The MCP server keeps that part apart from its own words.
+ */
+export class QueryError extends Error {
+  constructor(
+    readonly before: string,
+    readonly quoted: string | null = null,
+    readonly after = '',
+  ) {
+    super(`${before}${quoted ?? ''}${after}`);
+  }
+}
+
 /** The error of a refused text: one line that says why, and that nothing ran. */
-function refused(why: string): Error {
-  return new Error(`query: ${why}; nothing was run`);
+function refused(why: string, quoted: string | null = null): QueryError {
+  return quoted === null
+    ? new QueryError(`query: ${why}; nothing was run`)
+    : new QueryError(`query: ${why}: `, quoted, '; nothing was run');
 }
 
 /** Blanks and comments before the first keyword of a statement. */
@@ -101,7 +126,11 @@ function splitExplain(sql: string): { prefix: string; explained: string } | null
   const options = m[1] ? ['analyze'] : (m[2]?.split(',').map((o) => o.trim().replace(/\s+/g, ' ').toLowerCase()) ?? []);
   for (const option of options) {
     if (!EXPLAIN_OPTION.test(option))
-      throw refused(`explain option '${option}' is not supported (use explain, explain analyze, explain (analyze, format json))`);
+      throw new QueryError(
+        "query: explain option '",
+        option,
+        "' is not supported (use explain, explain analyze, explain (analyze, format json)); nothing was run",
+      );
   }
   return { prefix: options.length ? `explain (${options.join(', ')}) ` : 'explain ', explained: sql.slice(m[0].length) };
 }
@@ -147,20 +176,24 @@ interface Serialized {
   statements?: unknown[];
 }
 
-/** Refuses `text` unless it parses, without binding, as exactly one query that calls no refused function. */
-async function assertOneQuery(conn: DuckDBConnection, text: string): Promise<void> {
+/** DuckDB's parse of `text`, without binding (json_serialize_sql). */
+async function serialize(conn: DuckDBConnection, text: string): Promise<Serialized> {
   const check = await conn.prepare('select json_serialize_sql($1::varchar)');
-  let parsed: Serialized;
   try {
     check.bindVarchar(1, text);
-    parsed = JSON.parse(String((await check.runAndReadAll()).getRowsJson()[0][0])) as Serialized;
+    return JSON.parse(String((await check.runAndReadAll()).getRowsJson()[0][0])) as Serialized;
   } finally {
     check.destroySync();
   }
+}
+
+/** Refuses `text` unless it parses, without binding, as exactly one query that calls no refused function. */
+async function assertOneQuery(conn: DuckDBConnection, text: string): Promise<void> {
+  const parsed = await serialize(conn, text);
   if (parsed.error)
     throw parsed.error_message === NOT_A_QUERY
       ? notAQuery(firstWord(text))
-      : refused(`the text does not parse as a query: ${parsed.error_message}`);
+      : refused('the text does not parse as a query', parsed.error_message ?? '');
   const count = parsed.statements?.length ?? 0;
   if (count !== 1) throw refused(`the text holds ${count} queries, not one`);
   const banned = functionNames(parsed.statements).find((name) => REFUSED_FUNCTIONS.has(name));
@@ -192,6 +225,24 @@ export async function prepareQuery(conn: DuckDBConnection, sql: string): Promise
   return prepared;
 }
 
+/**
+ * The text of a checked query without the semicolons (and blanks and comments) that end it, so that it
+ * can stand inside parentheses. A cut is kept only where DuckDB parses what is left into the same
+ * statement: a `;` inside a string or a comment can look like the end (`select '; --'`).
+ */
+export async function statementBody(conn: DuckDBConnection, sql: string): Promise<string> {
+  const ends: number[] = [];
+  for (let at = sql.indexOf(';'); at !== -1; at = sql.indexOf(';', at + 1)) if (EMPTY.test(sql.slice(at))) ends.push(at);
+  if (ends.length === 0) return sql;
+  const whole = JSON.stringify((await serialize(conn, sql)).statements);
+  for (const end of ends) {
+    const body = sql.slice(0, end);
+    const parsed = await serialize(conn, body);
+    if (!parsed.error && JSON.stringify(parsed.statements) === whole) return body;
+  }
+  return sql;
+}
+
 /** Checks a query text (prepareQuery), runs it and reads its whole result; the prepared statement is freed. */
 export async function readQuery(conn: DuckDBConnection, sql: string): Promise<DuckDBResultReader> {
   const prepared = await prepareQuery(conn, sql);
@@ -202,26 +253,34 @@ export async function readQuery(conn: DuckDBConnection, sql: string): Promise<Du
   }
 }
 
-/** A query's error as one `query: ...` line, with what to do for the sandbox's own refusals. */
+/**
+ * A query's error as one `query: ...` line (a QueryError: DuckDB's text kept apart), with what to do for
+ * the sandbox's own refusals. Errors clinetrail wrote itself (`query: ...`) pass as they are.
+ */
 export function queryError(err: unknown): Error {
   const message = err instanceof Error ? err.message : String(err);
-  if (message.startsWith('query: ')) return err as Error;
+  if (err instanceof QueryError || message.startsWith('query: ')) return err as Error;
   // @duckdb/node-api puts this before the parser's message
   const first = message.split('\n')[0].replace(/^Failed to extract statements: /, '');
   if (first.startsWith('Permission Error')) {
-    return new Error(
-      `query: ${first} (a query reads only the warehouse; --allow-read DIR opens a folder of your own, e.g. an IOC list)`,
+    return new QueryError(
+      'query: ',
+      first,
+      ' (a query reads only the warehouse; --allow-read DIR opens a folder of your own, e.g. an IOC list)',
     );
   }
   if (message.includes('max_temp_directory_size')) {
-    return new Error(
-      `query: the query needs more temporary disk than its limit of ${queryTempMax()} (set ${TEMP_MAX_ENV} to change it): ${first}`,
+    return new QueryError(
+      `query: the query needs more temporary disk than its limit of ${queryTempMax()} (set ${TEMP_MAX_ENV} to change it): `,
+      first,
     );
   }
   if (first.startsWith('Out of Memory Error')) {
-    return new Error(
-      `query: ${first} (DuckDB's memory limit is ${duckdbMemoryLimit()}: set ${MEMORY_ENV} higher, e.g. 4GB, or select fewer rows or columns; the ordered events view sorts every row it returns, texts included)`,
+    return new QueryError(
+      'query: ',
+      first,
+      ` (DuckDB's memory limit is ${duckdbMemoryLimit()}: set ${MEMORY_ENV} higher, e.g. 4GB, or select fewer rows or columns; the ordered events view sorts every row it returns, texts included)`,
     );
   }
-  return new Error(`query: ${first}`);
+  return new QueryError('query: ', first);
 }

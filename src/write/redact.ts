@@ -7,10 +7,12 @@
  *
  * Two scans of single global regexes with bounded quantifiers and literal anchors (no catastrophic
  * backtracking on MB-sized texts; write/redact-patterns.ts):
- *  1. self-identifying tokens, recognised by their prefix (`sk-ant-`, `AKIA`, `ghp_`, `eyJ...`, ...);
+ *  1. self-identifying tokens, recognised by their prefix (`sk-ant-`, `AKIA`, `ghp_`, `npm_`, `eyJ...`,
+ *     ...) wherever they start, also glued to a word (`mytoken-ghp_...`);
  *  2. tokens recognised by their context (`Bearer <token>`, `"apiKey": "<value>"`, `API_KEY=<value>`,
- *     `aws_secret_access_key = <40 chars>`), whose value is redacted and whose name is kept. A value
- *     that runs into a token of scan 1 is left to it, so a known token keeps its own kind.
+ *     `aws_secret_access_key = <40 chars>`, `AZURE_OPENAI_KEY=<random>`), whose value is redacted and
+ *     whose name is kept. A value that runs into a token of scan 1 is left to it, so a known token
+ *     keeps its own kind.
  * A text holding `\uXXXX` or `\/` escapes is scanned a second time with them decoded (write/
  * redact-escapes.ts), and what that finds is mapped back to the original characters.
  * A secret is fingerprinted as it reads once unescaped: `sk\u002dant-...` has the fingerprint of
@@ -23,10 +25,12 @@ import {
   CONTEXT_RE,
   hasDigit,
   hasLetter,
+  randomValue,
   secretValue,
-  TOKEN_DETECTORS,
+  TOKEN_GROUPS,
   TOKEN_RE,
   unescapeValue,
+  weakName,
 } from './redact-patterns.js';
 import { ValueRuns } from './redact-values.js';
 
@@ -94,7 +98,7 @@ function tokenSpans(text: string): Span[] {
   while ((m = TOKEN_RE.exec(text)) !== null) {
     let i = 1;
     while (m[i] === undefined) i++;
-    const detector = TOKEN_DETECTORS[i - 1];
+    const detector = TOKEN_GROUPS[i - 1];
     if (detector.valid && !detector.valid(m[0])) {
       TOKEN_RE.lastIndex = m.index + 1;
       continue;
@@ -153,7 +157,9 @@ function namedValue(text: string, m: RegExpExecArray, runs: ValueRuns): Span | n
   const raw = text.slice(start, end);
   const value = level === null ? raw : unescapeValue(raw, level);
   if (awsSecretKey(m[2], value)) return { start, end, kind: 'aws_secret_key', secret: value };
-  return secretValue(value, text.charAt(end), runs.kinds(start, end)) ? { start, end, kind: 'assignment', secret: value } : null;
+  const kinds = runs.kinds(start, end);
+  if (weakName(m[2]) && !randomValue(value, kinds)) return null;
+  return secretValue(value, text.charAt(end), kinds) ? { start, end, kind: 'assignment', secret: value } : null;
 }
 
 /**

@@ -239,7 +239,7 @@ describe('help, version, and a mistyped command', () => {
       expect(r.stdout).toMatch(/-h, --help/);
       expect(r.stdout).toMatch(/-V, --version/);
       expect(r.stdout).toMatch(
-        /Exit codes: 0 done; 1 the\s+command\s+failed\s+\(load,\s+models,\s+query,\s+export,\s+hunt,\s+report\);\s+2\s+bad\s+arguments\s+or\s+paths;\s+3\s+another\s+load\s+\(or\s+models,\s+a\s+hunt,\s+or\s+a\s+shard\s+load\s+in\s+conflict\)\s+holds\s+OUT; 4\s+loaded,\s+but\s+a\s+host\s+image\s+gave\s+no\s+Cline\s+store\s+and\s+its\s+earlier\s+data\s+was\s+kept\./,
+        /Exit codes: 0 done; 1 the\s+command\s+failed\s+\(load,\s+models,\s+query,\s+export,\s+hunt,\s+report\);\s+2\s+bad\s+arguments\s+or\s+paths;\s+3\s+another\s+load\s+\(or\s+models,\s+a\s+hunt,\s+or\s+a\s+shard\s+load\s+in\s+conflict\)\s+holds\s+OUT; 4\s+loaded,\s+but\s+a\s+host\s+image\s+gave\s+no\s+Cline\s+store\s+and\s+its\s+earlier\s+data\s+was\s+kept;\s+5\s+loaded,\s+but\s+a\s+host\s+image\s+could\s+not\s+be\s+read\b[^;]*;\s+6\s+models\s+built,\s+but\s+shards\s+of\s+the\s+split\s+did\s+not\s+run\s+or\s+finish\./,
       );
     });
   }

@@ -157,6 +157,16 @@ describe('table cells by display width', () => {
     }
   });
 
+  it('a table of a query that ends with semicolons and comments (run wrapped, to cut cells in DuckDB)', () => {
+    expect(query(`select '; --' as s, repeat('x', 5000) as long; ; -- done ;`, 'table').split('\n')).toEqual([
+      's     long',
+      `----  ${'-'.repeat(100)}`,
+      `; --  ${'x'.repeat(99)}…`,
+      '(1 row)',
+      '',
+    ]);
+  });
+
   it('prints control characters of evidence as visible pictures, not as terminal codes', () => {
     const [, , row] = query(`select 'a' || chr(27) || '[2Jb' || chr(10) || 'c' as t`, 'table').split('\n');
     expect(row).toBe('a␛[2Jb c');

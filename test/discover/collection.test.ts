@@ -108,6 +108,7 @@ describe('discovery over a listing', () => {
           message: 'archive not readable (/cases/h.tar.gz): unexpected end of file',
         },
       ],
+      fault: 'unreadable',
     });
   });
 });

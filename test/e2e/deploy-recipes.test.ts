@@ -5,6 +5,8 @@
  * container's args with JOB_COMPLETION_INDEX, bash of the Slurm batch script with SLURM_ARRAY_TASK_ID and
  * SLURM_ARRAY_TASK_COUNT, the parallel.sh script), with `clinetrail` on PATH a stand-in that records its
  * arguments and runs the real CLI on the demo fleet; the warehouse it leaves must hold every demo host.
+ * The models steps of Slurm and Kubernetes fail with `models`' own code when a shard did not run, and
+ * the Kubernetes Job's podFailurePolicy fails it at once on that code instead of retrying.
  *
  * GNU parallel is not installed on these machines: parallel.sh runs with a stand-in that does what
  * parallel does with `cmd {} ::: values` (one command per value, `{}` replaced), one after the other;
@@ -172,6 +174,28 @@ describe('deploy/ recipes map the scheduler index to --shard', () => {
     expect(shardsOf(calls(callsFile))).toEqual(expected(3));
     expect(calls(callsFile).at(-1)).toEqual(['models', '--out', out]);
     expect(await hostsOf(out)).toEqual(DEMO_HOSTS);
+  });
+
+  it('the models steps fail when a shard did not run, and the Kubernetes Job does not retry them', async () => {
+    const { out, callsFile } = fresh();
+    // shard 1/2 only: shard 2/2 never runs (the demo hosts all hash to it; models says so whichever it is)
+    const shard = await run('clinetrail', ['load', '--fleet', FLEET, '--out', out, '--quiet', '--shard', '1/2'], {
+      CALLS: callsFile,
+    });
+    expect(shard.code, shard.output).toBe(0);
+    const slurm = await run('bash', [path.join(DEPLOY, 'slurm-models.sbatch')], { OUT: out, CALLS: callsFile });
+    expect(slurm.output).toMatch(/^clinetrail: warning: shard 2\/2 did not run: /m);
+    expect(slurm.code, slurm.output).toBe(6);
+    const models = readFileSync(path.join(DEPLOY, 'k8s-models-job.yaml'), 'utf8');
+    const command = JSON.parse(/^ {10}command: (\[.*\])$/m.exec(models)![1]) as string[];
+    const k8s = await run(command[0], command.slice(1), { CALLS: callsFile, MAP: JSON.stringify({ '/cases/warehouse': out }) });
+    expect(k8s.code, k8s.output).toBe(6);
+    // that exit code fails the Job at once (a retry would not load the shard's hosts); 3, a shard still running, is retried
+    const rule =
+      /^ {2}podFailurePolicy:\n {4}rules:\n {6}- action: FailJob\n {8}onExitCodes: \{ containerName: (\S+), operator: In, values: \[(\d+)\] \}$/m.exec(
+        models,
+      );
+    expect(rule?.slice(1)).toEqual([/^ {8}- name: (\S+)$/m.exec(models)?.[1], String(k8s.code)]);
   });
 
   it.skipIf(!hasParallel)('parallel.sh with the real GNU parallel (skipped: parallel is not installed)', async () => {

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsDir, hostFolder, oldLayoutError, partitionDir, partitionHost, partsDirOf } from '../../src/core/layout.js';
+import { eventsDir, hostFolder, oldLayoutError, partitionDir, partsDirOf } from '../../src/core/layout.js';
 import { readManifest } from '../../src/core/manifest.js';
 import { PART_BYTES } from '../../src/load/partition.js';
 import { runLoad } from '../../src/load/run.js';
@@ -59,8 +59,21 @@ describe('host folder names', () => {
     ];
     for (const [host, folder] of cases) {
       expect(hostFolder(host)).toBe(folder);
-      expect(partitionHost(partitionDir('/out', host, 'cline-tasks'))).toBe(host);
+      expect(decodeURIComponent(path.basename(path.dirname(partitionDir('/out', host, 'cline-tasks'))))).toBe(host);
     }
+  });
+
+  it('are cut to 200 characters, never inside an escape, with a hash that keeps hosts apart', () => {
+    const cjk = '漢'.repeat(30); // 90 bytes, 270 characters encoded
+    const long = 'H'.repeat(5000);
+    const folders = [cjk, `${cjk}x`, long, `${long}x`].map(hostFolder);
+    expect(new Set(folders).size).toBe(4);
+    for (const f of folders) {
+      expect(f.length).toBeLessThanOrEqual(200);
+      expect(f).toMatch(/^[^+]*\+[0-9a-f]{16}$/);
+      expect(() => decodeURIComponent(f.slice(0, f.indexOf('+')))).not.toThrow();
+    }
+    expect(folders[0].startsWith(encodeURIComponent('漢'.repeat(20)))).toBe(true);
   });
 });
 
@@ -161,7 +174,7 @@ function toOldLayout(out: string): void {
   for (const hf of readdirSync(records)) {
     for (const store of readdirSync(path.join(records, hf))) {
       const recDir = path.join(records, hf, store);
-      const old = path.join(eventsDir(out), `host=${encodeURIComponent(partitionHost(recDir))}`, `store=${store}`);
+      const old = path.join(eventsDir(out), `host=${encodeURIComponent(readManifest(recDir)!.host)}`, `store=${store}`);
       mkdirSync(old, { recursive: true });
       const parts = partsDirOf(recDir);
       for (const dir of [recDir, parts]) {

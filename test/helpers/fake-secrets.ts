@@ -77,3 +77,69 @@ export const FAKE_MISSED = {
   /** A password with a double quote inside; its JSON form escapes it. */
   quotedPassword: `${chars(ALNUM, 10, 'q1')}"${chars(ALNUM, 6, 'q2')}!`,
 };
+
+/** A secret planted in a text: what it tests, its kind, the value redaction fingerprints, and the line holding it. */
+export interface Planted {
+  what: string;
+  kind: string;
+  secret: string;
+  line: string;
+  /** The environment variable it is the value of, for an environment dump (`{"NAME":"value",...}`). */
+  env?: string;
+}
+
+const HEX = '0123456789abcdef';
+
+/**
+ * The shapes issue 24 found in clear (points 2 and 3), built from `seed` so that every place planted gets
+ * its own values: tokens glued to a word by `-`, `_`, `.` or `/` (also in a file name), environment-style
+ * names without a known suffix (`*_KEY`, `*_AUTH*`), and known prefixes under names that say nothing.
+ */
+export function issue24Secrets(seed: string): Planted[] {
+  const c = (alphabet: string, n: number, id: string) => chars(alphabet, n, `${seed}:${id}`);
+  const gh = (prefix: string, id: string) => `${prefix}_${c(ALNUM, 36, id)}`;
+  const uuid = [c(HEX, 8, 'u1'), c(HEX, 4, 'u2'), `4${c(HEX, 3, 'u3')}`, `a${c(HEX, 3, 'u4')}`, c(HEX, 12, 'u5')].join('-');
+  const glued = (what: string, kind: string, secret: string, line: string): Planted => ({ what, kind, secret, line });
+  const env = (what: string, kind: string, name: string, secret: string): Planted => ({
+    what,
+    kind,
+    secret,
+    line: `${name}=${secret}`,
+    env: name,
+  });
+  const ghp1 = gh('ghp', 'g1');
+  const ghp2 = gh('ghp', 'g2');
+  const openai = ['sk', 'proj', c(URLSAFE, 156, 'oai')].join('-');
+  const slack = ['xo' + 'xb', c(DIGITS, 12, 's1'), c(DIGITS, 13, 's2'), c(ALNUM, 24, 's3')].join('-');
+  const gho = gh('gho', 'g3');
+  const pat = `github_pat_${c(ALNUM, 22, 'p1')}_${c(ALNUM, 59, 'p2')}`;
+  const anthropic = ['sk', 'ant', 'api03', `${c(URLSAFE, 93, 'ant')}AA`].join('-');
+  return [
+    glued('a token alone on its line (after an escaped line end in JSON text)', 'anthropic', anthropic, anthropic),
+    glued('ghp_ after a word and -', 'github', ghp1, `mytoken-${ghp1}`),
+    glued('ghp_ after a word and _', 'github', ghp2, `export MYTOKEN_${ghp2}`),
+    glued('sk-proj- after a word and -', 'openai', openai, `curl -d key-${openai} https://api.example.com`),
+    glued('xoxb- after a word and -', 'slack', slack, `bot-${slack}`),
+    glued('gho_ in a file name', 'github', gho, `saved token-${gho}.txt`),
+    glued('github_pat_ after /', 'github', pat, `pats/${pat}`),
+    env('AZURE_OPENAI_KEY (32 hex)', 'assignment', 'AZURE_OPENAI_KEY', c(HEX, 32, 'az')),
+    env('OPENAI_KEY', 'assignment', 'OPENAI_KEY', c(ALNUM, 40, 'ok')),
+    env('DEEPL_AUTH_KEY (a UUID and :fx)', 'assignment', 'DEEPL_AUTH_KEY', `${uuid}:fx`),
+    env(
+      'NPM_AUTH (base64 of user:password)',
+      'assignment',
+      'NPM_AUTH',
+      Buffer.from(`ci-bot:${c(ALNUM, 20, 'na')}`).toString('base64'),
+    ),
+    env('npm_ under a name without a suffix', 'npm', 'REGISTRY', `npm_${c(ALNUM, 36, 'npm')}`),
+    env('hf_ under a name without a suffix', 'huggingface', 'HUB_USER', `hf_${c(UPPER + LOWER, 34, 'hf')}`),
+    env('glpat- under a name without a suffix', 'gitlab', 'GL_HOST', `glpat-${c(URLSAFE, 20, 'gl')}`),
+    env('sk- and 32 hex (DeepSeek)', 'openai', 'DS_BASE', `sk-${c(HEX, 32, 'ds')}`),
+    env('AIza under a name without a suffix', 'google', 'MAPS', `AIzaSy${c(URLSAFE, 33, 'goog')}`),
+    env('ghs_ under a name without a suffix', 'github', 'CI_APP', gh('ghs', 'g4')),
+    env('xoxp- under a name without a suffix', 'slack', 'CHAT', ['xo' + 'xp', c(DIGITS, 12, 'x1'), c(ALNUM, 32, 'x2')].join('-')),
+    env('gsk_ (Groq)', 'groq', 'LLM_A', `gsk_${c(ALNUM, 52, 'groq')}`),
+    env('xai- (xAI)', 'xai', 'LLM_B', `xai-${c(ALNUM, 80, 'xai')}`),
+    env('r8_ (Replicate)', 'replicate', 'LLM_C', `r8_${c(ALNUM, 37, 'r8')}`),
+  ];
+}

@@ -225,14 +225,18 @@ export function filesUnder(root: string): string[] {
   return out.sort();
 }
 
-/** Every path under `dir` with its size, mtime and SHA-256 (folders as `dir`): equal before and after means untouched. */
-export function snapshotTree(dir: string): Record<string, string> {
+/**
+ * Every path under `dir` with its size, mtime and SHA-256 (folders as `dir`): equal before and after means
+ * untouched. `keep` leaves out the paths (relative) it refuses, and what is under them.
+ */
+export function snapshotTree(dir: string, keep: (rel: string) => boolean = () => true): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (d: string): void => {
     for (const name of readdirSync(d).sort()) {
       const full = path.join(d, name);
-      const st = lstatSync(full);
       const rel = path.relative(dir, full);
+      if (!keep(rel)) continue;
+      const st = lstatSync(full);
       if (st.isDirectory()) {
         out[rel] = 'dir';
         walk(full);

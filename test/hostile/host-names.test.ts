@@ -1,7 +1,7 @@
 /**
  * Host folder names a fleet may hold: one with a newline loads under that exact name; one whose bytes
  * are not valid UTF-8 cannot be opened by a string path, so it becomes one `parser:` row of its own
- * `discovery` partition, and every other host still loads.
+ * `discovery` partition, status `unreadable` and exit 5, and every other host still loads.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -26,7 +26,8 @@ describe('odd host folder names', () => {
     history(Buffer.concat([root, Buffer.from('/bad'), Buffer.from([0xff, 0xfe]), Buffer.from('host')]), 'lost');
     const out = path.join(work, 'out');
     const run = await runCli(['load', '--fleet', fleet, '--out', out, '--quiet'], { timeoutMs: 120_000 });
-    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.code, describeRun(run)).toBe(5);
+    expect(await query(out, `select status from hosts where host like 'bad%'`)).toEqual([['unreadable']]);
     const rows = await query(out, 'select host, store, kind, text from raw_events order by host, store');
     expect(rows).toEqual([
       ['bad\ufffd\ufffdhost', 'discovery', 'parser', expect.stringMatching(/^parser: \.: image not searched: ENOENT/)],

@@ -2,7 +2,8 @@
  * Archive members that fail, and collections that claim one host name (load/staging.ts,
  * load/load-inputs.ts): a member whose compressed stream breaks midway is a `parser:` row of its store and
  * a `files` entry naming the archive and the member, and the archive's other members load; two images
- * naming one host are refused before anything is written.
+ * naming one host both load, the second as `NAME#2`, and a name given twice with `--host` is refused
+ * before anything is written.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -61,7 +62,7 @@ describe('a member whose stream fails midway', () => {
 });
 
 describe('a truncated tarball', () => {
-  it('is one discovery parser row and a files entry naming it; the host is unreadable', async () => {
+  it('is one discovery parser row and a files entry naming it; the host is unreadable, exit 5', async () => {
     const fleet = path.join(work, 'truncated');
     mkdirSync(fleet);
     const whole = path.join(work, 'whole.tar.gz');
@@ -70,7 +71,7 @@ describe('a truncated tarball', () => {
     writeFileSync(path.join(fleet, 'cut.tar.gz'), bytes.subarray(0, Math.floor(bytes.length * 0.6)));
     const out = path.join(work, 'truncated-out');
     const run = await runCli(['load', '--fleet', fleet, '--out', out]);
-    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.code, describeRun(run)).toBe(5);
     const archive = path.join(fleet, 'cut.tar.gz');
     const [[text]] = await query(out, `select text from raw_events where host = 'cut' and store = 'discovery'`);
     expect(String(text)).toContain(`archive not readable (${archive}): `);
@@ -80,7 +81,7 @@ describe('a truncated tarball', () => {
 });
 
 describe('two collections of one host name', () => {
-  it('are refused with exit 2 before OUT is created', async () => {
+  it('both load, the second by image path as SAME#2', async () => {
     const fleet = path.join(work, 'twice');
     const info = Buffer.from(JSON.stringify({ Hostname: 'SAME' }));
     const member = {
@@ -92,6 +93,25 @@ describe('two collections of one host name', () => {
     writeFileSync(path.join(fleet, 'b.zip'), await zipOf(member));
     const out = path.join(work, 'twice-out');
     const run = await runCli(['load', '--fleet', fleet, '--out', out]);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(await query(out, 'select host, hostname, image_path from hosts order by host')).toEqual([
+      ['SAME', 'SAME', path.join(fleet, 'a.zip')],
+      ['SAME#2', 'SAME', path.join(fleet, 'b.zip')],
+    ]);
+  });
+
+  it('given twice with --host, are refused with exit 2 before OUT is created', async () => {
+    const fleet = path.join(work, 'twice');
+    const out = path.join(work, 'given-twice-out');
+    const run = await runCli([
+      'load',
+      '--host',
+      `SAME=${path.join(fleet, 'a.zip')}`,
+      '--host',
+      `SAME=${path.join(fleet, 'b.zip')}`,
+      '--out',
+      out,
+    ]);
     expect(run.code, describeRun(run)).toBe(2);
     expect(run.stderr).toContain('load: host name given twice: SAME');
     expect(existsSync(out)).toBe(false);

@@ -27,8 +27,10 @@ const RUN: RunRecord = {
   prune: false,
   hosts_absent: [],
   hosts_kept_empty: [],
+  hosts_renamed: [],
   host_images: [],
   fleet: null,
+  shard_missing: false,
 };
 
 function harness(format: 'text' | 'json', isTTY: boolean, quiet = false) {

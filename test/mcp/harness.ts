@@ -59,6 +59,23 @@ export function toolErrorOf(answer: object): { kind: string; message: string } |
   }
 }
 
+/**
+ * A success's structured content with the fields of `untrusted_evidence` beside the server's own, for
+ * tests about what an answer holds (test/hostile/mcp-evidence-fence.test.ts tests where evidence is).
+ */
+export function answerFields<T>(answer: object): T {
+  const content = ((answer as Partial<CallToolResult>).structuredContent ?? {}) as Record<string, unknown>;
+  const { untrusted_evidence: evidence, ...own } = content;
+  return { ...own, ...(evidence as Record<string, unknown> | undefined) } as T;
+}
+
+/** What a tool error carries of DuckDB's own message (fenced as evidence), or null. */
+export function errorDetailOf(answer: object): string | null {
+  const first = (answer as Partial<CallToolResult>).content?.[0];
+  const text = first?.type === 'text' ? first.text : '{}';
+  return (JSON.parse(text) as { untrusted_evidence?: { error_detail?: string } }).untrusted_evidence?.error_detail ?? null;
+}
+
 /** Whether a process of that pid still runs. */
 export function isRunning(pid: number): boolean {
   try {

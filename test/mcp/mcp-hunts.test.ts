@@ -16,7 +16,7 @@ import { loadHuntPack } from '../../src/hunt/pack.js';
 import { queryWarehouse, setOutStatement } from '../../src/warehouse/build.js';
 import { snapshotTree } from '../hostile/harness.js';
 import { REPO } from '../helpers/source.js';
-import { CLI, connectClient, tempDir, toolErrorOf } from './harness.js';
+import { answerFields, CLI, connectClient, errorDetailOf, tempDir, toolErrorOf } from './harness.js';
 
 const FLEET = path.join(REPO, 'fixtures', 'hunts');
 const HUNTS = path.join(REPO, 'hunts');
@@ -75,7 +75,7 @@ async function ok<T>(c: Client, name: string, args: Record<string, unknown> = {}
   const result = await call(c, name, args);
   expect(toolErrorOf(result)).toBeNull();
   expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/\w/) });
-  return result.structuredContent as unknown as T;
+  return answerFields<T>(result);
 }
 
 /** What `clinetrail hunt` stored in OUT's findings table, in the shape run_hunt answers, in store order. */
@@ -199,7 +199,7 @@ describe('clinetrail mcp: list_hunts and run_hunt', () => {
       expect(h.returned, h.id).toBe(h.count);
     }
     const cut = await call(c, 'run_hunt', { max_rows: 3 });
-    const three = cut.structuredContent as unknown as RunAnswer;
+    const three = answerFields<RunAnswer>(cut);
     expect(three).toMatchObject({ returned: 3, truncated: true, truncated_by: 'max_rows', finding_count: all.finding_count });
     expect(three.findings).toEqual(all.findings.slice(0, 3));
     expect(three.hunts.map((h) => [h.id, h.count])).toEqual(all.hunts.map((h) => [h.id, h.count]));
@@ -209,10 +209,11 @@ describe('clinetrail mcp: list_hunts and run_hunt', () => {
     expect(text).toMatch(/cut at max_rows/);
   }, 60_000);
 
-  it('an unknown id is a tool error naming it and the known ids; the server goes on', async () => {
+  it('an unknown id is a tool error listing the known ids, never repeating the one asked for; the server goes on', async () => {
     const error = toolErrorOf(await call(c, 'run_hunt', { ids: ['secret-in-prompt', 'no-such-hunt'] }));
     expect(error?.kind).toBe('not_found');
-    expect(error?.message).toContain('"no-such-hunt"');
+    expect(error?.message).toMatch(/^1 id\(s\) of ids are not in the hunt pack/);
+    expect(error?.message).not.toContain('no-such-hunt');
     for (const name of fs.readdirSync(HUNTS).filter((n) => n.endsWith('.sql')))
       expect(error?.message).toContain(name.replace(/\.sql$/, ''));
     expect((await call(c, 'run_hunt', { ids: [] })).isError).toBe(true);
@@ -248,9 +249,12 @@ describe('clinetrail mcp: list_hunts and run_hunt', () => {
     // secret-on-several-hosts reads the secrets table, secret-in-prompt does not
     await change('drop table secrets');
     const b = await client(broken);
-    const error = toolErrorOf(await call(b, 'run_hunt', { ids: ['secret-on-several-hosts'] }));
-    expect(error?.kind).toBe('sql_error');
-    expect(error?.message).toMatch(/hunt secret-on-several-hosts: .*secrets/);
+    const failed = await call(b, 'run_hunt', { ids: ['secret-on-several-hosts'] });
+    expect(toolErrorOf(failed)?.kind).toBe('sql_error');
+    expect(toolErrorOf(failed)?.message).toMatch(
+      /^query: Catalog Error .* in hunt secret-on-several-hosts, 0 of 1 hunt\(s\) done$/,
+    );
+    expect(errorDetailOf(failed)).toMatch(/secrets/);
     expect((await ok<RunAnswer>(b, 'run_hunt', { ids: ['secret-in-prompt'] })).findings).toEqual(expected);
 
     // secrets as an endless view: DuckDB is interrupted at the time limit

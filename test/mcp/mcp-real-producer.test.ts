@@ -10,7 +10,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completedSessions, copyHome, corpora } from '../helpers/real-corpus.js';
 import { REPO } from '../helpers/source.js';
-import { CLI, connectClient, tempDir, toolErrorOf } from './harness.js';
+import { answerFields, CLI, connectClient, tempDir, toolErrorOf } from './harness.js';
 
 const CORPORA = corpora();
 let tmp = '';
@@ -50,7 +50,7 @@ describe('clinetrail mcp on the real CLIs’ homes', () => {
           });
           const where = `${corpus.name} ${s.id}`;
           expect(toolErrorOf(result), where).toBeNull();
-          const { events } = result.structuredContent as { events: Array<{ timestamp_utc: string | null; text: string | null }> };
+          const { events } = answerFields<{ events: Array<{ timestamp_utc: string | null; text: string | null }> }>(result);
           const texts = events.map((e) => e.text ?? '').join('\n');
           for (const prompt of s.prompts) expect(texts, where).toContain(prompt.text);
           for (const command of s.commands) expect(texts, where).toContain(command.command);

@@ -12,7 +12,7 @@ import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdi
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE } from '../helpers/fake-secrets.js';
 import { fixture, REPO } from '../helpers/source.js';
-import { CLI, connectClient, tempDir, toolErrorOf } from './harness.js';
+import { answerFields, CLI, connectClient, tempDir, toolErrorOf } from './harness.js';
 
 const SID = '1760300000000_d3v0p';
 let tmp = '';
@@ -61,7 +61,7 @@ describe('clinetrail mcp: redaction holds in every answer', () => {
       sql: "select text from events where text like '%OPENAI_API_KEY%' or text like 'Deleted Images%' order by all",
       max_cell_chars: 100_000,
     });
-    const texts = (rows.structuredContent as { rows: string[][] }).rows.map((r) => r[0]);
+    const texts = answerFields<{ rows: string[][] }>(rows).rows.map((r) => r[0]);
     expect(texts).toHaveLength(2);
     for (const text of texts) expect(text).toMatch(/\[REDACTED:[a-z0-9_-]+:[0-9a-f]+\]/i);
 
@@ -71,13 +71,13 @@ describe('clinetrail mcp: redaction holds in every answer', () => {
     expect(JSON.stringify(failed)).toMatch(/REDACTED/);
 
     const secrets = await call('query', { sql: 'select * from secrets' });
-    expect((secrets.structuredContent as { row_count: number }).row_count).toBeGreaterThan(0);
+    expect(answerFields<{ row_count: number }>(secrets).row_count).toBeGreaterThan(0);
     await call('session_timeline', { host: 'leaky', session_id: SID, max_cell_chars: 100_000 });
     await call('query', { sql: 'select * from raw_events', max_rows: 10_000, max_cell_chars: 100_000 });
     await call('list_tables', {});
     // the hunt of prompts holding a secret finds the planted prompt: its summary quotes the marker
     const hunted = await call('run_hunt', { ids: ['secret-in-prompt', 'data-exfiltration'] });
-    const summaries = (hunted.structuredContent as { findings: Array<{ summary: string }> }).findings.map((f) => f.summary);
+    const summaries = answerFields<{ findings: Array<{ summary: string }> }>(hunted).findings.map((f) => f.summary);
     expect(summaries.some((s) => /clean up the docker images.*\[REDACTED:[a-z0-9_-]+:[0-9a-f]+\]/i.test(s))).toBe(true);
     await call('list_hunts', {});
 

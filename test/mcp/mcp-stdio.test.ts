@@ -138,7 +138,7 @@ describe('clinetrail mcp over raw stdio', () => {
     server.request(13, 'ping');
 
     const [call] = await server.waitFor(byId(11));
-    expect(call.result?.structuredContent).toMatchObject({ rows: [[4]], row_count: 1 });
+    expect(call.result?.structuredContent).toMatchObject({ untrusted_evidence: { rows: [[4]] }, row_count: 1 });
     const [refused] = await server.waitFor(byId(12));
     expect(refused.result?.isError).toBe(true);
     expect((await server.waitFor(byId(13)))[0].result).toEqual({});
@@ -178,7 +178,9 @@ describe('clinetrail mcp over raw stdio', () => {
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(Date.now() - t0).toBeLessThan(20_000);
     const [hosts] = server.messages().filter(byId(2));
-    expect(hosts.result?.structuredContent).toMatchObject({ rows: [['0042'], ['WIN-ALICE01'], ['lnx-u01'], ['mac-bob']] });
+    expect(hosts.result?.structuredContent).toMatchObject({
+      untrusted_evidence: { rows: [['0042'], ['WIN-ALICE01'], ['lnx-u01'], ['mac-bob']] },
+    });
     const [slow] = server.messages().filter(byId(3));
     expect(slow.result?.isError).toBe(true);
     expect(JSON.stringify(slow.result?.content)).toMatch(/time_limit/);

@@ -17,7 +17,7 @@ import { partitionRows } from '../../src/load/partition-rows.js';
 import { setOutStatement } from '../../src/warehouse/build.js';
 import { fixture, REPO } from '../helpers/source.js';
 import { snapshotTree } from '../hostile/harness.js';
-import { CLI, connectClient, isRunning, loadDemoFleet, tempDir, toolErrorOf } from './harness.js';
+import { answerFields, CLI, connectClient, isRunning, loadDemoFleet, tempDir, toolErrorOf } from './harness.js';
 
 let tmp = '';
 let out = '';
@@ -51,7 +51,7 @@ interface QueryContent {
 async function query(sql: string, extra: Record<string, unknown> = {}): Promise<QueryContent> {
   const result = await call('query', { sql, ...extra });
   expect(toolErrorOf(result)).toBeNull();
-  return result.structuredContent as unknown as QueryContent;
+  return answerFields<QueryContent>(result);
 }
 
 describe('clinetrail mcp: tools', () => {
@@ -187,6 +187,12 @@ describe('clinetrail mcp: tools', () => {
     expect(answer.cells_cut).toBe(1);
   });
 
+  it('a query that ends with semicolons and comments runs as it is (DuckDB cuts its cells inside a wrapper)', async () => {
+    const answer = await query(`select '; --' as s, repeat('x', 500) as long; ; -- done ;`, { max_cell_chars: 20 });
+    expect(answer.rows).toEqual([['; --', `${'x'.repeat(20)}…`]]);
+    expect(answer.cells_cut).toBe(1);
+  });
+
   it('interrupts a query at its time limit and keeps serving', async () => {
     const t0 = Date.now();
     const result = await call('query', { sql: 'select count(*) from range(100000000000000)', timeout_seconds: 1 });
@@ -208,12 +214,12 @@ describe('clinetrail mcp: tools', () => {
     );
     const result = await call('session_timeline', { host: '0042', session_id: sid });
     expect(toolErrorOf(result)).toBeNull();
-    const timeline = result.structuredContent as {
+    const timeline = answerFields<{
       session: Record<string, unknown>;
       events: Array<Record<string, unknown>>;
       event_count: number;
       truncated: boolean;
-    };
+    }>(result);
     expect(timeline.session).toMatchObject({ host: '0042', session_id: sid });
     expect(timeline.event_count).toBe(timeline.events.length);
     expect(timeline.truncated).toBe(false);
@@ -224,7 +230,7 @@ describe('clinetrail mcp: tools', () => {
     expect(timeline.events.find((e) => e.is_error === true)?.text).toMatch(/was not approved/);
 
     const page = await call('session_timeline', { host: '0042', session_id: sid, limit: 3, offset: 2 });
-    const paged = page.structuredContent as { events: Array<Record<string, unknown>>; truncated: boolean };
+    const paged = answerFields<{ events: Array<Record<string, unknown>>; truncated: boolean }>(page);
     expect(paged.events.map((e) => e.row_id)).toEqual(timeline.events.slice(2, 5).map((e) => e.row_id));
     expect(paged.truncated).toBe(true);
     expect(toolErrorOf(await call('session_timeline', { host: '0042', session_id: 'nope' }))?.kind).toBe('not_found');

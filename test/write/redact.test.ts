@@ -4,9 +4,11 @@
  * that a secret scanner would flag.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { redact, secretFingerprint } from '../../src/write/redact.js';
-import { B64, chars, FAKE, FAKE_MISSED } from '../helpers/fake-secrets.js';
+import { B64, chars, FAKE, FAKE_MISSED, issue24Secrets } from '../helpers/fake-secrets.js';
+import { fixture } from '../helpers/source.js';
 
 /** The single hit of a text, and the redacted text. */
 function one(text: string): { kind: string; fingerprint: string; out: string } {
@@ -172,6 +174,76 @@ describe('redact: the misses of issue 9 point 7', () => {
   });
 });
 
+describe('redact: tokens glued to a word, environment names, prefixes whatever the name (issue 24)', () => {
+  const m = (kind: string, secret: string) => `[REDACTED:${kind}:${secretFingerprint(secret)}]`;
+  const planted = issue24Secrets('unit');
+
+  for (const p of planted) {
+    it(`${p.what}: ${p.line.replace(p.secret, '<secret>')}`, () => {
+      const hit = one(p.line);
+      expect([hit.kind, hit.fingerprint]).toEqual([p.kind, secretFingerprint(p.secret)]);
+      expect(hit.out).toBe(p.line.replace(p.secret, m(p.kind, p.secret)));
+    });
+  }
+
+  it("the 1.x cline-core log's environment dump: each value under its name, the ordinary ones kept", () => {
+    const vars = Object.fromEntries(planted.filter((p) => p.env).map((p) => [p.env!, p.secret]));
+    const ordinary = {
+      PATH: '/usr/bin:/bin',
+      npm_config_update_notifier: 'false',
+      SSH_AUTH_SOCK: '/tmp/ssh-XXXXa1b2/agent.4242',
+    };
+    const line = `[2026-12-01T19:24:54.753] #bot.cline.server.ts Environment variables: ${JSON.stringify({ ...ordinary, ...vars })}`;
+    const r = redact(line);
+    const expected = planted.filter((p) => p.env).map((p) => [p.kind, secretFingerprint(p.secret)]);
+    expect(r.hits.map((h) => [h.kind, h.fingerprint])).toEqual(expected);
+    expect(r.text).toContain(JSON.stringify(ordinary).slice(1, -1));
+    for (const p of planted.filter((p) => p.env)) expect(r.text).toContain(`"${p.env}":"${m(p.kind, p.secret)}"`);
+  });
+
+  it("an environment dumped as a JavaScript object (`NAME: 'value'`) and as NAME=value lines", () => {
+    const env = planted.filter((p) => p.env);
+    const inspected = `{\n${env.map((p) => `  ${p.env}: '${p.secret}',`).join('\n')}\n}`;
+    const lines = env.map((p) => p.line).join('\n');
+    for (const text of [inspected, lines]) {
+      expect(redact(text).hits.map((h) => h.fingerprint)).toEqual(env.map((p) => secretFingerprint(p.secret)));
+    }
+  });
+
+  it('a token glued to the next word keeps the word: ghp_..._old, ghp_...-backup.txt, npm_....json', () => {
+    const [ghp, npm] = ['github', 'npm'].map((kind) => planted.find((p) => p.kind === kind)!.secret);
+    for (const [text, kind, secret] of [
+      [`${ghp}_old`, 'github', ghp],
+      [`${ghp}-backup.txt`, 'github', ghp],
+      [`cp ${npm}.json /tmp`, 'npm', npm],
+    ]) {
+      expect(redact(text).text).toBe(text.replace(secret, m(kind, secret)));
+    }
+  });
+
+  it('a token after an escaped line end or tab in JSON text, once or twice escaped; not after a letter', () => {
+    const ghp = planted.find((p) => p.kind === 'github')!.secret;
+    for (const text of [
+      JSON.stringify(`out:\n${ghp}`),
+      JSON.stringify(`a\t${ghp}`),
+      JSON.stringify(JSON.stringify(`x\r\n${ghp}`)),
+    ]) {
+      expect(redact(text).text).toBe(text.replace(ghp, m('github', ghp)));
+    }
+    expect(redact(`x${ghp} n${ghp}`).hits).toEqual([]);
+  });
+
+  it('the real 1.x environment dump (fixtures/real-producer/cline-1.0.10) holds no secret', () => {
+    const log = readFileSync(
+      fixture('real-producer', 'cline-1.0.10', 'home', '.cline', 'logs', 'cline-core-2026-12-01-19-24-58-localhost-40257.log'),
+      'utf8',
+    );
+    const dump = log.split('\n').find((l) => l.includes('Environment variables: {'))!;
+    expect(dump).toContain('"npm_config_update_notifier":"false"');
+    expect(redact(dump)).toEqual({ text: dump, hits: [] });
+  });
+});
+
 describe('redact: no false positives', () => {
   const negatives: Array<[string, string]> = [
     ['UUIDs', 'task 0b7c2a51-6a1e-4f36-9d1e-2c8b9f0e1a77 and session 7d3e9a10-2b4c-4f8e-9a61-0c5d2e8f4b13'],
@@ -224,6 +296,19 @@ describe('redact: no false positives', () => {
     [
       'AWS words without a key',
       'aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}\naws_secret_access_key=/home/u/.aws/credentials\nSecretAccessKey: "<secret>"',
+    ],
+    [
+      'identifiers that start like tokens',
+      'from huggingface_hub import hf_hub_download, HfApi\nnpm_config_update_notifier=false npm_package_json=/home/u/p/package.json\n' +
+        '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 disk-8f14e45fceea167a5a36dedd4bea2543\n' +
+        'my-sk-some-long-hyphenated-package-name gsk_test xai-grok-beta r8_model',
+    ],
+    [
+      '*_KEY and *_AUTH* names of things that are not secrets',
+      'SORT_KEY=created_at_desc\n"sort_key": "createdAt"\nCACHE_KEY=v2-deps-linux\nprimary_key = "user_id"\n' +
+        'SSH_AUTH_SOCK=/tmp/ssh-XXXXa1b2/agent.4242\nGIT_AUTHOR_EMAIL=jane.doe2024@example.com\nGIT_AUTHOR_DATE=2024-01-01T10:00:00\n' +
+        'FIREBASE_AUTH_DOMAIN=app-4f2a9.firebaseapp.com\nBASIC_AUTH_USER=admin2\nPROXY_AUTH_EMAIL=ops2024team@example.com\n' +
+        'OPENAI_KEY=your-openai-key-here\nAZURE_KEY=${AZURE_OPENAI_KEY}\nS3_KEY=uploads/report.pdf',
     ],
   ];
   for (const [name, text] of negatives) {
