@@ -51,7 +51,10 @@ export async function huntPack(ctx: ScalingContext): Promise<HuntsResult> {
     ctx.log(`round ${round}: hunts ${x.wall_s.toFixed(2)} s, peak RSS ${x.peak_rss_mb?.toFixed(0)} MB`);
   }
   const findings = Object.fromEntries(
-    (await query('select hunt_id, count_findings as n from hunt_runs order by hunt_id')).map((r) => [String(r.hunt_id), Number(r.n)]),
+    (await query('select hunt_id, count_findings as n from hunt_runs order by hunt_id')).map((r) => [
+      String(r.hunt_id),
+      Number(r.n),
+    ]),
   );
   const [size] = await query('select count(distinct host) as hosts, count(*) as events from events');
   fs.rmSync(out, { recursive: true, force: true });
