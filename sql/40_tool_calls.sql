@@ -2,7 +2,7 @@
 -- the one definition of "a command", "a file tool", "a final answer" and "ran without a human approving" for the
 -- hunts, the report and the README (issue 27). Inputs: int_timeline, safety_off (sql/39). Grain: one row per
 -- tool_use row of events (row_id). int_denied_calls: (host, session, call id) of each call a result of which says it
--- was denied or not approved; one row per such call.
+-- was denied or not approved; one row per such call. int_tool_calls: tool_calls without the text, one row per call.
 --   call_type  final answer (is_final_answer_tool: never a command or a file access, whatever its text names),
 --              command (is_command_call), file (file_tool_operation), mcp, browser, web, or other
 --   approval   denied     a result of the call says the user denied it or it was not approved: it never ran
@@ -13,8 +13,11 @@
 --                         approve, and a call that needed it was refused), or, for a command of an SDK session, the
 --                         standing settings of its home approving every command (safety_off)
 --              unknown    none of these is recorded
--- A view: it carries the calls' texts, which the warehouse never copies. The calls a result says were denied are
--- found once, at build time (int_denied_calls): found in the view, every read of it scanned every tool result.
+-- What a call is and how its approval stood is found once, at build time, without its text (int_tool_calls; and
+-- int_denied_calls, the calls a result says were denied); the view tool_calls adds the texts from the Parquet rows
+-- (raw_events, by row_id), which the warehouse never copies. As one view over int_timeline, each of a hunt's reads
+-- of it evaluated the timeline's joins again and scanned every tool result: the pack went past the MCP server's
+-- 30 s limit on the demo fleet of a loaded machine.
 create or replace table int_denied_calls as
 select distinct host, session_id, tool_use_id
 from int_timeline
@@ -23,9 +26,9 @@ where turn_type = 'tool_result' and tool_use_id is not null
     'was not approved|denied by the user|user denied|The user denied this operation|user rejected|rejected by the user|requires approval in a TTY session|Tool approval requires an interactive session',
     'i');
 
-create or replace view tool_calls as
+create or replace table int_tool_calls as
 with calls as (
-    select *
+    select * exclude (text)
     from int_timeline
     where turn_type = 'tool_use'
 ),
@@ -92,6 +95,11 @@ left join int_denied_calls as d on d.host = t.host and d.session_id is not disti
 left join hook_approved as h on h.host = t.host and h.session_id is not distinct from t.session_id and h.tool_use_id = t.tool_use_id
 left join yolo_sessions as y on y.host = t.host and y.session_id = t.session_id
 left join approving_homes as a on a.host = t.host and a.home = t.home and t.kind not like 'say:%' and t.kind not like 'ask:%';
+
+create or replace view tool_calls as
+select c.*, r.text
+from int_tool_calls as c
+join (select row_id, text from raw_events where turn_type = 'tool_use') as r on r.row_id = c.row_id;
 
 comment on view tool_calls is 'Every tool call of the agent in events, with its kind (final answer, command, file, mcp, browser, web, other) and how its approval stood (denied, asked, auto, unknown). Grain: one row per tool_use row of events (row_id); the columns of events, then call_type, approval and approval_reason.';
 {{tool_calls_column_comments}}

@@ -1,6 +1,6 @@
 -- file_accesses: every path a tool call of the agent names, resolved against the session's working folder and
 -- the home before anything calls it a profile, a credential or a key: the one definition of "the agent read or
--- wrote this file" for the hunts (issue 27). Inputs: tool_calls (sql/40), commands (sql/41). Grain: one row per
+-- wrote this file" for the hunts (issue 27). Inputs: tool_calls (sql/40). Grain: one row per
 -- (tool call row_id, path) named.
 --   via file tool  each "path" of a file tool's input, and each entry of a "paths" list; operation read, list or
 --                  write (file_tool_operation)
@@ -9,16 +9,27 @@
 --                  quotes, so `@.env`, `< .env`, `source .env` and `--env-file=.env` all name .env; operation write
 --                  for the target of > and >>, tee, sed -i, cp, mv, install and ln, else argument
 create or replace view file_accesses as
-with file_tool_paths as (
+-- the calls of both kinds, read once (each read of tool_calls scans the Parquet texts of the tool calls); a command
+-- as a shell reads it is sql/37's shell_read, as in the commands view
+with calls as materialized (
     select
-        row_id, host, home, session_id, timestamp_utc, source_file, kind, tool_name, tool_use_id, approval, project_path as cwd, text,
+        row_id, host, home, session_id, timestamp_utc, source_file, kind, tool_name, tool_use_id, approval,
+        project_path as cwd, text, call_type,
+        case when call_type = 'command' then shell_read(text) end as command_read
+    from tool_calls
+    where call_type in ('file', 'command') and text is not null
+),
+
+file_tool_paths as (
+    select
+        row_id, host, home, session_id, timestamp_utc, source_file, kind, tool_name, tool_use_id, approval, cwd, text,
         'file tool' as via, file_tool_operation(tool_name) as operation,
         -- "path": "..." anywhere in the input, and each string of a "paths": [...] list
         unnest(list_concat(
             regexp_extract_all(text, '"(?:path|file_path|filePath|absolutePath)"\s*:\s*"((?:[^"\\]|\\.)*)"', 1),
             regexp_extract_all(regexp_extract(text, '"paths"\s*:\s*\[([^\]]*)\]', 1), '"((?:[^"\\]|\\.)*)"', 1))) as path
-    from tool_calls
-    where call_type = 'file' and text is not null
+    from calls
+    where call_type = 'file'
 ),
 
 -- the words of each command and the targets it writes, from one reading of the command
@@ -32,7 +43,8 @@ command_lists as (
             regexp_extract_all(command_read, '(?:>>?|\btee(?:\s+-a)?)\s*([^\s;&|<>()''"]+)', 1),
             regexp_extract_all(command_read, '\bsed\s+-i\S*\s+(?:''[^'']*''|"[^"]*"|\S+)\s+([^\s;&|<>()''"]+)', 1),
             regexp_extract_all(command_read, '\b(?:cp|mv|install|ln)\s+(?:-\S+\s+)*\S+\s+([^\s;&|<>()''"]+)', 1))) as targets
-    from commands
+    from calls
+    where call_type = 'command'
 ),
 
 command_words as (
@@ -49,16 +61,21 @@ accesses as (
         case when list_contains(targets, path) then 'write' else 'argument' end as operation,
         path
     from command_words
+),
+
+-- each path resolved once: the macros below take the resolved path as a column, not as an expression to expand again
+resolved as (
+    select *, resolve_path(path, cwd) as resolved_path
+    from accesses
 )
 
 select
     *,
-    resolve_path(path, cwd) as resolved_path,
-    home_relative_path(resolve_path(path, cwd)) as home_relative_path,
-    in_project(resolve_path(path, cwd), cwd) as is_in_project,
-    credential_file_class(resolve_path(path, cwd), cwd) as credential_class,
-    persistence_file_class(resolve_path(path, cwd), cwd) as persistence_class
-from accesses;
+    home_relative_path(resolved_path) as home_relative_path,
+    in_project(resolved_path, cwd) as is_in_project,
+    credential_file_class(resolved_path, cwd) as credential_class,
+    persistence_file_class(resolved_path, cwd) as persistence_class
+from resolved;
 
 comment on view file_accesses is 'Every path a tool call of the agent names (a file tool''s paths, the path-like words of a command as a shell reads it), resolved against the session''s working folder and the home, with what it is: a credential, a persistence file or neither. Grain: one row per (tool call, path).';
 comment on column file_accesses.row_id is 'row_id of the tool call''s row: join events on it.';
