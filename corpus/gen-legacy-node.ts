@@ -12,7 +12,7 @@ import { newSessionFacts } from './facts.js';
 import { settle, waitForTask } from './legacy-tasks.js';
 import { AUTO_APPROVED } from './attacks.js';
 import { ONE_SHOT } from './scenarios.js';
-import { type Ctx, cli, observeNewSession, oneSession, startTui } from './session.js';
+import { type Ctx, cli, observeNewSession, oneSession, oneShotSessions, startTui } from './session.js';
 import type { SessionFacts } from './types.js';
 
 const PROVIDER = 'openai';
@@ -135,11 +135,7 @@ export async function driveLegacyNode(ctx: Ctx): Promise<void> {
   const { plans, facts } = ctx;
   facts.auth.push(await cli(ctx, ['auth', '-p', PROVIDER, '-k', 'sk-corpus-mock', '-m', MODEL, '-b', ctx.mock.baseUrl]));
 
-  for (const name of ONE_SHOT) {
-    const f = newSessionFacts(plans[name], PROVIDER, MODEL);
-    await oneSession(ctx, f, plans[name].prompt, 'act');
-    facts.sessions.push(f);
-  }
+  await oneShotSessions(ctx, ONE_SHOT, PROVIDER, MODEL);
 
   const pta = newSessionFacts(plans['plan-then-act'], PROVIDER, MODEL);
   await planThenAct(ctx, pta);
@@ -149,11 +145,7 @@ export async function driveLegacyNode(ctx: Ctx): Promise<void> {
   await resumed(ctx, res);
   facts.sessions.push(res);
 
-  for (const name of AUTO_APPROVED) {
-    const f = newSessionFacts(plans[name], PROVIDER, MODEL);
-    await oneSession(ctx, f, plans[name].prompt, 'act');
-    facts.sessions.push(f);
-  }
+  await oneShotSessions(ctx, AUTO_APPROVED, PROVIDER, MODEL);
 
   const den = newSessionFacts(plans.denied, PROVIDER, MODEL);
   await denied(ctx, den);

@@ -4,7 +4,7 @@
 import { AUTO_APPROVED } from './attacks.js';
 import { killStrays, now, sleep, until } from './child.js';
 import { newSessionFacts } from './facts.js';
-import { type Ctx, cli, observeNewSession, oneSession, startTui } from './session.js';
+import { type Ctx, cli, observeNewSession, oneSession, oneShotSessions, startTui } from './session.js';
 import { ONE_SHOT } from './scenarios.js';
 import type { SessionFacts } from './types.js';
 
@@ -79,11 +79,7 @@ export async function driveSdk(ctx: Ctx): Promise<void> {
   const { plans, facts } = ctx;
   facts.auth.push(await cli(ctx, ['auth', '-p', PROVIDER, '-k', 'sk-corpus-mock', '-m', MODEL, '-b', ctx.mock.baseUrl]));
 
-  for (const name of ONE_SHOT) {
-    const f = newSessionFacts(plans[name], PROVIDER, MODEL);
-    await oneSession(ctx, f, plans[name].prompt, 'act');
-    facts.sessions.push(f);
-  }
+  await oneShotSessions(ctx, ONE_SHOT, PROVIDER, MODEL);
 
   for (const [name, mode] of [
     ['plan-then-act', 'plan'],
@@ -111,11 +107,7 @@ export async function driveSdk(ctx: Ctx): Promise<void> {
     facts.sessions.push(f);
   }
 
-  for (const name of AUTO_APPROVED) {
-    const f = newSessionFacts(plans[name], PROVIDER, MODEL);
-    await oneSession(ctx, f, plans[name].prompt, 'act');
-    facts.sessions.push(f);
-  }
+  await oneShotSessions(ctx, AUTO_APPROVED, PROVIDER, MODEL);
 
   const den = newSessionFacts(plans.denied, PROVIDER, MODEL);
   await denied(ctx, den);
