@@ -1,7 +1,7 @@
 /**
  * The forms a command takes on real machines (issue 27), one table: each variant is one auto-approved legacy
  * command (`say:command`) or file tool call (`say:tool`) of its own task in a session whose working folder is
- * /home/dev/project, loaded by the real load and hunted by the real `clinetrail hunt`. A planted variant must
+ * /home/dev/project, loaded by the real load, which runs the hunt pack into its warehouse. A planted variant must
  * be found exactly once by each hunt its row names, and by no other; a near miss by none. The commands are read
  * as a shell would (quotes of sh -c, variables, base64 piped into a shell, download then run), and paths are
  * resolved against the working folder and the home before a file is called a profile, a credential or a key.
@@ -125,10 +125,9 @@ function writeFleet(fleet: string): void {
 beforeAll(async () => {
   const fleet = path.join(temp.dir, 'fleet');
   writeFleet(fleet);
+  // the load runs the pack into the warehouse it builds
   const load = await cli(['load', '--fleet', fleet, '--out', temp.out]);
   expect(load.code, load.stderr).toBe(0);
-  const hunt = await cli(['hunt', '--out', temp.out]);
-  expect(hunt.code, hunt.stderr).toBe(0);
   findings = await storedFindings(temp.out);
 }, 180_000);
 
