@@ -28,6 +28,8 @@ summary as (
         host,
         session_id,
         min(home) as home,
+        -- the user of that home (null when its layout names none), not the least user of any home
+        arg_min_null(user, home) as user,
         min(client) as client,
         arg_min(project_path, coalesce(timestamp_utc, '9999-12-31'::TIMESTAMPTZ)) filter (where project_path is not null) as project_path,
         min(timestamp_utc) as first_timestamp_utc,
@@ -56,6 +58,7 @@ final as (
         s.host,
         s.session_id,
         s.home,
+        s.user,
         s.client,
         s.project_path,
         s.first_timestamp_utc,
@@ -87,7 +90,8 @@ order by host, first_timestamp_utc nulls last, session_id;
 comment on table sessions is 'One row per (host, session_id) seen in events, a session known only from secondary stores included. Grain: one row per (host, session_id).';
 comment on column sessions.host is 'Host image name.';
 comment on column sessions.session_id is 'Legacy task id, SDK session id or Cline Cloud ses- id.';
-comment on column sessions.home is 'Home folder of its rows (the least, if several).';
+comment on column sessions.home is 'Home of its rows, as the machine names it (the least, if several).';
+comment on column sessions.user is 'User of its home (the home column); null where the home''s layout does not say whose it is.';
 comment on column sessions.client is 'Client of its rows (the least, if several).';
 comment on column sessions.project_path is 'project_path of its earliest dated row that has one.';
 comment on column sessions.first_timestamp_utc is 'Time of its first dated event.';

@@ -9,6 +9,7 @@ select
     host,
     store,
     home,
+    user,
     client,
     source_file,
     size as size_bytes,
@@ -26,7 +27,8 @@ order by host, store, source_file;
 comment on table files is 'Every evidence file a load found, per (host, store), with its fingerprint and what it gave. Grain: one row per (host, store, source_file).';
 comment on column files.host is 'Host image name.';
 comment on column files.store is 'Cline store of the partition.';
-comment on column files.home is 'Home folder inside the image, / separated.';
+comment on column files.home is 'The home as the machine names it (C:/Users/alice), as in events; source_file is the path in the image.';
+comment on column files.user is 'The home''s user, as in events (null where the home''s layout does not say).';
 comment on column files.client is 'Whose store: the editor, or cline for ~/.cline/data.';
 comment on column files.source_file is 'Path of the evidence file relative to the image root, / separated.';
 comment on column files.size_bytes is 'Size in bytes when fingerprinted, before it was read.';

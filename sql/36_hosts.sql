@@ -1,7 +1,7 @@
 -- hosts: every host image a load of this OUT was given or holds data of, with where it was found, when it
 -- was loaded, what it holds and its status, so "where did we find nothing" is one query. Inputs: raw_runs
 -- (each run's host_images: name, image path, what the load found), raw_files (what each host's partitions
--- read). Grain: one row per host.
+-- read, and the users of their homes). Grain: one row per host.
 --   status: the status of its last load (loaded, no Cline data, unreadable, encrypted, kept after empty image), or
 --   `absent from last input` when the newest run that covered it was not given it (its data kept,
 --   load/membership.ts); a shard load covers only the hosts of its shard. `shard not loaded`: the newest
@@ -35,6 +35,7 @@ held as (
     select
         host,
         list(distinct store order by store) filter (where store <> 'discovery') as stores,
+        list(distinct user order by user) filter (where user is not null) as users,
         count(*) as count_files,
         coalesce(sum(rows), 0) as count_rows,
         coalesce(sum(errors), 0) as count_parser_errors
@@ -72,6 +73,7 @@ select
     p.last_loaded_at_utc,
     p.last_seen_at_utc,
     coalesce(h.stores, []) as stores,
+    coalesce(h.users, []) as users,
     coalesce(h.count_files, 0) as count_files,
     coalesce(h.count_rows, 0) as count_rows,
     coalesce(h.count_parser_errors, 0) as count_parser_errors
@@ -91,6 +93,7 @@ comment on column hosts.first_loaded_at_utc is 'Start of the first load that fou
 comment on column hosts.last_loaded_at_utc is 'Start of the last load that found Cline data in it.';
 comment on column hosts.last_seen_at_utc is 'Start of the last load given it.';
 comment on column hosts.stores is 'Stores the warehouse holds of it, sorted (discovery left out).';
+comment on column hosts.users is 'Users of the homes the warehouse holds files of on it, sorted (homes whose layout says no user left out): one host, several people. events, sessions and files have each row''s user.';
 comment on column hosts.count_files is 'Evidence files its partitions read (discovery problems included).';
 comment on column hosts.count_rows is 'Rows its partitions hold, parser rows included.';
 comment on column hosts.count_parser_errors is 'parser: rows of its partitions.';

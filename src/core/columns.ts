@@ -35,7 +35,18 @@ export const COLUMNS: readonly Column[] = [
     sql: 'VARCHAR',
     doc: 'Cline store the row was read from: a store of the stores table, or discovery; partition key.',
   },
-  { name: 'home', type: 'utf8', sql: 'VARCHAR', doc: 'Home folder inside the image, / separated, e.g. C/Users/alice.' },
+  {
+    name: 'home',
+    type: 'utf8',
+    sql: 'VARCHAR',
+    doc: "The home as the machine names it, / separated, whatever collected it: C:/Users/alice (a KAPE tree's C folder, a Velociraptor C:), home/alice, Users/alice; source_file keeps the path in the image.",
+  },
+  {
+    name: 'user',
+    type: 'utf8',
+    sql: 'VARCHAR',
+    doc: "The home's user: the name of its folder in a profiles folder (C:/Users/alice, home/alice, Users/alice: alice) or root for root's home; null where the home's layout does not say whose it is.",
+  },
   {
     name: 'client',
     type: 'utf8',

@@ -38,6 +38,7 @@ export interface FileRecord {
   host: string;
   store: StoreId;
   home: string;
+  user: string | null;
   client: string;
   source_file: string;
   size: number | null;
@@ -55,7 +56,11 @@ export interface FileRecord {
 export const FILE_SHAPE: RecordShape<FileRecord> = {
   host: { sql: 'VARCHAR', doc: 'Host image name (the fleet folder name or --host NAME).' },
   store: { sql: 'VARCHAR', doc: 'Store id of the partition that read the file.' },
-  home: { sql: 'VARCHAR', doc: 'Home folder inside the image, / separated.' },
+  home: { sql: 'VARCHAR', doc: 'The home as the machine names it (C:/Users/alice), as in raw_events.' },
+  user: {
+    sql: 'VARCHAR',
+    doc: "The home's user, as in raw_events; null where the home's layout does not say, and in inventories written before it was recorded.",
+  },
   client: { sql: 'VARCHAR', doc: 'Whose store: vscode, cursor, vscode-server, ..., cline for ~/.cline/data.' },
   source_file: { sql: 'VARCHAR', doc: 'Path of the file relative to the image root, / separated.' },
   size: { sql: 'BIGINT', doc: 'Size in bytes when read; null when it could not be stat-ed.' },

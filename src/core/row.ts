@@ -14,8 +14,13 @@ export type TurnType = 'user' | 'assistant' | 'thinking' | 'tool_use' | 'tool_re
 export interface Row {
   host: string;
   store: StoreId;
-  /** Home folder inside the image, `/` separated, e.g. `C/Users/alice`. */
+  /**
+   * The home as the machine names it, `/` separated: `C:/Users/alice` (from a KAPE tree's `C` folder or a
+   * Velociraptor collection's `C:`), `home/alice`, `Users/alice` (discover/logical-home.ts).
+   */
   home: string;
+  /** The home's user (`alice`, `root`); null when its layout does not say whose it is (discover/logical-home.ts). */
+  user: string | null;
   /** Whose store: `vscode`, `cursor`, `vscode-server`, ..., or `cline` for `~/.cline/data`. */
   client: string;
   /** Path of the file relative to the image root, `/` separated. */
@@ -71,8 +76,12 @@ export interface Source {
   role: SourceRole;
   /** Absolute path of the host image root. */
   imageRoot: string;
-  /** Home folder relative to the image root, `/` separated ('' when the image is the home). */
+  /** The home as the machine names it (Row.home): `C:/Users/alice`; '' when the image is the home. */
   home: string;
+  /** The home's folder relative to the image root, as found (`C/Users/alice` in a KAPE tree): where `home` lies. */
+  homeFolder: string;
+  /** The home's user (Row.user). */
+  user: string | null;
   client: string;
   /** Absolute path of the store root: `.../globalStorage/saoudrizwan.claude-dev` or `.../.cline/data`. */
   root: string;
@@ -108,7 +117,9 @@ export function memberText(archive: string, member: string): string {
 }
 
 /** The fields a reader decides; provenance comes from the source and the file. */
-export type RowFields = Partial<Omit<Row, 'host' | 'store' | 'home' | 'client' | 'source_file' | 'source_role' | 'file_row'>> &
+export type RowFields = Partial<
+  Omit<Row, 'host' | 'store' | 'home' | 'user' | 'client' | 'source_file' | 'source_role' | 'file_row'>
+> &
   Pick<Row, 'turn_type' | 'kind'>;
 
 let lastPath = { root: '', file: '', rel: '' };

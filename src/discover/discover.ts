@@ -11,6 +11,7 @@ import { rootKindsAt, type RootKind, type RootKindId } from '../core/root-kinds.
 import { STORE_ROLES } from '../core/stores.js';
 import type { LogicalListing } from './collection.js';
 import { homeAndClient } from './home-client.js';
+import { homeUser, logicalHome } from './logical-home.js';
 import { folderDepth, folderStore, listsRootFolder, storeOf } from './store-files.js';
 import { FOLDER_TREE, listingTree, type ImageTree, type TreeEntry } from './tree.js';
 
@@ -245,7 +246,8 @@ async function addKindRoot(walk: Walk, folder: string, kind: RootKind & { id: Ro
 
 async function addRoot(walk: Walk, root: string, kind: RootKindId): Promise<void> {
   const relRoot = path.relative(walk.root, root).split(path.sep).join('/');
-  const { home, client } = homeAndClient(relRoot, kind);
+  const { home: homeFolder, client } = homeAndClient(relRoot, kind);
+  const home = logicalHome(homeFolder);
   const byStore = new Map<StoreId, string[]>();
   const visit = async (dir: string, rel: string, depth: number): Promise<void> => {
     for (const entry of await readDir(walk, dir, rel === '' ? null : folderStore(rel, kind))) {
@@ -281,6 +283,8 @@ async function addRoot(walk: Walk, root: string, kind: RootKindId): Promise<void
       role: STORE_ROLES[store],
       imageRoot: walk.root,
       home,
+      homeFolder,
+      user: homeUser(home),
       client,
       root,
       files: files.sort(),

@@ -72,6 +72,8 @@ export function groupByPartition(
           role: 'primary',
           imageRoot: root,
           home: '',
+          homeFolder: '',
+          user: null,
           client: '-',
           root,
           files: [],

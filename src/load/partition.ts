@@ -165,6 +165,7 @@ async function stageGeneration(
         host,
         store,
         home: source.home,
+        user: source.user,
         client: source.client,
         source_file: key,
         size: null,

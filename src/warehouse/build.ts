@@ -78,6 +78,21 @@ function fileList(files: string[]): string {
   return `[${files.map(sqlString).join(', ')}]`;
 }
 
+/** The row schema's columns (core/columns.ts), in its order. */
+const EVENT_COLUMNS: ColumnList = COLUMNS.map((c) => [c.name, c.sql] as const);
+
+/**
+ * The rows of the Parquet parts, with the row schema's columns in its order, matched by name: a part
+ * written before a column existed gives null there. Every partition of a host given to a load is read
+ * again when the code changes (load/state.ts), but a host absent from the input, or kept after an empty
+ * or encrypted image, keeps its parts as an older clinetrail wrote them; read by position, the first
+ * part's schema would drop the new column from every row, or fail on the next part.
+ */
+function eventsSource(parquet: string[]): string {
+  const parts = `read_parquet(${outFiles(parquet)}, hive_partitioning = false, union_by_name = true)`;
+  return `(select * from ${emptyRelation(EVENT_COLUMNS)} union all by name select * from ${parts})`;
+}
+
 /** The files of OUT at `files` (relative to OUT), through the macro of sql/00_out_files.sql. */
 function outFiles(files: string[]): string {
   return `out_files(${fileList(files)})`;
@@ -94,9 +109,7 @@ async function placeholders(outDir: string): Promise<Record<string, string>> {
   const runs = path.join(outDir, 'state', 'runs');
   const files = await partitionFiles(outDir);
   return {
-    events_source: files.parquet.length
-      ? `read_parquet(${outFiles(files.parquet)}, hive_partitioning = false)`
-      : emptyRelation(COLUMNS.map((c) => [c.name, c.sql] as const)),
+    events_source: files.parquet.length ? eventsSource(files.parquet) : emptyRelation(EVENT_COLUMNS),
     files_source: files.inventory.length
       ? `read_json(${outFiles(files.inventory)}, format = 'newline_delimited', columns = ${jsonColumns(FILE_COLUMNS)})`
       : emptyRelation(FILE_COLUMNS),

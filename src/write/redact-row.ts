@@ -7,8 +7,8 @@
  * id holds a key. Short columns repeat a lot (one session id, model or branch for thousands of rows),
  * so their redactions are remembered per distinct value, a bounded number at a time.
  *
- * Not redacted: `host`, `home`, `client` and `source_file`. They are file-system paths of the evidence
- * (folder and file names), not content: the analyst must be able to find the file, and the `files`
+ * Not redacted: `host`, `home`, `user`, `client` and `source_file`. They are file-system paths of the
+ * evidence (folder and file names), not content: the analyst must be able to find the file, and the `files`
  * table and the chain of custody depend on them (docs/RELIABILITY.md, "Secrets").
  */
 import type { RedactedColumnName, SecretRecord } from '../core/records.js';

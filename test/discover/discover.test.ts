@@ -201,9 +201,24 @@ describe('discoverImage', () => {
         writeFileSync(path.join(docs, rel), '{}');
       }
       const found = await discoverImage({ host: 'h', root: docs });
-      expect(found.sources.map((s) => [s.store, s.home, s.client, s.files.map((f) => path.relative(docs, f))])).toEqual([
-        ['credentials', 'C/Users/bob', '-', ['C/Users/bob/OneDrive - Acme/Documents/Cline/webhook_config.json']],
-        ['credentials', 'home/u', '-', ['home/u/Documents/Cline/webhook_config.json']],
+      const seen = found.sources.map((s) => [
+        s.store,
+        s.home,
+        s.homeFolder,
+        s.user,
+        s.client,
+        s.files.map((f) => path.relative(docs, f)),
+      ]);
+      expect(seen).toEqual([
+        [
+          'credentials',
+          'C:/Users/bob',
+          'C/Users/bob',
+          'bob',
+          '-',
+          ['C/Users/bob/OneDrive - Acme/Documents/Cline/webhook_config.json'],
+        ],
+        ['credentials', 'home/u', 'home/u', 'u', '-', ['home/u/Documents/Cline/webhook_config.json']],
       ]);
     } finally {
       rmSync(docs, { recursive: true, force: true });

@@ -204,22 +204,38 @@ describe('demo fleet: first load', () => {
     expect(fs.existsSync(path.join(out, 'parquet', 'events', '0042', 'sdk-sessions'))).toBe(true);
   });
 
-  it('finds each layout with its home and client', async () => {
-    expect(await wh.tuples('select distinct host, store, home, client from raw_events order by all')).toEqual([
-      ['0042', 'cline-tasks', 'home/dev', 'cline'],
-      ['0042', 'sdk-sessions', 'home/dev', 'cline'],
-      ['0042', 'sdk-sessions', 'root', 'cline'],
-      ['0042', 'vscode-tasks', 'home/dev', 'vscode-server'],
-      ['WIN-ALICE01', 'sync-queue', 'C/Users/alice', 'vscode'],
-      ['WIN-ALICE01', 'vscode-tasks', 'C/Users/alice', 'vscode'],
-      ['lnx-u01', 'hooks-log', 'home/u', 'cline'],
-      ['lnx-u01', 'input-history', 'home/u', 'cline'],
-      ['lnx-u01', 'sdk-sessions', 'home/u', 'cline'],
-      ['lnx-u01', 'search-index', 'home/u', 'cline'],
-      ['lnx-u01', 'sessions-db', 'home/u', 'cline'],
-      ['lnx-u01', 'settings', 'home/u', 'cline'],
-      ['mac-bob', 'settings', 'Users/bob', 'cursor'],
-      ['mac-bob', 'vscode-tasks', 'Users/bob', 'cursor'],
+  it("finds each layout with its home, user and client; the KAPE tree's drive folder C is C:", async () => {
+    expect(await wh.tuples('select distinct host, store, home, user, client from raw_events order by all')).toEqual([
+      ['0042', 'cline-tasks', 'home/dev', 'dev', 'cline'],
+      ['0042', 'sdk-sessions', 'home/dev', 'dev', 'cline'],
+      ['0042', 'sdk-sessions', 'root', 'root', 'cline'],
+      ['0042', 'vscode-tasks', 'home/dev', 'dev', 'vscode-server'],
+      ['WIN-ALICE01', 'sync-queue', 'C:/Users/alice', 'alice', 'vscode'],
+      ['WIN-ALICE01', 'vscode-tasks', 'C:/Users/alice', 'alice', 'vscode'],
+      ['lnx-u01', 'hooks-log', 'home/u', 'u', 'cline'],
+      ['lnx-u01', 'input-history', 'home/u', 'u', 'cline'],
+      ['lnx-u01', 'sdk-sessions', 'home/u', 'u', 'cline'],
+      ['lnx-u01', 'search-index', 'home/u', 'u', 'cline'],
+      ['lnx-u01', 'sessions-db', 'home/u', 'u', 'cline'],
+      ['lnx-u01', 'settings', 'home/u', 'u', 'cline'],
+      ['mac-bob', 'settings', 'Users/bob', 'bob', 'cursor'],
+      ['mac-bob', 'vscode-tasks', 'Users/bob', 'bob', 'cursor'],
+    ]);
+  });
+
+  it("lists each host's users in hosts, and each session's in sessions", async () => {
+    expect(await wh.tuples('select host, users from hosts order by host')).toEqual([
+      ['0042', ['dev', 'root']],
+      ['WIN-ALICE01', ['alice']],
+      ['lnx-u01', ['u']],
+      ['mac-bob', ['bob']],
+    ]);
+    expect(await wh.tuples('select host, home, user, count(*) from sessions group by all order by all')).toEqual([
+      ['0042', 'home/dev', 'dev', 3],
+      ['0042', 'root', 'root', 1],
+      ['WIN-ALICE01', 'C:/Users/alice', 'alice', 3],
+      ['lnx-u01', 'home/u', 'u', 6],
+      ['mac-bob', 'Users/bob', 'bob', 2],
     ]);
   });
 

@@ -12,6 +12,7 @@ import type { Row } from '../../src/core/row.js';
 import type { RootKindId } from '../../src/core/root-kinds.js';
 import { STORE_ROLES, STORE_SPECS, type StoreId } from '../../src/core/stores.js';
 import { storeOf } from '../../src/discover/discover.js';
+import { homeUser } from '../../src/discover/logical-home.js';
 import { recordCommentPlaceholders } from '../../src/warehouse/record-comments.js';
 import { sqlString } from '../../src/warehouse/sql-literal.js';
 import { specPlaceholders } from '../../src/warehouse/stores-table.js';
@@ -89,7 +90,8 @@ function defaultFile(store: StoreId, home: string, sid: string, kind: string): s
 }
 
 /**
- * A raw row with every column filled: given values, else the defaults, else null. `file_row` is, unless
+ * A raw row with every column filled: given values, else the defaults (`user` that of the home, as
+ * discovery gives it), else null. `file_row` is, unless
  * given, the row's position among the rows before it of the same (host, store, source_file), as the
  * partition writer numbers them; `fileRows` counts them.
  */
@@ -108,6 +110,7 @@ export function completeRow(row: TestRow, index: number, fileRows: Map<string, n
     host,
     store,
     home,
+    user: row.user === undefined ? homeUser(home) : row.user,
     client: row.client ?? 'cline',
     source_file: sourceFile,
     file_row: row.file_row ?? fileRows.get(fileKey),

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Row, Source, SourceRole, StoreId } from '../../src/core/row.js';
 import { STORE_ROLES } from '../../src/core/stores.js';
+import { homeUser, logicalHome } from '../../src/discover/logical-home.js';
 import type { Reader } from '../../src/readers/shapes/rows.js';
 
 /** Absolute path of the repository root. */
@@ -51,6 +52,7 @@ export interface SourceOptions {
   imageRoot: string;
   /** Absolute store root (globalStorage/saoudrizwan.claude-dev or .cline/data). */
   root: string;
+  /** The home's folder in the image, as discovery finds it (default `home/u`); `home` and `user` follow from it as in discovery. */
   home?: string;
   client?: string;
   /** Default: the store's role in the store specification. */
@@ -62,12 +64,16 @@ export interface SourceOptions {
 
 /** A Source as discovery would build it, for one fixture folder. */
 export function makeSource(opts: SourceOptions): Source {
+  const homeFolder = opts.home ?? 'home/u';
+  const home = logicalHome(homeFolder);
   return {
     host: opts.host ?? 'test-host',
     store: opts.store,
     role: opts.role ?? STORE_ROLES[opts.store],
     imageRoot: opts.imageRoot,
-    home: opts.home ?? 'home/u',
+    home,
+    homeFolder,
+    user: homeUser(home),
     client: opts.client ?? 'cline',
     root: opts.root,
     files: (opts.files ?? listFiles(opts.root)).slice().sort(),

@@ -10,7 +10,7 @@ import { partsDirOf } from '../../src/core/layout.js';
 import { partitionDir } from '../../src/load/partition.js';
 import { queryWarehouse } from '../../src/warehouse/build.js';
 import { JOB_CONCURRENCY, writeJob, type PartitionJob } from '../../src/load/partition-job.js';
-import { fixture } from '../helpers/source.js';
+import { fixture, makeSource } from '../helpers/source.js';
 
 const MB = 1024 * 1024;
 
@@ -54,9 +54,7 @@ describe('writeJob', () => {
       out,
       host: `good-${i}`,
       store: 'hooks-log',
-      sources: [
-        { host: `good-${i}`, store: 'hooks-log', role: 'secondary', imageRoot: root, home: '', client: '-', root, files: [] },
-      ],
+      sources: [makeSource({ host: `good-${i}`, store: 'hooks-log', imageRoot: root, root, home: '', client: '-', files: [] })],
       problems: [],
     });
     const written: string[] = [];

@@ -210,7 +210,7 @@ describe('discovery', () => {
     const img = image();
     const found = await sources(img);
     expect(found.map((s) => [s.home, s.client, s.role, path.relative(img, s.root).split(path.sep).join('/')])).toEqual([
-      ['C/Users/w', 'vscode', 'primary', 'C/Users/w/AppData/Roaming/Code/User/globalStorage/saoudrizwan.claude-dev'],
+      ['C:/Users/w', 'vscode', 'primary', 'C/Users/w/AppData/Roaming/Code/User/globalStorage/saoudrizwan.claude-dev'],
       ['home/u', 'cline', 'primary', 'home/u/.cline/data'],
     ]);
     const under = (...gitDirs: string[]) => gitDirs.flatMap((d) => listFiles(path.join(img, d))).sort();

@@ -245,6 +245,7 @@ describe('readClineLogs on fixtures/cline-logs', async () => {
       host: 'test-host',
       store: 'cline-logs',
       home: HOME,
+      user: 'u',
       client: 'cline',
       source_file: HUB,
       source_line: 2,

@@ -58,6 +58,7 @@ describe('readClineTasks', () => {
       host: 'test-host',
       store: 'cline-tasks',
       home: 'home/u',
+      user: 'u',
       client: 'cline',
       source_file: `${STORE}/state/taskHistory.json`,
       source_line: 1,

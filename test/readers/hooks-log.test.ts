@@ -93,6 +93,7 @@ describe('readHooksLog on fixtures/hooks-log', async () => {
       host: 'test-host',
       store: 'hooks-log',
       home: 'home/u',
+      user: 'u',
       client: 'cline',
       source_file: FILE,
       source_line: 3,

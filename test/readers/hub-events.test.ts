@@ -231,6 +231,7 @@ describe('readHubEvents on fixtures/hub-events', async () => {
       host: 'test-host',
       store: 'hub-events',
       home: 'home/u',
+      user: 'u',
       client: 'cline',
       source_file: DB,
       source_line: 37,

@@ -93,6 +93,7 @@ describe('readHubRuns on the committed fixture', () => {
       host: 'test-host',
       store: 'hub-runs',
       home: 'home/u',
+      user: 'u',
       client: 'cline',
       source_file: DB,
       source_line: 2,

@@ -41,6 +41,7 @@ describe('readInputHistory on a good file (Linux layout)', async () => {
       host: 'test-host',
       store: 'input-history',
       home: 'home/u',
+      user: 'u',
       client: 'cline',
       source_file: `home/u/${FILE}`,
       source_line: 3,

@@ -191,6 +191,7 @@ describe('readSdkSessions on fixtures/sdk-sessions', async () => {
       host: 'test-host',
       store: 'sdk-sessions',
       home: 'home/u',
+      user: 'u',
       client: 'cline',
       source_file: `${SESSIONS}/${K3}/${K3}.messages.json`,
       source_line: 2,

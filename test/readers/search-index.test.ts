@@ -116,6 +116,7 @@ describe('readSearchIndex on the committed demo fixture', () => {
       host: 'test-host',
       store: 'search-index',
       home: 'home/u',
+      user: 'u',
       client: 'cline',
       source_file: 'home/u/.cline/data/db/session-search.db',
       source_line: null,

@@ -115,6 +115,7 @@ describe('readSessionsDb on the committed demo fixture', () => {
       host: 'test-host',
       store: 'sessions-db',
       home: 'home/u',
+      user: 'u',
       client: 'cline',
       source_file: 'home/u/.cline/data/db/sessions.db',
       source_line: 2,

@@ -189,6 +189,7 @@ describe('readSettings on fixtures/settings ~/.cline/data (Linux)', async () => 
       host: 'test-host',
       store: 'settings',
       home: 'home/u',
+      user: 'u',
       client: 'cline',
       source_file: rel,
       source_line: 1,

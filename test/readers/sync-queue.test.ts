@@ -71,6 +71,7 @@ describe('readSyncQueue on fixtures/sync-queue', async () => {
       host: 'test-host',
       store: 'sync-queue',
       home: 'home/u',
+      user: 'u',
       client: 'vscode',
       source_file: FILE,
       source_line: 1,

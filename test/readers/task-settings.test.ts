@@ -47,6 +47,7 @@ describe('the task_settings rows', () => {
         host: 'test-host',
         store: 'cline-tasks',
         home: 'home/u',
+        user: 'u',
         client: 'cline',
         source_file: FILE,
         source_line: null,

@@ -81,7 +81,8 @@ describe('readVscodeTasks', () => {
     expect(row).toEqual({
       host: 'test-host',
       store: 'vscode-tasks',
-      home: HOME,
+      home: 'C:/Users/alice',
+      user: 'alice',
       client: 'vscode',
       source_file: UI0,
       source_line: 6,

@@ -285,7 +285,7 @@ describe('content columns, derived model rows and quotes of bad lines (issue 9 p
       [m(PATH_KEY, 'github')],
     ]);
     const reliability = fs.readFileSync(path.join(REPO, 'docs', 'RELIABILITY.md'), 'utf8');
-    expect(reliability).toContain('`host`, `home`, `client` and `source_file` are kept as found');
+    expect(reliability).toContain('`host`, `home`, `user`, `client` and `source_file` are not redacted');
   });
 
   it('reads a secrets file line written before column_name existed as a secret of text', async () => {

@@ -10,8 +10,8 @@ import { imagePath, type Source } from '../../core/row.js';
  * `.cline/data/settings/global-settings.json`. A file outside the home falls back to its
  * image-relative path, so the text never shows `..`.
  */
-export function homePath(source: Pick<Source, 'imageRoot' | 'home'>, file: string): string {
-  const home = path.join(source.imageRoot, ...source.home.split('/').filter((p) => p !== ''));
+export function homePath(source: Pick<Source, 'imageRoot' | 'homeFolder'>, file: string): string {
+  const home = path.join(source.imageRoot, ...source.homeFolder.split('/').filter((p) => p !== ''));
   const rel = path.relative(home, file);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return imagePath(source, file);
   return rel.split(path.sep).join('/');

@@ -1,5 +1,5 @@
 /**
- * The helpers that stamp provenance on a row, so no reader writes host, home or source_file by hand,
+ * The helpers that stamp provenance on a row, so no reader writes host, home, user or source_file by hand,
  * the `parser:` rows of bad input, and the per-file guard every reader runs its files under.
  */
 import { rethrowOwnFault } from '../../core/own-fault.js';
@@ -35,6 +35,7 @@ export function rowFor(source: Source, file: string, fields: RowFields): Row {
     host: source.host,
     store: source.store,
     home: source.home,
+    user: source.user,
     client: source.client,
     source_file: imagePath(source, file),
     source_line: fields.source_line ?? null,
