@@ -14,6 +14,7 @@ select
     row_id,
     host,
     home,
+    user,
     client,
     store,
     session_id,
@@ -38,7 +39,8 @@ where setting_name is not null;
 comment on table settings is 'Every setting a settings file or record holds (globalState.json, global-settings.json, cline_mcp_settings.json, a task''s settings.json, the agenda policy, a hook policy''s answer), from the readers'' setting_name and setting_value columns. Grain: one row per setting row of events (row_id).';
 comment on column settings.row_id is 'row_id of the setting''s row: join events on it.';
 comment on column settings.host is 'Host image name.';
-comment on column settings.home is 'Home folder inside the image, / separated.';
+comment on column settings.home is 'The home as the machine names it (C:/Users/alice), as in events.';
+comment on column settings.user is 'The home''s user, as in events (null where the home''s layout does not say).';
 comment on column settings.client is 'Whose store: the editor, or cline for ~/.cline/data.';
 comment on column settings.store is 'Cline store of the row (settings, cline-tasks, vscode-tasks, tasks-db, hub-events).';
 comment on column settings.session_id is 'The task a task setting belongs to, the session of a hook answer; null for a home''s settings.';

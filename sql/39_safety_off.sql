@@ -60,7 +60,7 @@ select * from yolo_sessions;
 comment on table safety_off is 'The settings and mode changes that let Cline act without a human approving: yolo, every command or tool approved, edits outside the workspace approved, MCP tools approved for good, an unattended agenda, a hook''s auto-approval, a session switched to yolo. The one definition the safety-turned-off hunt and the report share. Grain: one row per setting or mode row (row_id).';
 comment on column safety_off.row_id is 'row_id of the setting''s or mode change''s row: join events on it.';
 comment on column safety_off.host is 'Host image name.';
-comment on column safety_off.home is 'Home folder inside the image, / separated.';
+comment on column safety_off.home is 'The home as the machine names it (C:/Users/alice), as in events.';
 comment on column safety_off.session_id is 'The task or session it governs; null for a home''s standing setting.';
 comment on column safety_off.timestamp_utc is 'When it came into force as far as the evidence tells (file mtime, record update, the answer or mode change).';
 comment on column safety_off.source_file is 'File of the row, relative to the image root.';

@@ -80,7 +80,7 @@ from resolved;
 comment on view file_accesses is 'Every path a tool call of the agent names (a file tool''s paths, the path-like words of a command as a shell reads it), resolved against the session''s working folder and the home, with what it is: a credential, a persistence file or neither. Grain: one row per (tool call, path).';
 comment on column file_accesses.row_id is 'row_id of the tool call''s row: join events on it.';
 comment on column file_accesses.host is 'Host image name.';
-comment on column file_accesses.home is 'Home folder inside the image, / separated.';
+comment on column file_accesses.home is 'The home as the machine names it (C:/Users/alice), as in events.';
 comment on column file_accesses.session_id is 'Session of the call.';
 comment on column file_accesses.timestamp_utc is 'Time of the call.';
 comment on column file_accesses.source_file is 'File of the call''s row, relative to the image root.';
