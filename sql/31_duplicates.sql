@@ -66,7 +66,7 @@ join raw_events as k on k.row_id = l.kept_row_id
 order by host, rule, dropped_source_file, dropped_source_line, dropped_row_id;
 
 comment on table duplicates is 'Every secondary row the duplicate rule dropped, beside the primary row that already records it. Grain: one row per dropped row (dropped_row_id).';
-comment on column duplicates.rule is 'Rule that paired them: hook_tool_call, hook_text, input_history, search_index, hub_message, hub_usage, hub_session, or legacy_result (a legacy request''s copy of a tool result its task records as a message).';
+comment on column duplicates.rule is 'Rule that paired them: hook_tool_call, hook_text, input_history, search_index, hub_message, hub_usage, hub_session, hub_search (a search-index copy of a hub row, where the transcript is gone), or legacy_result (a legacy request''s copy of a tool result its task records as a message).';
 comment on column duplicates.rule_round is 'Pass that paired them: 1 nearest, 2 in order (or undated history lines newest first).';
 comment on column duplicates.rule_pass is 'The same pass by name: nearest, in_order or undated; same call for legacy_result.';
 comment on column duplicates.round_number is 'Round of the rule that paired them, 1 first; a rule runs rounds until one pairs nothing.';
@@ -82,7 +82,7 @@ comment on column duplicates.dropped_turn_type is 'turn_type of the dropped row.
 comment on column duplicates.dropped_kind is 'kind of the dropped row.';
 comment on column duplicates.dropped_timestamp_utc is 'Time of the dropped row.';
 comment on column duplicates.dropped_text is 'Text of the dropped row.';
-comment on column duplicates.kept_row_id is 'row_id of the transcript (for hub_session, the manifest) row kept, in raw_events and events.';
+comment on column duplicates.kept_row_id is 'row_id of the transcript (for hub_session, the manifest; for hub_search, the hub event log) row kept, in raw_events and events.';
 comment on column duplicates.kept_store is 'Store of the kept row.';
 comment on column duplicates.kept_source_file is 'Evidence file of the kept row.';
 comment on column duplicates.kept_source_line is 'source_line of the kept row.';
