@@ -41,8 +41,9 @@ select
     ) as rank_in_key
 from rows
 where group_key is not null
-qualify count(*) filter (where source_role = 'secondary') over (partition by group_key) > 0
-    and count(*) filter (where source_role = 'primary') over (partition by group_key) > 0;
+-- keys with rows of both sides only (sums of a CASE, as in sql/20)
+qualify sum(case when source_role = 'secondary' then 1 else 0 end) over (partition by group_key) > 0
+    and sum(case when source_role = 'primary' then 1 else 0 end) over (partition by group_key) > 0;
 
 insert into int_duplicate_pairs by name
 select
