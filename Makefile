@@ -45,7 +45,7 @@ load: build
 	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} $(CLI) load --fleet "$(FLEET)" --out "$(OUT)" --rows-table
 	@echo
 	@echo 'Your own SQL: make query Q="..."; e.g. every command Cline ran, per host:'
-	@echo '  make query Q="select host, timestamp_utc, session_id, text as command from events where tool_name in ('"'"'execute_command'"'"', '"'"'bash'"'"', '"'"'run_commands'"'"') and turn_type = '"'"'tool_use'"'"' order by host, timestamp_utc limit 20"'
+	@echo '  make query Q="select host, timestamp_utc, session_id, approval, command from commands order by host, timestamp_utc limit 20"'
 
 # The SQL goes to the CLI through the environment, as given: $(value ...) keeps make from expanding the
 # `$` of a JSON path (`'$.a'`), and "$$CLINETRAIL_Q" keeps the shell from reading the text.

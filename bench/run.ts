@@ -18,7 +18,10 @@
  * and of bench/duplicates.ts:
  *   duplicates  the duplicate rule on 10 sessions x 100 identical prompts + 1,000 identical history lines
  *               (full size also x 10), against the same layout with distinct prompts
- * `--only` picks groups (default all four): core (the seven above), memory, hosts, duplicates.
+ * and of bench/hunts.ts:
+ *   hunts    the hunt pack on the core fleet (ordinary work: every finding a false positive), timed, its
+ *            findings counted per hunt (docs/BENCHMARKS.md)
+ * `--only` picks groups (default all five): core (the seven above), memory, hosts, duplicates, hunts.
  * Prints a table plus a JSON summary (also written to D/bench-summary.json). Ratios are taken per
  * round, then the median over rounds is reported (feasibility.md: this machine is noisy).
  */
@@ -30,6 +33,7 @@ import { parseArgs } from 'node:util';
 import { duplicateRule, type DuplicatesResult } from './duplicates.js';
 import { checkDir, existingFleet, generateFleet, type FleetManifest, type GenerateOptions, type Transcript } from './generate.js';
 import { fmt, median, run, table, timed, type Measured } from './measure.js';
+import { coreFleet, huntPack, huntsText } from './hunts.js';
 import { hostOverhead, memoryScaling, type HostsResult, type MemoryResult, type ScalingContext } from './scaling.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -39,7 +43,7 @@ const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
 const MEASURES = ['full', 'rerun', 'make_rerun', 'changed', 'shards', 'floor', 'floor_tokens', 'duckdb'] as const;
 /** Shard loads of the shards measure, all at once: one per core of these 2-core machines. */
 const SHARDS = 2;
-const GROUPS = ['core', 'memory', 'hosts', 'duplicates'] as const;
+const GROUPS = ['core', 'memory', 'hosts', 'duplicates', 'hunts'] as const;
 type Group = (typeof GROUPS)[number];
 type MeasureName = (typeof MEASURES)[number];
 
@@ -193,9 +197,7 @@ interface Report {
 
 /** The eight core measures (full, rerun, make_rerun, changed, shards, floor, floor_tokens, duckdb) over the generated fleet. */
 async function core(dir: string, small: boolean, rounds: number, seed: number): Promise<Report> {
-  const gen: GenerateOptions = small
-    ? { dir, seed, hosts: 20, mb: 60, bigMb: 100 }
-    : { dir, seed, hosts: 200, mb: 1024, bigMb: 1024 };
+  const gen: GenerateOptions = coreFleet({ dir, seed, small });
   let m = existingFleet(gen);
   if (m) log(`reusing fleet ${m.fleet} (same seed and size)`);
   else {
@@ -406,6 +408,10 @@ async function main(): Promise<void> {
   if (want('memory')) reports.memory = memoryReport(await memoryScaling(ctx), rounds);
   if (want('hosts')) reports.hosts = hostsReport(await hostOverhead(ctx), rounds);
   if (want('duplicates')) reports.duplicates = duplicatesReport(await duplicateRule(ctx), rounds);
+  if (want('hunts')) {
+    const r = await huntPack(ctx);
+    reports.hunts = { text: huntsText(r, rounds), summary: { ...r }, line: { hunts_s: r.wall_s, hunt_findings: r.findings } };
+  }
   const done = GROUPS.filter((g) => reports[g]);
   const extra = (pick: (r: Report) => Record<string, unknown>) =>
     Object.fromEntries(done.filter((g) => g !== 'core').map((g) => [g, pick(reports[g]!)]));

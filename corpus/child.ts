@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { RunResult } from './types.js';
 
-export const CHILD_TIMEOUT_MS = 150_000;
+export const CHILD_TIMEOUT_MS = 300_000;
 
 export const now = (): string => new Date().toISOString();
 

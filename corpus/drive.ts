@@ -6,18 +6,21 @@
 // over to the generation's module (gen-*.ts), then stops what the CLI left running and keeps the home.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killStrays, log, now, sleep } from './child.js';
+import { attackPlans } from './attacks.js';
 import { attachMockLog, keepHome, makeWorkspace } from './facts.js';
 import { driveGoCore } from './gen-go-core.js';
 import { driveLegacyNode } from './gen-legacy-node.js';
 import { driveSdk } from './gen-sdk.js';
+import { type Arrival, startListener } from './listener.js';
 import { startMockServer } from './mock-model-server.js';
 import { allPlans, mockScenarios } from './scenarios.js';
 import type { Ctx } from './session.js';
-import type { Generation, GenerationFacts, Target } from './types.js';
+import type { Generation, GenerationFacts, Target, WorldFacts } from './types.js';
+import { makeWorld, mcpCalls, type World, worldAfter } from './world.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ROOT = '/tmp/clinetrail-real-corpus';
@@ -59,12 +62,14 @@ function install(target: Target, installDir: string): void {
   });
 }
 
-function childEnv(home: string, baseUrl: string): NodeJS.ProcessEnv {
+function childEnv(home: string, baseUrl: string, fakeBin: string): NodeJS.ProcessEnv {
   return {
     // A fixed PATH: the 1.x cline-core logs its environment, and the legacy engines list the tools found on PATH.
-    PATH: [...new Set([dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'])].join(':'),
+    // The world's fake crontab and systemctl come first: no command of the mock reaches the real machine's.
+    PATH: [...new Set([fakeBin, dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'])].join(':'),
     HOME: home,
     USER: 'corpus',
+    SHELL: '/bin/bash',
     LANG: 'C.UTF-8',
     TZ: 'UTC',
     TERM: 'dumb',
@@ -105,11 +110,14 @@ async function driveTarget(target: Target): Promise<void> {
   for (const d of [home, logs]) mkdirSync(d, { recursive: true });
   makeWorkspace(ws);
   install(target, installDir);
+  const listener = await startListener();
+  const world = makeWorld(dir, home, ws, listener.url);
+  for (const s of new Set(world.secrets.map((x) => x.file))) listener.knowFile(s, readFileSync(join(dir, s)));
   const mock = await startMockServer({
     scenarios: [],
     logFile: join(logs, 'mock-requests.jsonl'),
-    requestCap: 200,
-    timeoutMs: 30 * 60_000,
+    requestCap: 400,
+    timeoutMs: 60 * 60_000,
   });
   const facts: GenerationFacts = {
     package: 'cline',
@@ -129,8 +137,9 @@ async function driveTarget(target: Target): Promise<void> {
   };
   // The scripts need the workspace path (3.x tools take absolute paths), so they are set once it exists.
   const plans = allPlans(ws, target.generation === 'sdk');
+  for (const p of attackPlans(ws, home, world, listener.url, target.generation === 'sdk')) plans[p.scenario] = p;
   mock.setScenarios(mockScenarios(plans));
-  const env = childEnv(home, mock.baseUrl);
+  const env = childEnv(home, mock.baseUrl, world.fakeBin);
   const ctx: Ctx = { target, dir, home, ws, installDir, logs, env, mock, facts, plans, runCount: 0 };
   active = installDir;
   try {
@@ -143,9 +152,39 @@ async function driveTarget(target: Target): Promise<void> {
     killStrays(installDir, 'SIGKILL');
     active = null;
     await mock.close();
+    await listener.close();
   }
+  facts.world = worldFacts(world, home, listener.url, listener.arrivals);
   attachMockLog(facts, mock.log, ws);
   keepHome(home, join(FIXTURES, `cline-${target.version}`), facts);
+}
+
+/** What the driver planted and found around the sessions (corpus/world.ts), for facts.json. */
+function worldFacts(world: World, home: string, url: string, arrivals: Arrival[]): WorldFacts {
+  return {
+    secrets: world.secrets,
+    listener: { url, arrivals },
+    fakeBin: {
+      dir: world.fakeBin,
+      tools: ['crontab', 'systemctl'],
+      why: "first on the child PATH (and again in the throw-away ~/.bash_profile, for the legacy engines' login shells): crontab and systemctl --user would reach the real machine; the fakes write into the throw-away HOME",
+    },
+    mcpServer: {
+      name: 'corpus-tickets',
+      script: world.mcpServerScript,
+      settingsFile: '.cline/data/settings/cline_mcp_settings.json',
+      calls: mcpCalls(world),
+    },
+    after: worldAfter(world, home),
+    homeClaims: [
+      {
+        hunt: 'safety-turned-off',
+        what: 'an MCP tool approved for good',
+        quote: 'mcpServers.corpus-tickets.autoApprove=lookup_ticket',
+        file: '.cline/data/settings/cline_mcp_settings.json',
+      },
+    ],
+  };
 }
 
 async function main(): Promise<void> {

@@ -25,6 +25,10 @@ export function newSessionFacts(plan: Plan, provider: string, model: string): Se
     id: plan.scenario,
     scenario: `corpus case ${plan.scenario}`,
     description: plan.description,
+    role: (plan.claims ?? []).length > 0 ? 'attack' : (plan.controls ?? []).length > 0 ? 'control' : 'ordinary',
+    claims: plan.claims ?? [],
+    controls: plan.controls ?? [],
+    denied: false,
     prompts: [],
     provider,
     model,
@@ -90,18 +94,19 @@ export function attachMockLog(facts: GenerationFacts, mockLog: RequestLogEntry[]
   }
 }
 
-/** Copies what the CLI wrote under HOME into `out/home` without caches, nested .git renamed; writes facts.json. */
+/**
+ * Copies what the CLI wrote under HOME (`.cline/`) into `out/home`, nested .git renamed, and writes facts.json.
+ * Everything else in the throw-away HOME is the driver's world (planted credentials, the profile, crontab and unit
+ * the attack scenarios wrote) or npm's cache: left out, each named in `strippedFromHome`.
+ */
 export function keepHome(home: string, out: string, facts: GenerationFacts): void {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const dest = join(out, 'home');
-  const strip = ['.npm', '.cache', '.config/configstore', '.local/share/pnpm'];
-  cpSync(home, dest, { recursive: true, verbatimSymlinks: true });
-  for (const s of strip) {
-    if (existsSync(join(dest, s))) {
-      rmSync(join(dest, s), { recursive: true, force: true });
-      facts.strippedFromHome.push(s);
-    }
+  mkdirSync(dest, { recursive: true });
+  for (const name of readdirSync(home).sort()) {
+    if (name === '.cline') cpSync(join(home, name), join(dest, name), { recursive: true, verbatimSymlinks: true });
+    else facts.strippedFromHome.push(name);
   }
   // git cannot commit a directory named .git inside the repository: keep it as dot-git (see corpus/README.md).
   const walk = (dir: string): void => {

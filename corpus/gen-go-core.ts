@@ -12,11 +12,12 @@ import { log, now, sleep, until } from './child.js';
 import { newSessionFacts } from './facts.js';
 import { type Instance, startInstance, stopInstance } from './go-core-instance.js';
 import { settle, type TaskState, waitForTask } from './legacy-tasks.js';
+import { AUTO_APPROVED } from './attacks.js';
 import { ONE_SHOT } from './scenarios.js';
 import { type Ctx, cli, observeNewSession } from './session.js';
 import type { Mode, SessionFacts } from './types.js';
 
-const WAIT_MS = 150_000;
+const WAIT_MS = 300_000;
 const AUTH_ATTEMPTS = 3;
 const APPROVAL_ASKS = ['tool', 'command'];
 
@@ -107,9 +108,11 @@ async function newTask(
   prompt: string,
   mode: Mode,
   asks: string[] = [],
+  yolo = mode === 'act',
 ): Promise<{ id: string | null; state: TaskState | null }> {
   const sinceMs = Date.now();
-  const flags = mode === 'act' ? ['-y'] : [];
+  // without -y, the task's own setting turns off the yolo that globalState.json keeps from the earlier -y tasks
+  const flags = yolo ? ['-y'] : mode === 'act' ? ['-s', 'yolo-mode-toggled=false'] : [];
   const id = await observeNewSession(ctx, f, async () => {
     f.prompts.push({ text: prompt, mode, typedAt: now(), via: 'cline task new --address <instance>' });
     f.runs.push(await cli(ctx, ['task', 'new', '--address', inst.address, '-m', mode, ...flags, prompt]));
@@ -183,6 +186,28 @@ async function resumed(ctx: Ctx, inst: Instance, f: SessionFacts): Promise<void>
   await send(ctx, inst, f, id, plan.followUp!, ['-y']);
 }
 
+/**
+ * The denied command (issue 27): a task without -y on a fresh instance (yolo of an earlier -y task stays in the
+ * instance's cache) whose own setting turns yolo off (globalState.json keeps yoloModeToggled=true from the -y
+ * tasks, and a fresh instance reads it), stopped at the command's approval ask and answered with
+ * `cline task send --deny`.
+ */
+async function denied(ctx: Ctx, inst: Instance, f: SessionFacts): Promise<void> {
+  const plan = ctx.plans.denied;
+  const { id, state } = await newTask(ctx, inst, f, plan.prompt, 'act', ['command'], false);
+  if (!id || state !== 'ask:command') {
+    f.notes.push(`no approval ask to deny (saw ${state ?? 'nothing'})`);
+    return;
+  }
+  const sinceMs = Date.now();
+  f.runs.push(await cli(ctx, ['task', 'send', '--address', inst.address, '--deny']));
+  f.denied = true;
+  f.notes.push('the command stopped at its approval ask; denied with cline task send --deny');
+  const done = await waitForTask(ctx.home, id, sinceMs, [], WAIT_MS);
+  if (done !== 'completed') f.notes.push(`the task did not complete after the denial (saw ${done ?? 'nothing in time'})`);
+  await settle(ctx.home, id);
+}
+
 /** Configures `p` (auth, or config set on the instance), starts an instance and runs `sessions` on it. */
 async function withInstance(ctx: Ctx, p: Provider, sessions: (inst: Instance) => Promise<void>): Promise<boolean> {
   const authed = await auth(ctx, p);
@@ -213,12 +238,21 @@ export async function driveGoCore(ctx: Ctx): Promise<void> {
     const res = newSessionFacts(plans.resumed, openai.id, openai.model);
     await resumed(ctx, inst, res);
     facts.sessions.push(res);
+    for (const name of AUTO_APPROVED) {
+      const f = newSessionFacts(plans[name], openai.id, openai.model);
+      await newTask(ctx, inst, f, plans[name].prompt, 'act');
+      facts.sessions.push(f);
+    }
   });
   if (!first) facts.skipped.push({ what: 'every openai session', why: 'no cline-core instance registered (see notes)' });
 
   facts.skipped.push({ what: 'deleted session', why: 'the brief asks for it in 3.x only (cline history delete)' });
 
   const second = await withInstance(ctx, native, async (inst) => {
+    // first on this fresh instance: no -y task has run on it yet
+    const den = newSessionFacts(plans.denied, native.id, native.model);
+    await denied(ctx, inst, den);
+    facts.sessions.push(den);
     const f = newSessionFacts(plans['second-provider'], native.id, native.model);
     await newTask(ctx, inst, f, plans['second-provider'].prompt, 'act');
     facts.sessions.push(f);

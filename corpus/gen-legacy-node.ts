@@ -10,8 +10,9 @@
 import { now, type Running, sleep, typeSlowly, until } from './child.js';
 import { newSessionFacts } from './facts.js';
 import { settle, waitForTask } from './legacy-tasks.js';
+import { AUTO_APPROVED } from './attacks.js';
 import { ONE_SHOT } from './scenarios.js';
-import { type Ctx, cli, observeNewSession, oneSession, startTui } from './session.js';
+import { type Ctx, cli, observeNewSession, oneSession, oneShotSessions, startTui } from './session.js';
 import type { SessionFacts } from './types.js';
 
 const PROVIDER = 'openai';
@@ -100,15 +101,41 @@ async function resumed(ctx: Ctx, f: SessionFacts): Promise<void> {
   if (!id || !(await tuiFollowUp(ctx, f, id, plan.followUp!))) f.commands = [];
 }
 
+/**
+ * The denied command (issue 27): the prompt typed as the TUI's initial prompt without any auto-approval; at the
+ * command's approval ask the driver presses `2`, the TUI's Reject button (typing text there was not taken as a
+ * denial by 2.18), then leaves once the task completed.
+ */
+async function denied(ctx: Ctx, f: SessionFacts): Promise<void> {
+  const plan = ctx.plans.denied;
+  const startMs = Date.now();
+  let running: Running | null = null;
+  const id = await observeNewSession(ctx, f, async () => {
+    running = startTui(ctx, ['-a', plan.prompt], TUI_TIMEOUT_MS);
+    f.prompts.push({ text: plan.prompt, mode: 'act', typedAt: now(), via: 'tui -a "<prompt>" (argv, in a pty)' });
+    await until(() => ctx.mock.log.some((e) => e.scenario === f.scenario), WAIT_MS);
+    await sleep(1000);
+  });
+  const tuiRun = running as Running | null;
+  if (!tuiRun) return;
+  const ask = id ? await waitForTask(ctx.home, id, startMs, ['command'], WAIT_MS) : null;
+  if (id && ask === 'ask:command') {
+    await sleep(3000);
+    tuiRun.type('2');
+    f.denied = true;
+    f.notes.push('the command stopped at its approval ask; the driver pressed 2 (Reject)');
+    const done = await waitForTask(ctx.home, id, Date.now() - 1000, [], WAIT_MS);
+    if (done !== 'completed') f.notes.push(`the task did not complete after the denial (saw ${done ?? 'nothing in time'})`);
+    await settle(ctx.home, id);
+  } else f.notes.push(`no approval ask to deny (saw ${ask ?? 'nothing in time'})`);
+  await leave(f, tuiRun);
+}
+
 export async function driveLegacyNode(ctx: Ctx): Promise<void> {
   const { plans, facts } = ctx;
   facts.auth.push(await cli(ctx, ['auth', '-p', PROVIDER, '-k', 'sk-corpus-mock', '-m', MODEL, '-b', ctx.mock.baseUrl]));
 
-  for (const name of ONE_SHOT) {
-    const f = newSessionFacts(plans[name], PROVIDER, MODEL);
-    await oneSession(ctx, f, plans[name].prompt, 'act');
-    facts.sessions.push(f);
-  }
+  await oneShotSessions(ctx, ONE_SHOT, PROVIDER, MODEL);
 
   const pta = newSessionFacts(plans['plan-then-act'], PROVIDER, MODEL);
   await planThenAct(ctx, pta);
@@ -117,6 +144,12 @@ export async function driveLegacyNode(ctx: Ctx): Promise<void> {
   const res = newSessionFacts(plans.resumed, PROVIDER, MODEL);
   await resumed(ctx, res);
   facts.sessions.push(res);
+
+  await oneShotSessions(ctx, AUTO_APPROVED, PROVIDER, MODEL);
+
+  const den = newSessionFacts(plans.denied, PROVIDER, MODEL);
+  await denied(ctx, den);
+  facts.sessions.push(den);
 
   facts.skipped.push({ what: 'deleted session', why: 'the brief asks for it in 3.x only (cline history delete)' });
 

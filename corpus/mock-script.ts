@@ -4,11 +4,12 @@
 
 /** A logical tool call, named as in the legacy engine; the server maps it onto what the client offers. */
 export type ToolCall =
-  | { tool: 'execute_command'; command: string }
+  | { tool: 'execute_command'; command: string; requiresApproval?: boolean }
   | { tool: 'read_file'; path: string }
   | { tool: 'write_to_file'; path: string; content: string }
   | { tool: 'attempt_completion'; result: string }
-  | { tool: 'plan_mode_respond'; response: string };
+  | { tool: 'plan_mode_respond'; response: string }
+  | { tool: 'use_mcp_tool'; server: string; toolName: string; args: Record<string, string> };
 
 export type PlannedTurn = { kind: 'text'; text: string } | { kind: 'tool'; text?: string; call: ToolCall };
 
@@ -110,7 +111,7 @@ function xmlCall(call: ToolCall): string {
   const field = (k: string, v: string) => `<${k}>\n${v}\n</${k}>\n`;
   switch (call.tool) {
     case 'execute_command':
-      return `<execute_command>\n${field('command', call.command)}${field('requires_approval', 'false')}</execute_command>`;
+      return `<execute_command>\n${field('command', call.command)}${field('requires_approval', String(call.requiresApproval === true))}</execute_command>`;
     case 'read_file':
       return `<read_file>\n${field('path', call.path)}</read_file>`;
     case 'write_to_file':
@@ -119,6 +120,8 @@ function xmlCall(call: ToolCall): string {
       return `<attempt_completion>\n${field('result', call.result)}</attempt_completion>`;
     case 'plan_mode_respond':
       return `<plan_mode_respond>\n${field('response', call.response)}</plan_mode_respond>`;
+    case 'use_mcp_tool':
+      return `<use_mcp_tool>\n${field('server_name', call.server)}${field('tool_name', call.toolName)}${field('arguments', JSON.stringify(call.args))}</use_mcp_tool>`;
   }
 }
 
@@ -128,7 +131,11 @@ function nativeCall(call: ToolCall, offeredTools: string[]): { style: ToolStyle;
   switch (call.tool) {
     case 'execute_command':
       if (has('execute_command'))
-        return { style: 'native-legacy', name: 'execute_command', args: { command: call.command, requires_approval: false } };
+        return {
+          style: 'native-legacy',
+          name: 'execute_command',
+          args: { command: call.command, requires_approval: call.requiresApproval === true },
+        };
       if (has('run_commands')) return { style: 'native-sdk', name: 'run_commands', args: { commands: [call.command] } };
       return null;
     case 'read_file':
@@ -148,6 +155,17 @@ function nativeCall(call: ToolCall, offeredTools: string[]): { style: ToolStyle;
       if (has('plan_mode_respond'))
         return { style: 'native-legacy', name: 'plan_mode_respond', args: { response: call.response } };
       return null;
+    case 'use_mcp_tool': {
+      if (has('use_mcp_tool'))
+        return {
+          style: 'native-legacy',
+          name: 'use_mcp_tool',
+          args: { server_name: call.server, tool_name: call.toolName, arguments: JSON.stringify(call.args) },
+        };
+      // the SDK offers each MCP tool under a name of its own that holds the tool's name
+      const sdkName = offeredTools.find((n) => n.endsWith(call.toolName) && n !== call.toolName) ?? null;
+      return sdkName === null ? null : { style: 'native-sdk', name: sdkName, args: call.args };
+    }
   }
 }
 

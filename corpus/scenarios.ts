@@ -3,7 +3,7 @@
 
 import { join } from 'node:path';
 import type { PlannedTurn, Scenario } from './mock-script.js';
-import type { PlannedFile } from './types.js';
+import type { Claim, Control, PlannedFile } from './types.js';
 
 export interface Plan {
   scenario: string;
@@ -17,6 +17,9 @@ export interface Plan {
   filesWritten: PlannedFile[];
   maxRequests: number;
   finalText: string;
+  /** Acts planted for the hunts (corpus/attacks.ts); none in the ordinary sessions. */
+  claims?: Claim[];
+  controls?: Control[];
 }
 
 const SUBTRACT = 'def subtract(a, b):\n    return a - b\n';

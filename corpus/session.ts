@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type KeyStep, log, now, PTY_ENV, ptyArgv, type Running, runChild, startChild } from './child.js';
+import { newSessionFacts } from './facts.js';
 import type { MockServer } from './mock-model-server.js';
 import type { Plan } from './scenarios.js';
 import type { Generation, GenerationFacts, Mode, RunResult, SessionFacts, Target } from './types.js';
@@ -99,6 +100,15 @@ export async function observeNewSession(ctx: Ctx, f: SessionFacts, run: () => Pr
   if (created.length === 1) f.observedSessionId = created[0];
   else f.notes.push(`sessions created by the run: ${created.length}`);
   return f.observedSessionId;
+}
+
+/** The scenarios `names` as one-prompt sessions in act mode, one after another, each recorded in the facts. */
+export async function oneShotSessions(ctx: Ctx, names: readonly string[], provider: string, model: string): Promise<void> {
+  for (const name of names) {
+    const f = newSessionFacts(ctx.plans[name], provider, model);
+    await oneSession(ctx, f, ctx.plans[name].prompt, 'act');
+    ctx.facts.sessions.push(f);
+  }
 }
 
 /** One prompt as a one-shot run in `mode`; the new session's id, when the run created exactly one. */

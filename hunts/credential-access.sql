@@ -2,50 +2,60 @@
 -- title: The agent read credentials (secret files, keys, browser or keychain stores, environment, cloud metadata)
 -- severity: high
 -- attack: T1552.001, T1552.004, T1555.001, T1555.003, T1552.005
--- description: A command or file tool call of the agent (never a prompt, never a tool's output; a file write by the
---   file it writes, not by what it writes there) that reaches for credentials: a .env file (not
---   .env.example, .env.sample, .env.template, .env.dist), ~/.aws/credentials or config, an SSH private
---   key (~/.ssh/id_*, not .pub) or authorized_keys, .netrc, .git-credentials, .pgpass, .npmrc, .pypirc,
---   .docker/config.json, .kube/config, gcloud credentials, /etc/shadow, a browser's password or cookie
---   store (Login Data, Cookies, logins.json, key4.db), the macOS keychain (security find-*-password,
---   dump-keychain, *.keychain-db), the environment (printenv, env alone, /proc/*/environ, export -p) or
---   a cloud metadata endpoint (169.254.169.254, metadata.google.internal, 169.254.170.2). One finding
---   per call.
+-- description: A command or file tool call of the agent (never a prompt, never a tool's output, never a
+--   final-answer tool such as attempt_completion or submit_and_exit whose text only names a file; a file write
+--   by the file it writes, not by what it writes there) that reaches for credentials. Paths come from
+--   file_accesses (sql/42): a file tool's paths and the words of a command as a shell reads it, so `cat .env`,
+--   `@.env`, `< .env`, `source .env` and `--env-file .env` all name .env, each resolved against the session's
+--   working folder and the home first: a .env file (not .env.example, .env.sample, .env.template, .env.dist)
+--   anywhere; outside the project ~/.aws/credentials or config, an SSH private key (~/.ssh/id_*, not .pub) or
+--   authorized_keys, .netrc, .git-credentials, .pgpass, .npmrc, .pypirc, docker, kube and gcloud credentials;
+--   /etc/shadow; a browser's password or cookie store (Login Data, Cookies, logins.json, key4.db); the macOS
+--   keychain (security find-*-password, dump-keychain, *.keychain-db); the environment (printenv, env alone,
+--   /proc/*/environ, export -p); a cloud metadata endpoint (169.254.169.254, metadata.google.internal,
+--   169.254.170.2). One finding per call.
 -- false_positives: Setting up a project's own .env from a template the user asked for; a deploy
 --   script the user asked to debug that reads ~/.aws/config for the region; printenv to check PATH.
 -- columns: host, session_id, row_id, timestamp_utc, summary, source_file
-with calls as (
-  select *,
-    -- a file write is judged by the file it writes (its "path"), not by the content it puts there
-    regexp_replace(
-      case
-        when (kind in ('say:tool', 'ask:tool') and regexp_matches(text, '"tool"\s*:\s*"(editedExistingFile|newFileCreated)"'))
-          or regexp_matches(coalesce(tool_name, ''), '^(editor|write_to_file|replace_in_file|apply_patch|edit_file|write_file|create_file|str_replace_editor)$', 'i')
-          then coalesce(regexp_extract(text, '"path"\s*:\s*"([^"]*)"', 1), '')
-        else text
-      end,
-      '\.env\.(example|sample|template|dist|defaults)\b', '.ENVTEMPLATE', 'gi') as probe
-  from events
-  where turn_type = 'tool_use'
+with by_path as (
+    select row_id, host, session_id, timestamp_utc, source_file, tool_name, kind, via, text,
+        min(credential_class) as what, min(path) as path
+    from file_accesses
+    where credential_class is not null
+    group by all
 ),
-classified as (
-  select *,
-    case
-      when regexp_matches(probe, '(^|[\s"''/=:(])\.env(\.[\w-]+)?($|[\s"'';|&)<>])', 'i') then '.env file'
-      when regexp_matches(probe, '\.aws/(credentials|config)\b', 'i') then 'AWS credentials'
-      when regexp_matches(probe, '\.ssh/(id_[a-z0-9_]+($|[^.\w])|authorized_keys|[\w.-]+\.pem\b)', 'i') then 'SSH key'
-      when regexp_matches(probe, '(^|[\s"''/])(\.netrc|\.git-credentials|\.pgpass|\.npmrc|\.pypirc)\b', 'i') then 'token file'
-      when regexp_matches(probe, '\.docker/config\.json|\.kube/config\b|gcloud/(credentials\.db|application_default_credentials\.json|access_tokens\.db)', 'i') then 'cloud or cluster credentials'
-      when regexp_matches(probe, '/etc/(shadow|gshadow|sudoers)\b', 'i') then 'system password store'
-      when regexp_matches(probe, 'Login Data|[/\\]Cookies\b|logins\.json|key4\.db|Local State', 'i') then 'browser password or cookie store'
-      when regexp_matches(probe, 'security\s+(find-(generic|internet)-password|dump-keychain)|\.keychain(-db)?\b', 'i') then 'keychain'
-      when regexp_matches(probe, '(^|[\s;&|(`])printenv\b|(^|[\s;&|(`])env\s*($|[|;&>])|/proc/[^/\s]+/environ|(^|[\s;&|(`])export\s+-p\b', 'i') then 'environment variables'
-      when regexp_matches(probe, '169\.254\.169\.254|metadata\.google\.internal|169\.254\.170\.2|fd00:ec2::254', 'i') then 'cloud metadata endpoint'
-    end as what
-  from calls
+
+by_command as (
+    select row_id, host, session_id, timestamp_utc, source_file, tool_name, kind, 'command' as via, text,
+        case
+            when regexp_matches(command_read, 'security\s+(find-(generic|internet)-password|dump-keychain)', 'i') then 'keychain'
+            when regexp_matches(command_read, '(^|[\s;&|(`])printenv\b|(^|[\s;&|(`])env\s*($|[|;&>])|/proc/[^/\s]+/environ|(^|[\s;&|(`])export\s+-p\b', 'i')
+                then 'environment variables'
+            when regexp_matches(command_read, '169\.254\.169\.254|metadata\.google\.internal|169\.254\.170\.2|fd00:ec2::254', 'i') then 'cloud metadata endpoint'
+        end as what,
+        null as path
+    from commands
+),
+
+by_other_tool as (
+    select row_id, host, session_id, timestamp_utc, source_file, tool_name, kind, 'tool' as via, text,
+        'cloud metadata endpoint' as what, null as path
+    from tool_calls
+    where call_type in ('web', 'browser', 'mcp', 'other')
+      and regexp_matches(text, '169\.254\.169\.254|metadata\.google\.internal|169\.254\.170\.2|fd00:ec2::254', 'i')
+),
+
+hits as (
+    select * from by_path
+    union all by name
+    select * from by_command where what is not null
+    union all by name
+    select * from by_other_tool
 )
+
 select host, session_id, row_id, timestamp_utc,
-  what || ' accessed by ' || coalesce(tool_name, kind) || ': ' || left(text, 300) as summary,
-  source_file
-from classified
-where what is not null
+    min(what) || ' accessed by ' || coalesce(min(tool_name), min(kind)) || ': '
+        || left(case when min(via) = 'file tool' then min(path) else min(text) end, 300) as summary,
+    source_file
+from hits
+group by host, session_id, row_id, timestamp_utc, source_file

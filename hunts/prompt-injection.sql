@@ -7,7 +7,8 @@
 --   instructions", "disregard previous instructions", "forget your instructions", "new instructions:",
 --   "you are now a/an/the ...", "do not tell/inform the user", "system override", a hidden HTML comment
 --   addressed to the AI/assistant/agent/LLM/model/Cline ("AI assistant: ..."), or a fake "[SYSTEM]:" line, followed by a
---   command the agent ran in the same session after it. One finding per such result; the summary
+--   command the agent ran in the same session after it (commands, sql/41; a denied one never ran). On the legacy
+--   engines a file the agent read is a tool result of the request that carried it back (docs/REAL-FORMATS.md). One finding per such result; the summary
 --   quotes the phrase and the first command that followed. Prompts typed by the user are not tool results
 --   and are never findings.
 -- false_positives: A README or security course about prompt injection that the agent read, followed by
@@ -22,18 +23,18 @@ with injected as (
     -- a cheap test first (literal words only): the expression above runs only on the results that pass it
     and regexp_matches(text, '(?i)instruction|ignore|you\s+are\s+now|do\s+not\s+(tell|inform|mention)|override|<!--|\[\s*system|disregard')
 ),
-commands as (
+ran as (
+  -- the commands the agent ran (commands, sql/41): not a denied one, never a final answer
   select host, session_id, timestamp_utc, source_file, source_line, source_seq, text
-  from events
-  where turn_type = 'tool_use'
-    and (tool_name in ('execute_command', 'bash', 'run_commands') or kind in ('say:command', 'ask:command'))
+  from commands
+  where approval <> 'denied'
 ),
 followed as (
   select i.host, i.session_id, i.row_id, i.timestamp_utc, i.source_file, i.tool_name, i.phrase,
     arg_min(c.text, c.timestamp_utc) as first_command,
     count(*) as commands_after
   from injected i
-  join commands c on c.host = i.host and c.session_id = i.session_id
+  join ran c on c.host = i.host and c.session_id = i.session_id
     and (c.timestamp_utc > i.timestamp_utc
       or (c.timestamp_utc is null or i.timestamp_utc is null) and c.source_file = i.source_file
         and (c.source_line, c.source_seq) > (i.source_line, i.source_seq))

@@ -60,6 +60,33 @@ from legacy_failed_tools as t
 anti join (select host, source_file, tool_use_id from raw_events where turn_type = 'tool_result' and tool_use_id is not null) as r
     on r.host = t.host and r.source_file = t.source_file and r.tool_use_id = t.tool_use_id;
 
+-- int_legacy_result_pairs: the legacy_result rule of the duplicate rule (issue 27). A legacy task's request
+-- carries each tool's result back to the model; the reader gives each a `request:tool_result` row
+-- (readers/shapes/request-results.ts). Where the task's ui_messages.json also records that call's result as a
+-- message of its own (command_output, mcp_server_response, browser_action_result: the same call id in the same
+-- file), the request's copy is dropped and the message kept, so a result is one row of events (a file read, a
+-- denied command and most tools have no such message: their request copy is the result). Inputs: raw_events.
+-- Grain: one row per dropped request copy, with the first result message of its call (sql/31 lists them in
+-- duplicates).
+create or replace table int_legacy_result_pairs as
+with request_copies as (
+    select row_id, host, source_file, tool_use_id
+    from raw_events
+    where store in ('vscode-tasks', 'cline-tasks') and kind = 'request:tool_result' and tool_use_id is not null
+),
+
+result_messages as (
+    select host, source_file, tool_use_id, arg_min(row_id, [source_line, source_seq]) as kept_row_id
+    from raw_events
+    where store in ('vscode-tasks', 'cline-tasks') and turn_type = 'tool_result' and kind <> 'request:tool_result'
+      and tool_use_id is not null
+    group by all
+)
+
+select r.row_id as dropped_row_id, m.kept_row_id
+from request_copies as r
+join result_messages as m on m.host = r.host and m.source_file = r.source_file and m.tool_use_id = r.tool_use_id;
+
 create or replace view int_primary_events as
 with manifest_sessions as (
     select distinct host, session_id from raw_events where store = 'sdk-sessions' and kind = 'session_start'
@@ -104,6 +131,8 @@ passed_through as (
     left join int_legacy_failed_rows as f on f.row_id = p.row_id
     left join legacy_tasks_with_request_figures as l on l.host = p.host and l.session_id = p.session_id
     left join legacy_task_providers as tp on tp.host = p.host and tp.session_id = p.session_id and tp.model = p.model
+    -- a request's copy of a result its task records as a message (int_legacy_result_pairs)
+    anti join int_legacy_result_pairs as d on d.dropped_row_id = p.row_id
     where p.source_role = 'primary' and p.kind <> 'model_usage' and p.store not in ('sessions-db', 'sync-queue')
 ),
 

@@ -3,7 +3,8 @@
 -- int_duplicate_candidates (sql/20, sql/28: the rows of each rule, their keys and coordinates, no text).
 -- Grain: one row per dropped secondary row, with the primary row that absorbed it (row_ids of raw_events).
 -- This file creates the empty table and the passes; sql/22 to sql/25 run them, one rule each, and sql/29
--- the three rules of the hub event log.
+-- the three rules of the hub event log; the last rule, hub_search (sql/29_int_duplicate_pairs_hub_search),
+-- pairs secondary rows with each other, once, without these passes.
 --
 -- The rule is one-to-one per rule: a primary row absorbs at most one secondary row of each rule (one copy
 -- per secondary store: a prompt in the transcript, the input history and the search index drops both

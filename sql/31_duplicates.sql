@@ -1,6 +1,8 @@
 -- duplicates: every secondary row the duplicate rule dropped, beside the primary row that already records
--- it and the rule that matched them (sql/20 to sql/29). Inputs: int_secondary_paired (the dropped row),
--- int_duplicate_candidates (the kept row, by rule and row_id). Grain: one row per dropped row
+-- it and the rule that matched them (sql/20 to sql/29), and every legacy request's copy of a tool result
+-- dropped by the legacy_result rule (sql/10). Inputs: int_secondary_paired (the dropped row),
+-- int_duplicate_candidates (the kept row, by rule and row_id), int_legacy_result_pairs and raw_events.
+-- Grain: one row per dropped row
 -- (dropped_row_id is unique); each kept row appears at most once per rule, the rule being one-to-one per rule.
 create or replace table duplicates as
 select
@@ -31,18 +33,48 @@ select
 from int_secondary_paired as s
 join int_duplicate_candidates as p on p.rule = s.duplicate_rule and p.row_id = s.duplicate_of_row_id
 where s.duplicate_rule is not null
+union all
+-- legacy_result (sql/10): a legacy request's copy of a tool result its task records as a message of its own
+select
+    'legacy_result' as rule,
+    1 as rule_round,
+    'same call' as rule_pass,
+    1 as round_number,
+    epoch_ms(k.timestamp_utc) - epoch_ms(d.timestamp_utc) as distance_ms,
+    d.host,
+    d.home,
+    d.row_id as dropped_row_id,
+    d.store as dropped_store,
+    d.source_file as dropped_source_file,
+    d.source_line as dropped_source_line,
+    d.session_id as dropped_session_id,
+    d.turn_type as dropped_turn_type,
+    d.kind as dropped_kind,
+    d.timestamp_utc as dropped_timestamp_utc,
+    d.text as dropped_text,
+    k.row_id as kept_row_id,
+    k.store as kept_store,
+    k.source_file as kept_source_file,
+    k.source_line as kept_source_line,
+    k.source_seq as kept_source_seq,
+    k.session_id as kept_session_id,
+    k.kind as kept_kind,
+    k.timestamp_utc as kept_timestamp_utc
+from int_legacy_result_pairs as l
+join raw_events as d on d.row_id = l.dropped_row_id
+join raw_events as k on k.row_id = l.kept_row_id
 order by host, rule, dropped_source_file, dropped_source_line, dropped_row_id;
 
 comment on table duplicates is 'Every secondary row the duplicate rule dropped, beside the primary row that already records it. Grain: one row per dropped row (dropped_row_id).';
-comment on column duplicates.rule is 'Rule that paired them: hook_tool_call, hook_text, input_history, search_index, hub_message, hub_usage or hub_session.';
+comment on column duplicates.rule is 'Rule that paired them: hook_tool_call, hook_text, input_history, search_index, hub_message, hub_usage, hub_session, hub_search (a search-index copy of a hub row, where the transcript is gone), or legacy_result (a legacy request''s copy of a tool result its task records as a message).';
 comment on column duplicates.rule_round is 'Pass that paired them: 1 nearest, 2 in order (or undated history lines newest first).';
-comment on column duplicates.rule_pass is 'The same pass by name: nearest, in_order or undated.';
+comment on column duplicates.rule_pass is 'The same pass by name: nearest, in_order or undated; same call for legacy_result.';
 comment on column duplicates.round_number is 'Round of the rule that paired them, 1 first; a rule runs rounds until one pairs nothing.';
 comment on column duplicates.distance_ms is 'Milliseconds between the two rows'' times; 0 for search_index and undated lines.';
 comment on column duplicates.host is 'Host image name.';
 comment on column duplicates.home is 'Home folder of the dropped row.';
 comment on column duplicates.dropped_row_id is 'row_id of the dropped row in raw_events.';
-comment on column duplicates.dropped_store is 'Store of the dropped row: hooks-log, input-history, search-index or hub-events.';
+comment on column duplicates.dropped_store is 'Store of the dropped row: hooks-log, input-history, search-index or hub-events; cline-tasks or vscode-tasks for legacy_result.';
 comment on column duplicates.dropped_source_file is 'Evidence file of the dropped row.';
 comment on column duplicates.dropped_source_line is 'source_line of the dropped row.';
 comment on column duplicates.dropped_session_id is 'session_id of the dropped row.';
@@ -50,7 +82,7 @@ comment on column duplicates.dropped_turn_type is 'turn_type of the dropped row.
 comment on column duplicates.dropped_kind is 'kind of the dropped row.';
 comment on column duplicates.dropped_timestamp_utc is 'Time of the dropped row.';
 comment on column duplicates.dropped_text is 'Text of the dropped row.';
-comment on column duplicates.kept_row_id is 'row_id of the transcript (for hub_session, the manifest) row kept, in raw_events and events.';
+comment on column duplicates.kept_row_id is 'row_id of the transcript (for hub_session, the manifest; for hub_search, the hub event log) row kept, in raw_events and events.';
 comment on column duplicates.kept_store is 'Store of the kept row.';
 comment on column duplicates.kept_source_file is 'Evidence file of the kept row.';
 comment on column duplicates.kept_source_line is 'source_line of the kept row.';

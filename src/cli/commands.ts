@@ -221,6 +221,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           full: args.full,
           keepSecrets: args.keepSecrets,
           prune: args.prune,
+          noHunts: args.hunts === false,
           acceptEmpty: args.acceptEmpty ?? [],
           shard,
           zipPasswords,
@@ -259,7 +260,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           const { runModelsCommand } = await import('../load/models.js');
           const out = once('models', 'out', args.out);
           const log = commandLog('models', once('models', 'log-format', args.logFormat), io.stderr);
-          const run = await runModelsCommand(out);
+          const run = await runModelsCommand(out, { noHunts: args.hunts === false });
           const { hosts, raw_rows, duplicates_dropped, event_rows } = run;
           const seconds = (Date.now() - t0) / 1000;
           log.event(

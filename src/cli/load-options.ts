@@ -51,6 +51,12 @@ export function loadOptions<T>(y: Argv<T>) {
       describe:
         'Withdraw the hosts the warehouse holds that are not in this input (default: a load updates the hosts it is given and keeps every other)',
     })
+    .option('hunts', {
+      type: 'boolean',
+      default: true,
+      describe:
+        'Run the hunt pack (hunts/*.sql) into the warehouse whenever the models are rebuilt, so findings and hunt_runs always match it; --no-hunts builds it with no finding and a hunt_runs row saying so',
+    })
     .option('accept-empty', {
       type: 'string',
       array: true,
@@ -90,6 +96,11 @@ export function loadOptions<T>(y: Argv<T>) {
 export function modelsOptions<T>(y: Argv<T>) {
   return y
     .option('out', { type: 'string', demandOption: true, describe: 'Output folder of a load' })
+    .option('hunts', {
+      type: 'boolean',
+      default: true,
+      describe: 'Run the hunt pack into the warehouse built (--no-hunts: no finding, and a hunt_runs row saying so)',
+    })
     .option('log-format', LOG_FORMAT_OPTION)
     .epilogue(
       examplesBlock([
@@ -100,6 +111,6 @@ export function modelsOptions<T>(y: Argv<T>) {
       ]),
     )
     .epilogue(
-      'Builds OUT/fleet.duckdb from the partitions every load and shard load committed (their manifests), then deletes the files no manifest names (older generations, withdrawn partitions), as a plain load does at its end. It takes OUT for itself: it is refused (exit 3) while a load or any shard load runs, and a load or shard load started meanwhile is refused. On an OUT written by plain loads it rebuilds the same warehouse. Prints one line on stderr: rows, duplicates dropped, time; then one warning line per shard of the split that did not run or finish since the last complete build, naming its hosts (status shard not loaded in hosts; load_runs shows the shard). Exit codes: 0 built; 1 the build failed (fleet.duckdb is kept as it was); 2 bad --out; 3 a load holds OUT; 6 built, but shards of the split did not run or finish.',
+      'Builds OUT/fleet.duckdb from the partitions every load and shard load committed (their manifests), runs the hunt pack into it (unless --no-hunts), then deletes the files no manifest names (older generations, withdrawn partitions), as a plain load does at its end. It takes OUT for itself: it is refused (exit 3) while a load or any shard load runs, and a load or shard load started meanwhile is refused. On an OUT written by plain loads it rebuilds the same warehouse. Prints one line on stderr: rows, duplicates dropped, time; then one warning line per shard of the split that did not run or finish since the last complete build, naming its hosts (status shard not loaded in hosts; load_runs shows the shard). Exit codes: 0 built; 1 the build failed (fleet.duckdb is kept as it was); 2 bad --out; 3 a load holds OUT; 6 built, but shards of the split did not run or finish.',
     );
 }

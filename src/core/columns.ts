@@ -167,4 +167,16 @@ export const COLUMNS: readonly Column[] = [
     sql: 'VARCHAR',
     doc: 'On an SDK session_start row, the agent the session was imported from (metadata.importedFrom.tool, - when not named); null elsewhere.',
   },
+  {
+    name: 'setting_name',
+    type: 'utf8',
+    sql: 'VARCHAR',
+    doc: 'On a row of one setting, its name as its file or record spells it (permission: autoApprovalSettings.actions.executeAllCommands, mcpServers.<server>.autoApprove; task_settings: yoloModeToggled; agenda_automation: mode; hook_result: autoApprove); null elsewhere. The settings model reads it.',
+  },
+  {
+    name: 'setting_value',
+    type: 'utf8',
+    sql: 'VARCHAR',
+    doc: "The value of setting_name as its row text prints it (true, act, a tool name, JSON of an array; <set> for a credential's string); null elsewhere.",
+  },
 ];

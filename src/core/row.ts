@@ -63,6 +63,10 @@ export interface Row {
   session_origin: string | null;
   /** The agent an SDK session was imported from (manifest metadata.importedFrom.tool), on its `session_start` row. */
   imported_from: string | null;
+  /** On a row of one setting (permission, task_settings, agenda_automation, hook_result): its name, as the file spells it. */
+  setting_name: string | null;
+  /** The value of `setting_name`, as the row text prints it. */
+  setting_value: string | null;
 }
 
 /** One Cline store root found in a home, with the files of one store under it. */

@@ -1,10 +1,11 @@
 /**
- * The `findings` and `hunt_runs` tables of OUT/fleet.duckdb, written by `clinetrail hunt` under the OUT
- * lock. fleet.duckdb is never written in place: queries hold it open read-only, and DuckDB lets no
- * writer in beside them. It is copied (it holds views and small tables, not the Parquet rows), the two
- * tables are replaced in the copy, and the copy is renamed over it, as the model build does; a query
- * that opened the old file reads on undisturbed. A model build makes a new fleet.duckdb without them, so
- * a load that rebuilds the models drops the findings with the rows they point at (README "Hunts").
+ * The `findings` and `hunt_runs` tables of OUT/fleet.duckdb, written by the model build (the load runs the
+ * hunt pack into the new warehouse before it replaces the old one: hunt/build-hunts.ts) and by `clinetrail hunt`
+ * under the OUT lock. fleet.duckdb is never written in place: queries hold it open read-only, and DuckDB lets no
+ * writer in beside them. `clinetrail hunt` copies it (it holds views and small tables, not the Parquet rows),
+ * replaces the two tables in the copy, and renames the copy over it, as the model build does; a query that
+ * opened the old file reads on undisturbed. So both tables always exist: a warehouse built without the hunts
+ * (`load --no-hunts`, a pack that failed) has no finding and one `hunt_runs` row saying why (README "Hunts").
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { replaceWarehouse } from '../warehouse/warehouse-swap.js';
@@ -14,10 +15,13 @@ import type { Finding, HuntRun } from './run.js';
 export const FINDINGS_TABLE = 'findings';
 export const HUNT_RUNS_TABLE = 'hunt_runs';
 
-/** What the report and the MCP server say where `findings` does not exist. */
+/** What the report and the MCP server say where no hunt has run on the warehouse. */
 export function huntsNotRun(out: string): string {
   return `hunts not run yet: clinetrail hunt --out ${out}`;
 }
+
+/** `hunt_runs.status` of a hunt that ran. */
+export const RAN = 'ran';
 
 /** The columns of `findings` (the contract of issue 15), with their documentation. */
 const TABLE_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
@@ -40,7 +44,12 @@ const RUN_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
   ['attack', 'VARCHAR', "the hunt's ATT&CK technique ids, comma separated, or NULL"],
   ['count_findings', 'BIGINT', 'rows it put in findings'],
   ['is_truncated', 'BOOLEAN', 'it found more than the per-hunt cap; the rest are not in findings'],
-  ['ran_at_utc', 'TIMESTAMPTZ', 'when clinetrail hunt stored the run'],
+  ['ran_at_utc', 'TIMESTAMPTZ', 'when clinetrail hunt (or the load that built the warehouse) stored the run'],
+  [
+    'status',
+    'VARCHAR',
+    "ran; or, on the one row of a warehouse whose hunts did not run (hunt_id null), why: 'not run: load --no-hunts', 'failed: <the error>'",
+  ],
 ];
 
 function createTable(name: string, columns: ReadonlyArray<readonly [string, string, string]>, grain: string): string[] {
@@ -73,7 +82,7 @@ async function appendFindings(conn: DuckDBConnection, findings: readonly Finding
   appender.closeSync();
 }
 
-async function appendRuns(conn: DuckDBConnection, runs: readonly HuntRun[], ranAt: Date): Promise<void> {
+async function appendRuns(conn: DuckDBConnection, runs: readonly HuntRun[], ranAt: Date, notRun: string | null): Promise<void> {
   const { DuckDBTimestampTZValue } = await import('@duckdb/node-api');
   const appender = await conn.createAppender(HUNT_RUNS_TABLE);
   const at = new DuckDBTimestampTZValue(BigInt(ranAt.getTime()) * 1000n);
@@ -86,9 +95,42 @@ async function appendRuns(conn: DuckDBConnection, runs: readonly HuntRun[], ranA
     appender.appendBigInt(BigInt(run.findings));
     appender.appendBoolean(run.truncated);
     appender.appendTimestampTZ(at);
+    appender.appendVarchar(RAN);
+    appender.endRow();
+  }
+  if (notRun !== null) {
+    for (let i = 0; i < 7; i++) appender.appendNull();
+    appender.appendVarchar(notRun);
     appender.endRow();
   }
   appender.closeSync();
+}
+
+/**
+ * Creates or replaces `findings` and `hunt_runs` on `conn` (a writable connection to a warehouse file no query
+ * reads yet) with the findings of `runs`, in one transaction; `notRun` (with no runs) says why none ran.
+ */
+export async function writeFindingsTables(
+  conn: DuckDBConnection,
+  runs: readonly HuntRun[],
+  findings: readonly Finding[],
+  ranAt: Date,
+  notRun: string | null = null,
+): Promise<void> {
+  await conn.run('begin transaction');
+  const grain =
+    'one row per finding of the last hunt run (clinetrail hunt, or the load that built the warehouse): a row of events a hunt of hunts/ flagged';
+  for (const sql of createTable(FINDINGS_TABLE, TABLE_COLUMNS, grain)) await conn.run(sql);
+  for (const sql of createTable(
+    HUNT_RUNS_TABLE,
+    RUN_COLUMNS,
+    'one row per hunt of the last hunt run; or one row (hunt_id null) saying why no hunt ran',
+  ))
+    await conn.run(sql);
+  await appendFindings(conn, findings);
+  await appendRuns(conn, runs, ranAt, notRun);
+  await conn.run('commit');
+  await conn.run('checkpoint');
 }
 
 /**
@@ -101,23 +143,22 @@ export async function storeFindings(
   findings: readonly Finding[],
   ranAt: Date = new Date(),
 ): Promise<void> {
-  await replaceWarehouse(outDir, 'fleet.hunt', 'current', async (conn) => {
-    await conn.run('begin transaction');
-    const grain = 'one row per finding of the last clinetrail hunt: a row of events a hunt of hunts/ flagged';
-    for (const sql of createTable(FINDINGS_TABLE, TABLE_COLUMNS, grain)) await conn.run(sql);
-    for (const sql of createTable(HUNT_RUNS_TABLE, RUN_COLUMNS, 'one row per hunt the last clinetrail hunt ran'))
-      await conn.run(sql);
-    await appendFindings(conn, findings);
-    await appendRuns(conn, runs, ranAt);
-    await conn.run('commit');
-    await conn.run('checkpoint');
-  });
+  await replaceWarehouse(outDir, 'fleet.hunt', 'current', (conn) => writeFindingsTables(conn, runs, findings, ranAt));
 }
 
-/** Whether the warehouse on `conn` has a `findings` table (the report and the MCP server ask). */
+/**
+ * Whether hunts ran on the warehouse on `conn` (the report and the MCP server ask): `findings` exists and
+ * `hunt_runs` holds a hunt that ran (a warehouse stored before `hunt_runs.status` existed counts as run).
+ */
 export async function hasFindings(conn: DuckDBConnection): Promise<boolean> {
-  const reader = await conn.runAndReadAll(
-    `select count(*) from duckdb_tables() where schema_name = 'main' and table_name = ${sqlString(FINDINGS_TABLE)}`,
-  );
-  return Number(reader.getRows()[0][0]) > 0;
+  const columns = (
+    await conn.runAndReadAll(
+      `select table_name, column_name from duckdb_columns() where schema_name = 'main'
+       and table_name in (${sqlString(FINDINGS_TABLE)}, ${sqlString(HUNT_RUNS_TABLE)})`,
+    )
+  ).getRows() as [string, string][];
+  if (!columns.some(([table]) => table === FINDINGS_TABLE)) return false;
+  if (!columns.some(([table, column]) => table === HUNT_RUNS_TABLE && column === 'status')) return true;
+  const ran = await conn.runAndReadAll(`select count(*) from ${HUNT_RUNS_TABLE} where status = ${sqlString(RAN)}`);
+  return Number(ran.getRows()[0][0]) > 0;
 }

@@ -30,6 +30,11 @@ export interface LoadOptions {
   keepSecrets?: boolean;
   /** Withdraw the hosts the warehouse holds that are not in this input (`--prune`); kept by default. */
   prune?: boolean;
+  /**
+   * Build the warehouse without running the hunt pack into it (`--no-hunts`): `findings` is then empty and
+   * `hunt_runs` says why (hunt/build-hunts.ts). By default a load that rebuilds the models runs the pack.
+   */
+  noHunts?: boolean;
   /** Hosts whose empty image replaces what the warehouse holds of them (`--accept-empty HOST`). */
   acceptEmpty?: readonly string[];
   /**

@@ -26,12 +26,14 @@ export interface ModelsResult {
 /**
  * Builds fleet.duckdb unless it is current (`force` builds it anyway), then removes the files no manifest
  * names: after the grace period when a new warehouse replaced one that queries may still read. The
- * caller holds the OUT lock EXCLUSIVE. `onBuildFailed` runs before a failed build's error is rethrown.
+ * caller holds the OUT lock EXCLUSIVE. `onBuildFailed` runs before a failed build's error is rethrown. A build
+ * runs the hunt pack into the new warehouse before it replaces the old one (hunt/build-hunts.ts), unless
+ * `hunts` is false (`--no-hunts`): then `findings` is empty and `hunt_runs` says so.
  */
 export async function refreshModels(
   out: string,
   emit: (event: LoadEvent) => void,
-  options: { force?: boolean; onBuildFailed?: () => Promise<void> } = {},
+  options: { force?: boolean; onBuildFailed?: () => Promise<void>; hunts?: boolean } = {},
 ): Promise<ModelsResult> {
   const staleMarker = path.join(out, STALE_MARKER);
   const models = await modelsVersion();
@@ -53,7 +55,12 @@ export async function refreshModels(
     emit({ event: 'models', rebuilt: true });
     testStop('before-models');
     const { buildWarehouse } = await import('../warehouse/build.js');
-    ({ duplicatesDropped: duplicates } = await buildWarehouse(out).catch(async (err: unknown) => {
+    const { NO_HUNTS, runHuntsInBuild } = await import('../hunt/build-hunts.js');
+    const skip = options.hunts === false ? NO_HUNTS.replace('OUT', out) : null;
+    ({ duplicatesDropped: duplicates } = await buildWarehouse(out, async (conn) => {
+      const hunts = await runHuntsInBuild(conn, skip);
+      emit({ event: 'hunts', hunts: hunts.hunts, findings: hunts.findings, not_run: hunts.notRun, ms: hunts.ms });
+    }).catch(async (err: unknown) => {
       await options.onBuildFailed?.();
       throw err;
     }));
@@ -86,7 +93,7 @@ export interface ModelsRun {
  * built all the same, for the hosts that did load, with the others recorded `shard not loaded`
  * (load/split-check.ts) and returned, so the scheduler sees a failure and the warehouse says which.
  */
-export async function runModelsCommand(outArg: string): Promise<ModelsRun> {
+export async function runModelsCommand(outArg: string, options: { noHunts?: boolean } = {}): Promise<ModelsRun> {
   if (outArg === '') throw new UsageError("models: --out wants the output folder of a load, got ''");
   const out = path.resolve(outArg);
   const st = await fs.stat(out).catch(() => null);
@@ -102,7 +109,7 @@ export async function runModelsCommand(outArg: string): Promise<ModelsRun> {
     const { queryWarehouse } = await import('../warehouse/build.js');
     const split = await checkSplit(out);
     await recordShardsNotRun(out, split, await clinetrailVersion());
-    const { duplicates } = await refreshModels(out, () => {}, { force: true });
+    const { duplicates } = await refreshModels(out, () => {}, { force: true, hunts: options.noHunts !== true });
     await markSplitComplete(out, split);
     const [row] = (
       await queryWarehouse(

@@ -35,6 +35,8 @@ export type LoadEvent =
       parser_errors: number;
     }
   | { event: 'models'; rebuilt: boolean }
+  /** The hunt pack run into the warehouse just built (hunt/build-hunts.ts); `not_run` says why none ran. */
+  | { event: 'hunts'; hunts: number; findings: number; not_run: string | null; ms: number }
   /** A host of the input whose image gave no store while the warehouse held data for it: kept. */
   | { event: 'kept-empty'; host: string }
   | { event: 'migrated'; partitions: number }
@@ -130,6 +132,14 @@ export function createProgress(options: ProgressOptions): (e: LoadEvent) => void
       case 'models':
         clearLive();
         options.write(e.rebuilt ? 'building warehouse models\n' : 'no partition changed: warehouse models kept\n');
+        break;
+      case 'hunts':
+        clearLive();
+        options.write(
+          e.not_run === null
+            ? `hunts: ${e.findings} finding(s) of ${e.hunts} hunt(s) stored in the warehouse (${duration(e.ms)})\n`
+            : `hunts ${e.not_run}\n`,
+        );
         break;
       case 'done':
         clearLive();

@@ -253,7 +253,10 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     // A shard builds no model and deletes nothing: fleet.duckdb, which the other shards' runs and any
     // query may be reading, still names the old generations and withdrawn partitions until `models`.
     if (shard === null) {
-      const { duplicates } = await refreshModels(out, emit, { onBuildFailed: () => fs.rm(runFile, { force: true }) });
+      const { duplicates } = await refreshModels(out, emit, {
+        onBuildFailed: () => fs.rm(runFile, { force: true }),
+        hunts: options.noHunts !== true,
+      });
       record.duplicates_dropped = Number.isFinite(duplicates) ? duplicates : null;
     }
     // the record is completed by rename: a run killed before keeps its record with these two null

@@ -13,6 +13,7 @@ import type { Reader } from './shapes/rows.js';
 import { eachFile, parserRow, rowFor } from './shapes/rows.js';
 import { quoteLine, readLines } from './parse/lines.js';
 import { summariseToolInput, toolResultText } from './shapes/tool-input.js';
+import { isRunReminder } from './shapes/user-input.js';
 import { bool, epochMs, obj, show, str } from './shapes/values.js';
 
 /** The fields every row of a line shares: time, session, project and branch. */
@@ -62,8 +63,11 @@ export function hookAuditText(hookName: string, line: Record<string, unknown>): 
 function hookFields(hookName: string, line: Record<string, unknown>): RowFields {
   const kind = `hook:${hookName}`;
   switch (hookName) {
-    case 'prompt_submit':
-      return { turn_type: 'user', kind, text: str(obj(line.userPromptSubmit)?.prompt) };
+    case 'prompt_submit': {
+      // the CLI's own run reminders reach the hook as prompts too: system rows, as in the transcript
+      const prompt = str(obj(line.userPromptSubmit)?.prompt);
+      return { turn_type: prompt !== null && isRunReminder(prompt, null) ? 'system' : 'user', kind, text: prompt };
+    }
     case 'tool_call': {
       const call = obj(line.tool_call);
       const pre = obj(line.preToolUse);

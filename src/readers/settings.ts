@@ -15,7 +15,7 @@ import type { Reader } from './shapes/rows.js';
 import { eachFile, parserRow, rowFor } from './shapes/rows.js';
 import { readJsonFile } from './parse/json-file.js';
 import { homePath } from './shapes/home-path.js';
-import { obj } from './shapes/values.js';
+import { obj, show } from './shapes/values.js';
 import {
   globalSettingsPermissions,
   globalStatePermissions,
@@ -70,6 +70,8 @@ function* permissionRows(
       turn_type: 'system',
       kind: 'permission',
       text: permissionText(item.key, item.value, from),
+      setting_name: item.key,
+      setting_value: show(item.value),
     });
   }
 }

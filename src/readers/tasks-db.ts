@@ -194,6 +194,9 @@ function* automationRows(raw: Record<string, unknown>): Generator<RecordRow> {
     ...fields,
     turn_type: 'system',
     kind: 'agenda_automation',
+    // the policy itself, for the settings model: whether agents may start agenda tasks with nobody watching
+    setting_name: 'mode',
+    setting_value: str(r.mode),
     text:
       `agenda automation: ${field('scope', r.scope_key)} ${field('mode', r.mode)} ${flagField('apply_to_agent_created', r.apply_to_agent_created)}` +
       ` ${field('max_concurrent_runs', r.max_concurrent_runs)} ${field('max_chain_depth', r.max_chain_depth)}` +

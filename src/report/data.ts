@@ -116,8 +116,10 @@ export interface SecretRow {
 export interface SettingRow {
   host: string;
   home: string | null;
+  /** `name=value` of a row of safety_off (sql/39). */
   setting: string;
-  kind: string;
+  /** Which safeguard it turns off (safety_off.what). */
+  what: string;
   rows: number;
   sessions: number;
   firstUtc: string | null;

@@ -10,30 +10,24 @@ import type { ReportCaps, TimeUnit } from './data.js';
 /** A TIMESTAMPTZ as `2026-05-01T10:00:00Z`. */
 export const utc = (column: string): string => `strftime(${column}, '%Y-%m-%dT%H:%M:%SZ')`;
 
-/** The events that are a shell command Cline ran (README "Hunting"). */
-const COMMAND = `turn_type = 'tool_use' and tool_name in ('execute_command', 'bash', 'run_commands') and text is not null`;
-
 /**
- * Settings that let Cline act without a human: auto-approval (`autoApprovalSettings.enabled`, its
- * actions, `toolAutoApprove`), yolo mode (a task's `yoloModeToggled`), MCP tools approved for good
- * (`mcpServers.<server>.autoApprove=<tool>`; `alwaysAllow` is the same list in Cline's forks) and a hook's
- * answer that auto-approves a tool call (3.x hub log). They appear as `permission setting:`, `task
- * settings:` and `hook result:` rows (README "Tables").
+ * The events that are a shell command Cline ran or asked to run: the one definition of sql/37
+ * (`is_command_call`, what the `commands` view and the hunts read), applied in the report's one scan.
  */
-export const SAFETY_OFF_PATTERN = String.raw`autoApprovalSettings\.(?:enabled|actions\.[A-Za-z]+)=true|toolAutoApprove=true|yolo[A-Za-z]*=true|mcpServers\.[^ =]+\.(?:autoApprove|alwaysAllow)=[^ ]+|"autoApprove": ?true`;
-const SAFETY_KINDS = `kind in ('permission', 'task_settings', 'hook_result')`;
+const COMMAND = `is_command_call(turn_type, tool_name, kind) and text is not null`;
 
 /**
  * The one scan of the timeline: `int_timeline` costs its joins on every read (about 10 s on the bench's
  * 200-host fleet, docs/BENCHMARKS.md), so the figures of the glance, the rows per host, the top commands,
- * the models and the safety settings come from one materialized pass over the few columns they need, as
- * one result of `(section, ord, item)` rows, `item` a JSON object of the section's columns.
+ * and the models come from one materialized pass over the few columns they need, as one result of
+ * `(section, ord, item)` rows, `item` a JSON object of the section's columns. The safety settings are the rows
+ * of `safety_off` (sql/39), the table the `safety-turned-off` hunt reads: the page and the hunt agree.
  */
 export function factsSql(caps: ReportCaps): string {
   return `with t as materialized (
   select host, home, session_id, timestamp_utc, kind, model, provider, tokens_in, tokens_out, cost_usd, source_file,
     ${COMMAND} as is_command,
-    case when ${COMMAND} or (${SAFETY_KINDS} and regexp_matches(text, '${SAFETY_OFF_PATTERN}')) then text end as text
+    case when ${COMMAND} then text end as text
   from int_timeline
 ), glance as (
   select count(distinct host) as hosts, count(*) as rows, count(*) filter (where timestamp_utc is null) as undated_rows,
@@ -58,16 +52,13 @@ export function factsSql(caps: ReportCaps): string {
     row_number() over (order by sessions desc, rows desc, model, provider) as ord
   from t where model is not null
   group by model, provider
-), hit as (
-  select host, home, kind, session_id, timestamp_utc, source_file,
-    unnest(regexp_extract_all(text, '${SAFETY_OFF_PATTERN}')) as setting
-  from t where text is not null and not is_command
 ), settings as (
-  select host, home, setting, kind, count(*) as rows, count(distinct session_id) as sessions,
-    ${utc('min(timestamp_utc)')} as first_utc, ${utc('max(timestamp_utc)')} as last_utc, min(source_file) as source_file,
-    count(*) over () as total, row_number() over (order by host, home, setting, kind) as ord
-  from hit
-  group by host, home, setting, kind
+  select host, home, setting_name || '=' || coalesce(setting_value, '-') as setting, what, count(*) as rows,
+    count(distinct session_id) as sessions, ${utc('min(timestamp_utc)')} as first_utc, ${utc('max(timestamp_utc)')} as last_utc,
+    min(source_file) as source_file, count(*) over () as total,
+    row_number() over (order by host, home, setting_name, setting_value, what) as ord
+  from safety_off
+  group by host, home, setting_name, setting_value, what
 )
 select 'glance' as section, 1 as ord, to_json(g) as item from glance g
 union all select 'host', ord, to_json(h) from per_host h where ord <= ${caps.hosts}

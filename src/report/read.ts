@@ -254,7 +254,7 @@ export async function readReport(out: string, caps: ReportCaps, tempDir: string)
         host: String(r.host),
         home: str(r.home),
         setting: String(r.setting),
-        kind: String(r.kind),
+        what: String(r.what),
         rows: num(r.rows),
         sessions: num(r.sessions),
         firstUtc: str(r.first_utc),

@@ -11,12 +11,12 @@ export function settingsSection(data: ReportData): Html {
     data.settings.length === 0
       ? html`<p>No auto-approval, yolo mode, MCP auto-approve or auto-approving hook answer was found.</p>`
       : html`${table(
-          ['host', 'home', 'setting', 'row kind', 'rows', 'sessions', 'first seen', 'last seen', 'source file'],
+          ['host', 'home', 'setting', 'turns off', 'rows', 'sessions', 'first seen', 'last seen', 'source file'],
           data.settings.map((s) => [
             s.host,
             s.home,
             html`<code>${s.setting}</code>`,
-            s.kind,
+            s.what,
             count(s.rows),
             count(s.sessions),
             time(s.firstUtc),
@@ -26,10 +26,12 @@ export function settingsSection(data: ReportData): Html {
           [4, 5],
         )}${capLine(data.settings.length, data.settingsTotal, 'settings')}`;
   return html`<section id="safety"><h2>Settings that turn safety off</h2>
-<p class="dim">Auto-approval (<code>autoApprovalSettings</code>, <code>toolAutoApprove</code>), yolo mode, MCP tools approved for
-good (<code>mcpServers.&lt;server&gt;.autoApprove</code> / <code>alwaysAllow</code>) and hook answers that auto-approve a tool call,
-from <code>permission setting:</code>, <code>task settings:</code> and <code>hook result:</code> rows. A setting file records no
-time of its own: its rows carry the file's mtime.</p>
+<p class="dim">The rows of <code>safety_off</code>, the table the <code>safety-turned-off</code> hunt reads: yolo mode, every
+command or tool approved (<code>autoApprovalSettings.actions.executeAllCommands</code> with auto-approval enabled,
+<code>toolAutoApprove</code>), edits outside the workspace approved, MCP tools approved for good
+(<code>mcpServers.&lt;server&gt;.autoApprove</code> / <code>alwaysAllow</code>), an unattended agenda, hook answers that
+auto-approve a tool call, sessions switched to yolo. The default auto-approval (read files, safe commands) is not here. A
+setting file records no time of its own: its rows carry the file's mtime.</p>
 ${body}</section>`;
 }
 
@@ -50,11 +52,12 @@ export function commandsSection(data: ReportData): Html {
           data.commands.length,
           data.commandsTotal,
           'distinct commands',
-          "select text, count(*) from events where turn_type = 'tool_use' and tool_name in ('execute_command', 'bash', 'run_commands') group by text order by 2 desc",
+          'select command, count(*) from commands group by command order by 2 desc',
         )}`;
   return html`<section id="commands"><h2>Top commands</h2>
-<p class="dim">Shell commands Cline ran or asked to run (<code>execute_command</code>, <code>bash</code>, <code>run_commands</code>
-tool calls), by how often the same text appears; commands longer than ${count(c.commandChars)} characters are cut.</p>
+<p class="dim">Shell commands Cline ran or asked to run (the <code>commands</code> view: <code>execute_command</code>,
+<code>bash</code>, <code>run_commands</code> tool calls and legacy <code>say:command</code>/<code>ask:command</code> messages), by
+how often the same text appears; commands longer than ${count(c.commandChars)} characters are cut.</p>
 ${body}</section>`;
 }
 

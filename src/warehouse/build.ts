@@ -181,8 +181,15 @@ export interface BuildSummary {
   duplicatesDropped: number;
 }
 
-/** Builds OUT/fleet.duckdb from the partitions: into a new file, then renamed over the old one. */
-export async function buildWarehouse(outDir: string): Promise<BuildSummary> {
+/**
+ * Builds OUT/fleet.duckdb from the partitions: into a new file, then renamed over the old one. `afterModels`
+ * runs on the new file's connection once the models are committed, before the rename (the load runs the hunt
+ * pack there: hunt/build-hunts.ts), so what it adds is in place the moment the warehouse is.
+ */
+export async function buildWarehouse(
+  outDir: string,
+  afterModels: (conn: DuckDBConnection) => Promise<void> = async () => {},
+): Promise<BuildSummary> {
   return replaceWarehouse(outDir, 'fleet', 'empty', async (conn) => {
     // One transaction for the whole build: a model file is many statements (every column's comment is
     // one), and each committed alone cost a WAL write; the new file is all or nothing anyway (renamed
@@ -195,6 +202,7 @@ export async function buildWarehouse(outDir: string): Promise<BuildSummary> {
     await conn.run('checkpoint');
     // counted on the build's own connection: a second instance on the new file cost a load 0.3 s
     const [[dropped]] = (await conn.runAndReadAll('select count(*) from duplicates')).getRows();
+    await afterModels(conn);
     return { duplicatesDropped: Number(dropped) };
   });
 }

@@ -3,8 +3,8 @@
  * raw_events and events, and the raw views over the records beside the rows (raw_files, raw_runs,
  * raw_secrets). A column documented once in its shape is explained by `describe` and `duckdb_columns()`
  * wherever it appears. Model files use them as placeholders: `{{raw_events_column_comments}}`,
- * `{{events_column_comments}}`, `{{files_column_comments}}`, `{{runs_column_comments}}`,
- * `{{secrets_column_comments}}`.
+ * `{{events_column_comments}}`, `{{tool_calls_column_comments}}`, `{{commands_column_comments}}`,
+ * `{{files_column_comments}}`, `{{runs_column_comments}}`, `{{secrets_column_comments}}`.
  */
 import { COLUMNS, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE, type RecordColumn } from '../core/records.js';
 import { sqlString } from './sql-literal.js';
@@ -29,6 +29,9 @@ export function recordCommentPlaceholders(): Record<string, string> {
   return {
     raw_events_column_comments: comments('raw_events', rowDocs()),
     events_column_comments: comments('events', rowDocs()),
+    // the views of sql/40-41 (issue 27) carry every column of events before their own
+    tool_calls_column_comments: comments('tool_calls', rowDocs()),
+    commands_column_comments: comments('commands', rowDocs()),
     files_column_comments: comments('raw_files', shapeDocs(FILE_SHAPE)),
     runs_column_comments: comments('raw_runs', shapeDocs(RUN_SHAPE)),
     secrets_column_comments: comments('raw_secrets', shapeDocs(SECRET_SHAPE)),

@@ -32,6 +32,8 @@ export const REDACTED_COLUMNS = [
   'sync_target',
   'session_origin',
   'imported_from',
+  'setting_name',
+  'setting_value',
 ] as const satisfies readonly RedactedColumnName[];
 
 export type RedactedColumn = (typeof REDACTED_COLUMNS)[number];

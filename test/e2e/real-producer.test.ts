@@ -171,12 +171,49 @@ describe('the real-producer corpus, every generation loaded as one fleet', () =>
       }
     });
 
+    // issue 27: a legacy task's results are tool_result rows, one per result, wherever the task keeps them
+    if (c.facts.generation !== 'sdk')
+      it('gives each legacy call one tool_result row: the message where the task records one, else the request copy', async () => {
+        const calls = await rows(
+          `select e.session_id, e.tool_use_id, e.tool_name,
+             (select count(*)::INTEGER from events r where r.host = e.host and r.source_file = e.source_file
+                and r.turn_type = 'tool_result' and r.tool_use_id = e.tool_use_id) as results,
+             (select count(*)::INTEGER from events r where r.host = e.host and r.source_file = e.source_file
+                and r.turn_type = 'tool_result' and r.kind <> 'request:tool_result' and r.tool_use_id = e.tool_use_id) as messages,
+             (select count(*)::INTEGER from events r where r.host = e.host and r.source_file = e.source_file
+                and r.kind = 'request:tool_result' and r.tool_use_id = e.tool_use_id) as request_copies,
+             (select count(*)::INTEGER from duplicates d join events k on k.row_id = d.kept_row_id
+                where d.rule = 'legacy_result' and d.host = e.host and k.source_file = e.source_file
+                and k.tool_use_id = e.tool_use_id) as dropped
+           from events e
+           where e.host = $1 and e.turn_type = 'tool_use' and e.store = 'cline-tasks'
+             and e.tool_name in ('execute_command', 'readFile', 'newFileCreated', 'use_mcp_tool', 'lookup_ticket')`,
+          hostOf(c),
+        );
+        const done = new Set(completedSessions(c.facts).map((s) => s.observedSessionId));
+        const checked = calls.filter((r) => done.has(r.session_id as string));
+        expect(checked.length).toBeGreaterThan(20);
+        expect(checked.some((r) => (r.messages as number) > 0)).toBe(true);
+        for (const r of checked) {
+          expect(r.results, `${r.session_id} ${r.tool_name} ${r.tool_use_id}`).toBe(1);
+          // a command's output is a message of the task: the request's copy is dropped and listed in duplicates; a
+          // command with no output, a file read, an MCP answer the task holds nowhere else keep the request's copy
+          const copy = (r.messages as number) > 0 ? [0, 1] : [1, 0];
+          expect([r.request_copies, r.dropped], `${r.tool_name} ${r.tool_use_id}`).toEqual(copy);
+        }
+      });
+
     it('flags the result of a failed command as an error where the generation records the exit code', async () => {
       const flagged = await rows(
         `select session_id, tool_name from events where turn_type = 'tool_result' and is_error and host = $1`,
         hostOf(c),
       );
-      const failing = done.filter((s) => s.commands.some((x) => x.expectedExitCode !== 0));
+      // 3.x records a call the user denied as a failed result too (the driver's denied command)
+      const failing = done.filter(
+        (s) =>
+          s.commands.some((x) => x.expectedExitCode !== 0) ||
+          (c.facts.generation === 'sdk' && (s as CorpusSession & { denied?: boolean }).denied === true),
+      );
       expect(failing.length).toBeGreaterThan(0);
       // The 1.0.x CLI reports every command to the model as `Command executed.`, whatever its exit code:
       // its records cannot tell a failed command, so nothing of it is flagged.

@@ -18,9 +18,9 @@ export function cli(args: readonly string[]): Promise<CapturedRun> {
   return captureCommandLine(runCommandLine, args);
 }
 
-/** Loads `fleet` into `out` (a fresh folder) and expects the load to succeed. */
-export async function loadFleet(fleet: string, out: string): Promise<void> {
-  const load = await cli(['load', '--fleet', fleet, '--out', out, '--quiet']);
+/** Loads `fleet` into `out` (a fresh folder), with `extra` options (`--no-hunts`), and expects the load to succeed. */
+export async function loadFleet(fleet: string, out: string, extra: readonly string[] = []): Promise<void> {
+  const load = await cli(['load', '--fleet', fleet, '--out', out, '--quiet', ...extra]);
   expect(load.code, load.stderr).toBe(0);
 }
 

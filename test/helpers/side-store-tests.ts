@@ -78,6 +78,8 @@ export function removeImages(): void {
 export const REAL_3X_IMAGE = fixture('real-producer', 'cline-3.0.65');
 /** The home the released 1.x CLI wrote. */
 export const REAL_1X_IMAGE = fixture('real-producer', 'cline-1.0.10');
+/** The home the released 2.18.0 CLI wrote (corpus/README.md), as an image. */
+export const REAL_2X_IMAGE = fixture('real-producer', 'cline-2.18.0');
 
 /**
  * The rows of `store` in a real home's image, asserting that reading them changed no file of the image

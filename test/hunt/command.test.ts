@@ -1,7 +1,8 @@
 /**
  * `clinetrail hunt` as a command on the demo fleet: what it prints, the exit codes it documents, the
  * `findings` table of issue 15's contract, the OUT lock, and what a later load does to the findings
- * (a rebuild of the models drops them; a load that keeps fleet.duckdb keeps them).
+ * (a rebuild of the models runs the pack into the new warehouse; a load that keeps fleet.duckdb keeps them;
+ * --no-hunts leaves them empty and hunt_runs saying why).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -178,16 +179,33 @@ describe('clinetrail hunt', () => {
     expect(sha(path.join(out, 'fleet.duckdb'))).toBe(before);
   });
 
-  it('keeps its findings through a load that changes nothing, and a load that rebuilds the models drops them', async () => {
-    expect((await cli(['hunt', '--out', out])).code).toBe(0);
+  it('keeps findings current: kept by a load that changes nothing, run anew into every rebuilt warehouse, empty with a reason under --no-hunts', async () => {
+    const runs = async () =>
+      (await queryWarehouse(out, 'select hunt_id, status from hunt_runs order by hunt_id nulls first')).rows.map((r) =>
+        r.map(String),
+      );
+    const everyHunt = pack.map((h) => [h.id, 'ran']);
+    expect((await cli(['hunt', '--out', out, '--id', 'transcript-left-host'])).code).toBe(0);
     const kept = await cli(['load', '--fleet', 'fixtures/fleet', '--out', out]);
     expect(kept.code, kept.stderr).toBe(0);
-    expect(await tables()).toEqual(['findings', 'hunt_runs']);
+    expect(await runs()).toEqual([['transcript-left-host', 'ran']]);
+    // a rebuild runs the whole pack into the new warehouse: its findings are the pack's on these rows
     const full = await cli(['load', '--fleet', 'fixtures/fleet', '--out', out, '--full']);
     expect(full.code, full.stderr).toBe(0);
-    expect(await tables()).toEqual([]);
-    expect((await cli(['hunt', '--out', out])).code).toBe(0);
+    expect(full.stderr).toMatch(/^hunts: \d+ finding\(s\) of \d+ hunt\(s\) stored in the warehouse/m);
+    expect(await runs()).toEqual(everyHunt);
+    const selected = await withQueryConnection(out, {}, (conn) => selectFindings(conn, pack));
+    const stored = await storedFindings(out);
+    expect(stored.map((f) => `${f.hunt_id} ${f.row_id}`).sort()).toEqual(selected.map((f) => `${f.hunt_id} ${f.row_id}`).sort());
+    expect(stored.every((f) => f.in_events)).toBe(true);
+    // --no-hunts: findings answers with no row, and hunt_runs says why; never a Catalog Error
+    const skipped = await cli(['load', '--fleet', 'fixtures/fleet', '--out', out, '--full', '--no-hunts']);
+    expect(skipped.code, skipped.stderr).toBe(0);
+    expect((await queryWarehouse(out, 'select count(*) from findings')).rows).toEqual([['0']]);
+    expect(await runs()).toEqual([['null', `not run: load --no-hunts; run clinetrail hunt --out ${out}`]]);
     expect((await cli(['models', '--out', out])).code).toBe(0);
-    expect(await tables()).toEqual([]);
+    expect(await runs()).toEqual(everyHunt);
+    expect((await cli(['models', '--out', out, '--no-hunts'])).code).toBe(0);
+    expect((await runs())[0][0]).toBe('null');
   }, 120_000);
 });

@@ -2,10 +2,12 @@
  * The hunt pack on the demo fleet (fixtures/fleet) and on the homes the released Cline CLIs wrote
  * (fixtures/real-producer), loaded as one fleet and hunted by the real command. The expected findings are
  * read from the fixtures themselves: the demo fleet's settings files and its README's list of sessions
- * whose transcript left the host; the real homes' task settings, globalState.json, agenda policy (tasks.db) and hub
- * event log (the hook answers that auto-approved a tool call). Nothing else in them is a finding: the demo's one
- * destructive command (`sudo rm -rf` on 0042) was not approved, and the corpus drove only ordinary work
- * (ls, git log, a failing check script, file reads and writes).
+ * whose transcript left the host; the real homes' task settings, globalState.json, MCP settings, agenda policy
+ * (tasks.db), the 3.x manifests and hub session records that say a session was non-interactive, and the hub event
+ * log (the hook answers that auto-approved a tool call). Nothing else in the demo fleet or in the corpus's ordinary
+ * sessions is a finding: the demo's one destructive command (`sudo rm -rf` on 0042) was not approved, and those
+ * sessions did ordinary work (ls, git log, a failing check script, file reads and writes). The corpus's attack
+ * sessions are test/e2e/attack-scenarios.test.ts's.
  */
 import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
@@ -79,6 +81,24 @@ describe('the hunt pack on the demo fleet and the real-producer homes', () => {
       const state = path.join(data, 'globalState.json');
       if (fs.existsSync(state) && readJson(state).yoloModeToggled === true)
         expected.push(key('safety-turned-off', c.name, null, '.cline/data/globalState.json'));
+      const servers = readJson(path.join(data, 'settings', 'cline_mcp_settings.json')).mcpServers as Record<
+        string,
+        { autoApprove?: string[]; alwaysAllow?: string[] }
+      >;
+      for (const server of Object.values(servers ?? {}))
+        for (const _tool of [...(server.autoApprove ?? []), ...(server.alwaysAllow ?? [])])
+          expected.push(key('safety-turned-off', c.name, null, '.cline/data/settings/cline_mcp_settings.json'));
+      // 3.x: a session whose own metadata says nobody can answer its approvals (the CLI's one-shot runs), from its
+      // manifest, or from the hub's session record where the manifest is gone (the deleted session)
+      const manifests = new Set<string>();
+      const sessions = path.join(data, 'sessions');
+      for (const id of fs.existsSync(sessions) ? fs.readdirSync(sessions) : []) {
+        const file = path.join(sessions, id, `${id}.json`);
+        if (!fs.existsSync(file)) continue;
+        manifests.add(id);
+        if ((readJson(file).metadata as { interactive?: unknown } | undefined)?.interactive === false)
+          expected.push(key('safety-turned-off', c.name, id, `.cline/data/sessions/${id}/${id}.json`));
+      }
       const tasks = path.join(data, 'tasks');
       for (const id of fs.existsSync(tasks) ? fs.readdirSync(tasks) : []) {
         const file = path.join(tasks, id, 'settings.json');
@@ -102,6 +122,16 @@ describe('the hunt pack on the demo fleet and the real-producer homes', () => {
         const copy = path.join(temp.dir, `${c.name}-${name}`);
         fs.copyFileSync(path.join(db, name), copy);
         const sqlite = new Database(copy, { readonly: true });
+        const created = new Set<string>();
+        for (const row of sqlite
+          .prepare("select session_id, envelope_json from hub_events where event = 'session.created' order by sequence")
+          .all() as { session_id: string; envelope_json: string }[]) {
+          if (manifests.has(row.session_id) || created.has(row.session_id)) continue;
+          created.add(row.session_id);
+          const envelope = JSON.parse(row.envelope_json) as { payload: { session?: { metadata?: { interactive?: unknown } } } };
+          if (envelope.payload.session?.metadata?.interactive === false)
+            expected.push(key('safety-turned-off', c.name, row.session_id, `.cline/data/db/${name}`));
+        }
         for (const row of sqlite
           .prepare("select session_id, envelope_json from hub_events where event = 'capability.resolved'")
           .all() as {
@@ -116,8 +146,8 @@ describe('the hunt pack on the demo fleet and the real-producer homes', () => {
         sqlite.close();
       }
     }
-    // what the corpus README says the 1.0.x runs left: yolo in six task settings and in globalState.json
-    expect(expected.filter((k) => k.includes('cline-1.0.10')).length).toBe(7);
+    // the 1.0.x runs left yolo in the settings of the tasks the driver created with -y (corpus/README.md)
+    expect(expected.filter((k) => k.includes('cline-1.0.10') && k.endsWith('/settings.json')).length).toBeGreaterThan(6);
     expect(found('safety-turned-off')).toEqual(expected.sort());
   });
 
@@ -133,10 +163,19 @@ describe('the hunt pack on the demo fleet and the real-producer homes', () => {
     );
   });
 
-  it('finds nothing else: no destructive command ran unapproved, no credential, upload, secret, persistence or injection', () => {
+  it('finds nothing else in the demo fleet and the ordinary sessions of the real homes', () => {
+    const attackSessions = new Set(
+      CORPORA.flatMap((c) =>
+        (c.facts.sessions as Array<{ role?: string; observedSessionId: string | null }>)
+          .filter((s) => s.role !== undefined && s.role !== 'ordinary')
+          .map((s) => `${c.name} ${s.observedSessionId}`),
+      ),
+    );
+    expect(attackSessions.size).toBeGreaterThan(20);
     expect(
       findings
         .filter((f) => !['safety-turned-off', 'transcript-left-host'].includes(f.hunt_id))
+        .filter((f) => !attackSessions.has(`${f.host} ${f.session_id}`))
         .map((f) => `${f.hunt_id}: ${f.summary}`),
     ).toEqual([]);
   });

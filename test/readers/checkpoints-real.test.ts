@@ -115,7 +115,11 @@ describe('readCheckpoints on the home of the released CLI 1.0.10 (fixtures/real-
       expect(own.length, session.id).toBeGreaterThan(0);
       for (const r of own) expect(r.timestamp_utc as number, session.id).toBeGreaterThanOrEqual(start);
       for (const r of own) expect(r.timestamp_utc as number, session.id).toBeLessThanOrEqual(end);
-      for (const write of session.mockRequests.filter((m) => m.reply.name === 'write_to_file')) {
+      // a file the shadow repository tracks: one in the workspace (the persistence scenario writes outside it)
+      const inWorkspace = (p: string) => !path.isAbsolute(p) || p.startsWith(`${facts.workspace}/`);
+      for (const write of session.mockRequests.filter(
+        (m) => m.reply.name === 'write_to_file' && inWorkspace(String(m.reply.args?.path)),
+      )) {
         const file = write.reply.args?.path as string;
         const after = own.filter((r) => (r.timestamp_utc as number) >= floorToSecond(write.at));
         expect(

@@ -271,6 +271,8 @@ describe('readClineLogs on fixtures/cline-logs', async () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      setting_name: null,
+      setting_value: null,
     });
   });
 });

@@ -23,7 +23,8 @@ describe('readClineTasks', () => {
       ['state/taskHistory.json', 1, 'task_history'],
       ['state/taskHistory.json', 2, 'parser'],
       ['tasks/1761000000000/task_metadata.json', null, 'parser'],
-      ['tasks/1761000000000/settings.json', null, 'task_settings'],
+      // one row per setting of the task's settings.json (test/readers/task-settings.test.ts)
+      ...Array.from({ length: 10 }, () => ['tasks/1761000000000/settings.json', null, 'task_settings']),
       ['tasks/1761000000000/ui_messages.json', 1, 'say:task'],
       ['tasks/1761000000000/ui_messages.json', 2, 'say:api_req_started'],
       ['tasks/1761000000000/ui_messages.json', 3, 'ask:tool'],
@@ -83,6 +84,8 @@ describe('readClineTasks', () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      setting_name: null,
+      setting_value: null,
     });
   });
 

@@ -119,6 +119,8 @@ describe('readHooksLog on fixtures/hooks-log', async () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      setting_name: null,
+      setting_value: null,
     });
   });
 });
@@ -159,6 +161,22 @@ describe('readHooksLog on odd lines', () => {
       ['2026-10-03T09:00:01.000Z', 'conv_2', '/home/u/other', 'run_commands', null, '{"commands":"[\\"ls\\"]"}'],
       ['2026-10-03T09:00:02.000Z', 'ses_2', null, 'read_files', 'toolu_9', 'a\n[1 image(s)]'],
       ['2026-10-03T09:00:03.000Z', null, null, null, null, 'hook audit: agent_error error=boom'],
+    ]);
+  });
+
+  it("reads the CLI's own run reminders, copied into the hook log as prompts, as system rows (issue 27)", async () => {
+    const prompt = (text: string) =>
+      JSON.stringify({
+        ts: '2026-10-03T09:00:04.000Z',
+        sessionContext: { rootSessionId: 'ses_3' },
+        hookName: 'prompt_submit',
+        userPromptSubmit: { prompt: text },
+      });
+    const reminder = '[SYSTEM] This run is not complete until you call submit_and_exit.';
+    const rows = await rowsOf([prompt('fix the tests'), prompt(reminder)]);
+    expect(rows.map((r) => [r.turn_type, r.kind, r.text])).toEqual([
+      ['user', 'hook:prompt_submit', 'fix the tests'],
+      ['system', 'hook:prompt_submit', reminder],
     ]);
   });
 });

@@ -257,6 +257,8 @@ describe('readHubEvents on fixtures/hub-events', async () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      setting_name: null,
+      setting_value: null,
     });
   });
 

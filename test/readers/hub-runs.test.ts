@@ -119,6 +119,8 @@ describe('readHubRuns on the committed fixture', () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      setting_name: null,
+      setting_value: null,
     });
   });
 

@@ -67,6 +67,8 @@ describe('readInputHistory on a good file (Linux layout)', async () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      setting_name: null,
+      setting_value: null,
     });
   });
 });

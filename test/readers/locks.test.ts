@@ -158,13 +158,17 @@ describe('readLocks on the real homes', () => {
       'home/.cline/data/locks/hub/production.json.instance.lock',
       'home/.cline/data/locks/hub/production.json.lock/owner.json',
     ]);
+    // the owner the hub daemon of the corpus run wrote: its pid and time are that run's
+    const owner = JSON.parse(
+      fs.readFileSync(path.join(REAL_3X_IMAGE, 'home/.cline/data/locks/hub/production.json.lock/owner.json'), 'utf8'),
+    ) as { pid: number; acquiredAt: string };
     expect(rows.map((r) => [r.kind, r.text?.replace(/\(0 bytes.*$/, '(0 bytes...')])).toEqual([
       ['hub_instance_lock', 'hub instance lock: .cline/data/locks/hub/production.json.instance.lock (0 bytes...'],
       [
         'hub_lock_owner',
-        'hub lock owner: .cline/data/locks/hub/production.json.lock pid=20541 acquired=2026-12-01T17:01:06.302Z',
+        `hub lock owner: .cline/data/locks/hub/production.json.lock pid=${owner.pid} acquired=${owner.acquiredAt}`,
       ],
     ]);
-    expect(rows[1].timestamp_utc).toBe(Date.parse('2026-12-01T17:01:06.302Z'));
+    expect(rows[1].timestamp_utc).toBe(Date.parse(owner.acquiredAt));
   });
 });

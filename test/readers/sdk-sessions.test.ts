@@ -217,6 +217,8 @@ describe('readSdkSessions on fixtures/sdk-sessions', async () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      setting_name: null,
+      setting_value: null,
     });
   });
 });
@@ -329,6 +331,8 @@ describe('readSdkSessions on the home of the real 3.x CLI (fixtures/real-produce
       id: string;
       observedSessionId: string | null;
       deleted: boolean;
+      /** The driver denied the session's command (corpus/attacks.ts): its result says so, an error. */
+      denied?: boolean;
       prompts: Array<{ text: string; mode: string }>;
       commands: Array<{ command: string; expectedExitCode: number }>;
     }>;
@@ -359,8 +363,10 @@ describe('readSdkSessions on the home of the real 3.x CLI (fixtures/real-produce
     }
   });
 
-  it('flags the result of each command the driver expected to fail as an error, and no other', () => {
-    const expected = kept.flatMap((s) => s.commands.map((c) => [s.observedSessionId, c.expectedExitCode !== 0]));
+  it('flags the result of each command the driver expected to fail, or denied, as an error, and no other', () => {
+    const expected = kept.flatMap((s) =>
+      s.commands.map((c) => [s.observedSessionId, c.expectedExitCode !== 0 || s.denied === true]),
+    );
     expect(expected.some(([, failed]) => failed)).toBe(true);
     const results = rows
       .filter((r) => r.kind === 'tool_result' && r.tool_name === 'run_commands')

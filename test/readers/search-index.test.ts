@@ -144,6 +144,8 @@ describe('readSearchIndex on the committed demo fixture', () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      setting_name: null,
+      setting_value: null,
     });
   });
 });

@@ -143,6 +143,8 @@ describe('readSessionsDb on the committed demo fixture', () => {
       sync_target: 's3 bucket acme-prompts object sessions/u-42/1760000500000_gone1/messages.json',
       session_origin: null,
       imported_from: null,
+      setting_name: null,
+      setting_value: null,
     });
   });
 

@@ -215,6 +215,8 @@ describe('readSettings on fixtures/settings ~/.cline/data (Linux)', async () => 
       sync_target: null,
       session_origin: 'remote',
       imported_from: null,
+      setting_name: null,
+      setting_value: null,
     });
   });
 });

@@ -97,6 +97,8 @@ describe('readSyncQueue on fixtures/sync-queue', async () => {
       sync_target: 'enterprise upload queue: api_conversation_history.json',
       session_origin: null,
       imported_from: null,
+      setting_name: null,
+      setting_value: null,
     });
   });
 });

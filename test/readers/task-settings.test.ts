@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { storeOf } from '../../src/discover/discover.js';
 import { readClineTasks } from '../../src/readers/cline-tasks.js';
-import { taskSettingsText } from '../../src/readers/shapes/task-settings.js';
+import { taskSettings } from '../../src/readers/shapes/task-settings.js';
 import { imageWithFile, readRealHome, REAL_1X_IMAGE, removeImages } from '../helpers/side-store-tests.js';
 import { collect, fixture, makeSource } from '../helpers/source.js';
 
@@ -25,13 +25,25 @@ describe('discovery', () => {
   });
 });
 
-describe('the task_settings row', () => {
-  it('carries the task id, its history cwd, and the provider and model of its mode; header values stay out', async () => {
+describe('the task_settings rows', () => {
+  it('give one row per setting with its name and value, the task id, its history cwd, and the provider and model of its mode; header values stay out', async () => {
     const source = makeSource({ store: 'cline-tasks', imageRoot: IMAGE, root: path.join(IMAGE, 'home/u/.cline/data') });
     const rows = (await collect(readClineTasks, source)).filter((r) => r.source_file === FILE);
     const mtime = Math.trunc(fs.statSync(path.join(IMAGE, FILE)).mtimeMs);
-    expect(rows).toEqual([
-      {
+    const settings: [string, string][] = [
+      ['openAiHeaders.X-Org', '<set>'],
+      ['yoloModeToggled', 'true'],
+      ['mode', 'act'],
+      ['actModeApiProvider', 'openai'],
+      ['actModeOpenAiModelId', 'gpt-5'],
+      ['autoApprovalSettings.version', '2'],
+      ['autoApprovalSettings.enabled', 'true'],
+      ['autoApprovalSettings.actions.readFiles', 'true'],
+      ['autoApprovalSettings.actions.executeAllCommands', 'true'],
+      ['autoApprovalSettings.favorites', '[]'],
+    ];
+    expect(rows).toEqual(
+      settings.map(([name, value], seq) => ({
         host: 'test-host',
         store: 'cline-tasks',
         home: 'home/u',
@@ -39,7 +51,7 @@ describe('the task_settings row', () => {
         client: 'cline',
         source_file: FILE,
         source_line: null,
-        source_seq: 0,
+        source_seq: seq,
         source_role: 'primary',
         timestamp_utc: mtime,
         session_id: '1761000000000',
@@ -51,11 +63,7 @@ describe('the task_settings row', () => {
         provider: 'openai',
         tool_name: null,
         tool_use_id: null,
-        text:
-          'task settings: openAiHeaders.X-Org=<set> yoloModeToggled=true mode=act actModeApiProvider=openai actModeOpenAiModelId=gpt-5' +
-          ' autoApprovalSettings.version=2 autoApprovalSettings.enabled=true autoApprovalSettings.actions.readFiles=true' +
-          ' autoApprovalSettings.actions.executeAllCommands=true autoApprovalSettings.favorites=[]' +
-          ' (from .cline/data/tasks/1761000000000/settings.json, file mtime)',
+        text: `task setting: ${name}=${value} (from .cline/data/tasks/1761000000000/settings.json, file mtime)`,
         tokens_in: null,
         tokens_out: null,
         cost_usd: null,
@@ -65,21 +73,51 @@ describe('the task_settings row', () => {
         sync_target: null,
         session_origin: null,
         imported_from: null,
-      },
-    ]);
+        setting_name: name,
+        setting_value: value,
+      })),
+    );
     expect(JSON.stringify(rows)).not.toContain('acme-org-7');
   });
 
   it('takes the plan provider and model in plan mode, hides strings under credential-like keys, bounds deep values', () => {
     const deep = JSON.parse(`${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`);
     expect(
-      taskSettingsText(
-        { mode: 'plan', planModeApiProvider: 'anthropic', openAiApiKey: 'sk-live-x', awsProfile: 'dev', headers: deep },
-        'f',
-      ),
-    ).toBe(
-      `task settings: mode=plan planModeApiProvider=anthropic openAiApiKey=<set> awsProfile=dev headers${'.a'.repeat(31)}=<nested> (from f, file mtime)`,
+      taskSettings({
+        mode: 'plan',
+        planModeApiProvider: 'anthropic',
+        openAiApiKey: 'sk-live-x',
+        awsProfile: 'dev',
+        headers: deep,
+      }),
+    ).toEqual({
+      items: [
+        { key: 'mode', value: 'plan' },
+        { key: 'planModeApiProvider', value: 'anthropic' },
+        { key: 'openAiApiKey', value: '<set>' },
+        { key: 'awsProfile', value: 'dev' },
+        { key: `headers${'.a'.repeat(31)}`, value: '<nested>' },
+      ],
+      more: false,
+    });
+  });
+
+  it('gives a file of no setting one row, and stops a file of thousands of settings at 500 with a last row saying so', async () => {
+    const empty = imageWithFile('tasks/1796144349811/settings.json', '{}');
+    const none = await collect(
+      readClineTasks,
+      makeSource({ store: 'cline-tasks', imageRoot: empty.imageRoot, root: empty.dataRoot }),
     );
+    expect(none.map((r) => [r.text?.replace(/ \(from .*$/, ''), r.setting_name])).toEqual([['task settings: (none)', null]]);
+    const many = Object.fromEntries(Array.from({ length: 700 }, (_, i) => [`k${i}`, i]));
+    const big = imageWithFile('tasks/1796144349812/settings.json', JSON.stringify(many));
+    const rows = await collect(
+      readClineTasks,
+      makeSource({ store: 'cline-tasks', imageRoot: big.imageRoot, root: big.dataRoot }),
+    );
+    expect(rows.length).toBe(501);
+    expect(rows[499].setting_name).toBe('k499');
+    expect(rows[500].text?.replace(/ \(from .*$/, '')).toBe('task settings: more not printed');
   });
 
   it.each([
@@ -97,7 +135,7 @@ describe('the task_settings row', () => {
 });
 
 describe('the real 1.0.10 home', () => {
-  it('gives one task_settings row per task, yoloModeToggled=true in each, without changing a byte of the home', async () => {
+  it('gives each task its settings as rows, yoloModeToggled=true in each the driver ran with -y, without changing a byte of the home', async () => {
     const { rows } = await readRealHome('cline-tasks', REAL_1X_IMAGE);
     const settings = rows.filter((r) => r.kind === 'task_settings');
     // the tasks the CLI wrote a settings.json for (the driver's -y runs), by their folders
@@ -107,8 +145,17 @@ describe('the real 1.0.10 home', () => {
       .filter((id) => fs.existsSync(path.join(tasks, id, 'settings.json')))
       .sort();
     expect(withSettings.length).toBeGreaterThan(3);
-    expect(settings.map((r) => [r.session_id, r.model, r.provider, r.text?.replace(/ \(from .*$/, '')])).toEqual(
-      withSettings.map((id) => [id, null, null, 'task settings: openAiHeaders={} yoloModeToggled=true']),
+    // the denied command's task turned yolo off with its own setting (corpus/gen-go-core.ts)
+    const facts = JSON.parse(fs.readFileSync(path.join(REAL_1X_IMAGE, 'facts.json'), 'utf8')) as {
+      sessions: Array<{ id: string; observedSessionId: string | null }>;
+    };
+    const denied = facts.sessions.find((s) => s.id === 'denied')?.observedSessionId;
+    expect(withSettings).toContain(denied);
+    expect(settings.map((r) => [r.session_id, r.model, r.provider, r.setting_name, r.setting_value])).toEqual(
+      withSettings.flatMap((id) => [
+        [id, null, null, 'openAiHeaders', '{}'],
+        [id, null, null, 'yoloModeToggled', id === denied ? 'false' : 'true'],
+      ]),
     );
     expect(rows.filter((r) => r.kind === 'parser')).toEqual([]);
   });

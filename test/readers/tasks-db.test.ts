@@ -3,6 +3,9 @@
  * test/helpers/side-store-dbs.ts, agenda-rows.ts), on databases built here, and on the real 3.0.65 home,
  * whose tasks.db holds the default automation policy only.
  */
+import Database from 'better-sqlite3';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { storeOf } from '../../src/discover/discover.js';
@@ -139,17 +142,26 @@ describe('readTasksDb on the real 3.0.65 home', () => {
   it('reads the one record tasks.db holds, the default manual policy, without changing a byte of the home', async () => {
     const { rows, files } = await readRealHome('tasks-db', REAL_3X_IMAGE);
     expect(files).toEqual(['home/.cline/data/db/tasks.db']);
+    // the time the CLI stamped on the policy, read from a copy of the db (each corpus run stamps its own)
+    const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'clinetrail-tasksdb-')), 'tasks.db');
+    fs.copyFileSync(path.join(REAL_3X_IMAGE, 'home/.cline/data/db/tasks.db'), copy);
+    const db = new Database(copy, { readonly: true });
+    const [{ updated_at }] = db.prepare('select updated_at from agenda_task_automation').all() as { updated_at: number }[];
+    db.close();
+    fs.rmSync(path.dirname(copy), { recursive: true, force: true });
+    const updated = new Date(updated_at).toISOString();
     expect(rows.map(brief)).toEqual([
       {
         line: 1,
         seq: 0,
         kind: 'agenda_automation',
-        at: '2026-12-01T17:01:13.401Z',
+        at: updated,
         sid: null,
         text:
           'agenda automation: scope=global mode=manual apply_to_agent_created=true max_concurrent_runs=2 max_chain_depth=1' +
-          ' max_starts_per_hour=20 enabled_by=- enabled=- updated=2026-12-01T17:01:13.401Z',
+          ` max_starts_per_hour=20 enabled_by=- enabled=- updated=${updated}`,
       },
     ]);
+    expect([rows[0].setting_name, rows[0].setting_value]).toEqual(['mode', 'manual']);
   });
 });

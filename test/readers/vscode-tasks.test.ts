@@ -108,6 +108,8 @@ describe('readVscodeTasks', () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      setting_name: null,
+      setting_value: null,
     });
   });
 

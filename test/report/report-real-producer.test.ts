@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyHome, corpora } from '../helpers/real-corpus.js';
+import { DEFAULT_CAPS } from '../../src/report/data.js';
 import { byId, figure, loadFleet, makeReport, type Node, sql, tableRows } from '../helpers/report-page.js';
 
 const CORPORA = corpora();
@@ -52,23 +53,24 @@ describe('the report of the real CLIs', () => {
           e.hosts.add(c.name);
           expected.set(command, e);
         }
+    // the page lists the most run first, up to its cap; each with the runs and hosts the driver gave it
     const rows = tableRows(byId(doc, 'commands'));
-    expect(rows.map((r) => `${r[0]} runs=${r[1]} hosts=${r[2]}`).sort()).toEqual(
-      [...expected].map(([cmd, e]) => `${cmd} runs=${e.runs} hosts=${e.hosts.size}`).sort(),
-    );
+    expect(rows).toHaveLength(Math.min(expected.size, DEFAULT_CAPS.commands));
+    for (const r of rows)
+      expect(`${r[0]} runs=${r[1]} hosts=${r[2]}`).toBe(
+        `${r[0]} runs=${expected.get(r[0])?.runs} hosts=${expected.get(r[0])?.hosts.size}`,
+      );
+    const least = Math.min(...rows.map((r) => Number(r[1])));
+    const shown = new Set(rows.map((r) => r[0]));
+    expect([...expected].filter(([cmd, e]) => !shown.has(cmd) && e.runs > least)).toEqual([]);
   });
 
-  it("lists the auto-approval, yolo and MCP auto-approve settings of the CLIs' own files", async () => {
+  it("lists the settings that turn safety off the CLIs' own files hold, as the safety-turned-off hunt finds them", async () => {
     const expected = new Map<string, number>();
     const add = (key: string, n = 1) => expected.set(key, (expected.get(key) ?? 0) + n);
     for (const c of CORPORA) {
       const data = path.join(c.home, '.cline', 'data');
-      const globalState = readJson(path.join(data, 'globalState.json'));
-      if (globalState?.yoloModeToggled === true) add(`${c.name} yoloModeToggled=true`);
-      const auto = globalState?.autoApprovalSettings as { enabled?: boolean; actions?: Record<string, unknown> } | undefined;
-      if (auto?.enabled === true) add(`${c.name} autoApprovalSettings.enabled=true`);
-      for (const [action, on] of Object.entries(auto?.actions ?? {}))
-        if (on === true) add(`${c.name} autoApprovalSettings.actions.${action}=true`);
+      if (readJson(path.join(data, 'globalState.json'))?.yoloModeToggled === true) add(`${c.name} yoloModeToggled=true`);
       const servers = (readJson(path.join(data, 'settings', 'cline_mcp_settings.json'))?.mcpServers ?? {}) as Record<
         string,
         { autoApprove?: string[]; alwaysAllow?: string[] }
@@ -81,17 +83,19 @@ describe('the report of the real CLIs', () => {
       for (const task of fs.existsSync(tasks) ? fs.readdirSync(tasks) : [])
         if (readJson(path.join(tasks, task, 'settings.json'))?.yoloModeToggled === true) add(`${c.name} yoloModeToggled=true`);
     }
-    const hooks = await sql(
-      out,
-      `select host, count(*) as n from events where kind = 'hook_result' and text like '%"autoApprove":true%' group by host`,
-    );
-    for (const h of hooks) add(`${h.host} "autoApprove":true`, Number(h.n));
-    // the corpus holds each kind of setting: yolo mode in 1.x tasks, auto-approval, and 3.x hook answers
+    // the corpus holds yolo (1.x) and an MCP tool approved for good in every home
     expect([...expected.keys()].some((k) => k.endsWith('yoloModeToggled=true'))).toBe(true);
-    expect(hooks.length).toBeGreaterThan(0);
     const rows = tableRows(byId(doc, 'safety'));
     const shown = new Map<string, number>();
     for (const r of rows) shown.set(`${r[0]} ${r[2]}`, (shown.get(`${r[0]} ${r[2]}`) ?? 0) + Number(r[4]));
-    expect([...shown].sort()).toEqual([...expected].sort());
+    for (const [k, n] of expected) expect(shown.get(k), k).toBe(n);
+    // the page and the hunt read one model (safety_off): the same settings, as many times
+    const hunted = await sql(
+      out,
+      `select f.host || ' ' || s.setting_name || '=' || coalesce(s.setting_value, '-') as k, count(*) as n
+       from findings f join safety_off s using (row_id) where f.hunt_id = 'safety-turned-off' group by all`,
+    );
+    expect(hunted.length).toBeGreaterThan(0);
+    expect([...shown].sort()).toEqual(hunted.map((h) => [String(h.k), Number(h.n)]).sort());
   });
 });

@@ -49,7 +49,8 @@ function tree(root: string): string[] {
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'clinetrail-report-'));
   out = path.join(tmp, 'out');
-  await loadFleet(FLEET, out);
+  // --no-hunts: the page of a warehouse whose hunts did not run (the hunts' own page is report-real-producer's)
+  await loadFleet(FLEET, out, ['--no-hunts']);
   page = path.join(tmp, 'report.html');
   const before = tree(out);
   ({ doc } = await makeReport(out, page));
@@ -83,7 +84,7 @@ describe('the fleet at a glance', () => {
     expect(figure(doc, 'glance-secrets')).toBe(0);
   });
 
-  it('says the hunts have not run when there is no findings table', () => {
+  it('says the hunts have not run when the load ran none (--no-hunts)', () => {
     expect(textOf(byId(doc, 'hunts-not-run'))).toBe(`hunts not run yet: clinetrail hunt --out ${out}`);
     expect(textOf(byId(doc, 'glance-findings'))).toBe('hunts not run');
   });
@@ -109,11 +110,8 @@ describe('the sections', () => {
   });
 
   it('shows the top commands with their run counts', async () => {
-    const expected = await sql(
-      out,
-      `select text, count(*) as runs from events
-       where turn_type = 'tool_use' and tool_name in ('execute_command', 'bash', 'run_commands') group by text`,
-    );
+    // the commands view (sql/41), the one definition the hunts read too
+    const expected = await sql(out, 'select command as text, count(*) as runs from commands group by command');
     const runs = new Map(expected.map((e) => [String(e.text), e.runs]));
     const rows = tableRows(byId(doc, 'commands'));
     expect(rows).toHaveLength(Math.min(expected.length, DEFAULT_CAPS.commands));
@@ -133,15 +131,16 @@ describe('the sections', () => {
     );
   });
 
-  it('lists the settings that turn safety off that the fixture files hold', () => {
+  it('lists the settings that turn safety off that the fixture files hold, and not the default auto-approval', () => {
     const u = path.join(FLEET, 'lnx-u01', 'home', 'u', '.cline', 'data');
     const state = JSON.parse(fs.readFileSync(path.join(u, 'globalState.json'), 'utf8'));
     const expected: string[] = [];
+    // every command or edits outside the workspace approved, while auto-approval is on (sql/39 safety_off)
     const auto = state.autoApprovalSettings;
-    if (auto.enabled === true) expected.push('lnx-u01 autoApprovalSettings.enabled=true');
-    for (const [action, on] of Object.entries(auto.actions)) {
-      if (on === true) expected.push(`lnx-u01 autoApprovalSettings.actions.${action}=true`);
-    }
+    for (const action of ['executeAllCommands', 'editFilesExternally'])
+      if (auto.enabled === true && auto.actions[action] === true)
+        expected.push(`lnx-u01 autoApprovalSettings.actions.${action}=true`);
+    expect(Object.values(auto.actions).filter((on) => on === true).length).toBeGreaterThan(expected.length);
     const mcpFiles: [string, string][] = [
       ['lnx-u01', path.join(u, 'settings', 'cline_mcp_settings.json')],
       [

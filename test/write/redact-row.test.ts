@@ -37,6 +37,8 @@ function row(line: number) {
     sync_target: `s3 bucket ${FAKE.jwt} object sessions/u/s1/messages.json`,
     session_origin: FAKE.awsId,
     imported_from: FAKE.anthropic,
+    setting_name: `mcpServers.${FAKE.slack}.autoApprove`,
+    setting_value: FAKE.gitlab,
   });
 }
 
@@ -45,7 +47,7 @@ describe('RowRedactor', () => {
     const redactor = new RowRedactor();
     const lines: string[] = [];
     const r = row(1);
-    expect(redactor.redactRow(r, lines)).toBe(13);
+    expect(redactor.redactRow(r, lines)).toBe(15);
     expect(r).toMatchObject({
       kind: `hook:${m(FAKE.awsId, 'aws_access_key_id')}`,
       session_id: m(FAKE.googleOauth, 'google'),
@@ -60,6 +62,8 @@ describe('RowRedactor', () => {
       sync_target: `s3 bucket ${m(FAKE.jwt, 'jwt')} object sessions/u/s1/messages.json`,
       session_origin: m(FAKE.awsId, 'aws_access_key_id'),
       imported_from: m(FAKE.anthropic, 'anthropic'),
+      setting_name: `mcpServers.${m(FAKE.slack, 'slack')}.autoApprove`,
+      setting_value: m(FAKE.gitlab, 'gitlab'),
     });
     const records = lines.map((l) => JSON.parse(l) as SecretRecord);
     expect(records.map((s) => s.column_name).sort()).toEqual([...REDACTED_COLUMNS].sort());
@@ -76,7 +80,7 @@ describe('RowRedactor', () => {
     redactor.redactRow(a, []);
     redactor.redactRow(b, []);
     expect(b.session_id).toBe(a.session_id);
-    expect(new RowRedactor().redactRow(row(3), [])).toBe(13);
+    expect(new RowRedactor().redactRow(row(3), [])).toBe(15);
   });
 
   it('keeps host, home, client and source_file as found: paths of the evidence are not redacted', () => {

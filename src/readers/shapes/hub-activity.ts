@@ -14,7 +14,19 @@ import { int, num, obj, parseEmbeddedJson, show, str } from './values.js';
 /** The fields an event row decides. */
 export type EventFields = Pick<RowFields, 'turn_type' | 'kind' | 'text'> &
   Partial<
-    Pick<RowFields, 'tool_name' | 'tool_use_id' | 'is_error' | 'tokens_in' | 'tokens_out' | 'cost_usd' | 'model' | 'provider'>
+    Pick<
+      RowFields,
+      | 'tool_name'
+      | 'tool_use_id'
+      | 'is_error'
+      | 'tokens_in'
+      | 'tokens_out'
+      | 'cost_usd'
+      | 'model'
+      | 'provider'
+      | 'setting_name'
+      | 'setting_value'
+    >
   >;
 
 /** What a capability request asked, kept until its answer (capability.resolved names only the request id). */
@@ -99,7 +111,11 @@ export function capabilityResultFields(payload: Record<string, unknown>, call: C
   const isHook = name.startsWith('hook.');
   const empty = answer === null || Object.keys(answer).length === 0;
   if (isHook && ok && empty && error === null && payload.cancelled !== true) return null;
+  // a hook policy's answer on whether the call may run without asking: the settings model reads it
+  const autoApprove = obj(obj(answer?.control)?.policy)?.autoApprove;
+  const policy = typeof autoApprove === 'boolean' ? { setting_name: 'autoApprove', setting_value: String(autoApprove) } : {};
   return {
+    ...policy,
     turn_type: 'system',
     kind: isHook ? 'hook_result' : 'capability_result',
     tool_name: call?.tool_name ?? null,

@@ -11,12 +11,13 @@ import * as path from 'node:path';
 import { readJsonFile } from '../parse/json-file.js';
 import { streamJson } from '../parse/json-stream.js';
 import { cutText } from '../parse/quote.js';
-import type { Row, Source } from '../../core/row.js';
+import type { Row, RowFields, Source } from '../../core/row.js';
 import { guardFile, needsOriginal, parserRow, rowFor } from './rows.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { readTaskSettings } from './task-settings.js';
 import { epochMs, int, num, obj, show, str } from './values.js';
 import { type HistoryFacts, modelAt, type TaskContext } from './task-context.js';
+import { requestResults } from './request-results.js';
 import { readUiMessages } from './ui-messages.js';
 
 interface TaskFiles {
@@ -161,6 +162,7 @@ async function* readTaskMetadata(source: Source, file: string, task: TaskContext
  */
 async function* readApiHistory(source: Source, file: string, task: TaskContext): AsyncGenerator<Row> {
   const base = { session_id: task.session_id, project_path: task.project_path };
+  const last: LastCall = { id: null, name: null };
   let index = 0;
   for await (const event of streamJson(file, ['$.*'], '[', { elideBase64: true })) {
     if (event.type === 'error') {
@@ -168,13 +170,43 @@ async function* readApiHistory(source: Source, file: string, task: TaskContext):
       return;
     }
     index += 1;
-    const rows = apiEntryRows(source, file, event.value, index, task);
-    yield* event.original && needsOriginal(rows) ? apiEntryRows(source, file, event.original(), index, task) : rows;
+    const before = { ...last };
+    let rows = apiEntryRows(source, file, event.value, index, task, last);
+    if (event.original && needsOriginal(rows)) {
+      Object.assign(last, before);
+      rows = apiEntryRows(source, file, event.original(), index, task, last);
+    }
+    yield* rows;
   }
 }
 
-/** The rows of the `index`-th entry (1-based) of an API history. */
-function apiEntryRows(source: Source, file: string, value: unknown, index: number, task: TaskContext): Row[] {
+/** The last native tool_use block of an API history so far: a tool result the engine wrote as text answers it. */
+interface LastCall {
+  id: string | null;
+  name: string | null;
+}
+
+/**
+ * A user text block that is a tool's result as the XML-era engine wrote it (`[read_file for 'app.py']
+ * Result:\n...`, shapes/request-results.ts): a tool_result row with the tool its header names (and the id of
+ * the last native tool_use, when that was the call), not a user turn.
+ */
+function asToolResult(fields: RowFields, last: LastCall): RowFields {
+  if (fields.turn_type !== 'user' || fields.kind !== 'text' || typeof fields.text !== 'string') return fields;
+  const [result] = requestResults(fields.text);
+  if (result === undefined) return fields;
+  const answersLast = last.name === result.tool;
+  return {
+    ...fields,
+    turn_type: 'tool_result',
+    kind: 'tool_result',
+    tool_name: result.tool,
+    tool_use_id: answersLast ? last.id : null,
+  };
+}
+
+/** The rows of the `index`-th entry (1-based) of an API history; `last` follows its native tool_use blocks. */
+function apiEntryRows(source: Source, file: string, value: unknown, index: number, task: TaskContext, last: LastCall): Row[] {
   const base = { session_id: task.session_id, project_path: task.project_path };
   const entry = obj(value);
   const content = entry?.content;
@@ -194,9 +226,16 @@ function apiEntryRows(source: Source, file: string, value: unknown, index: numbe
     const usage =
       seq === 0 ? { tokens_in: int(tokens?.prompt), tokens_out: int(tokens?.completion), cost_usd: num(metrics?.cost) } : null;
     const block = obj(blocks[seq]);
-    if (block === null)
+    if (block === null) {
       rows.push(parserRow(source, file, index, `content block ${seq} is not a JSON object`, { ...at, source_seq: seq }));
-    else rows.push(rowFor(source, file, blockRowFields(at, seq, usage, contentBlockFields(block, role))));
+      continue;
+    }
+    const fields = asToolResult(contentBlockFields(block, role), last);
+    if (fields.turn_type === 'tool_use') {
+      last.id = fields.tool_use_id ?? null;
+      last.name = fields.tool_name ?? null;
+    }
+    rows.push(rowFor(source, file, blockRowFields(at, seq, usage, fields)));
   }
   return rows;
 }

@@ -61,6 +61,8 @@ export function rowFor(source: Source, file: string, fields: RowFields): Row {
     sync_target: fields.sync_target ?? null,
     session_origin: fields.session_origin ?? null,
     imported_from: fields.imported_from ?? null,
+    setting_name: fields.setting_name ?? null,
+    setting_value: fields.setting_value ?? null,
   };
 }
 

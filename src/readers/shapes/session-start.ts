@@ -56,6 +56,9 @@ export function sessionStartFields(record: SessionRecord, origin: SessionRecordO
       ` imported_path=${show(imported.sourcePath)} imported_at=${show(imported.importedAt)}` +
       ` imported_provider=${show(imported.sourceProvider)} imported_model=${show(imported.sourceModel)}`;
   }
+  // the session's own setting of whether a human can answer its approvals (the 3.x CLI's one-shot runs: false)
+  const interactive = typeof meta?.interactive === 'boolean' ? String(meta.interactive) : null;
+  if (interactive !== null) text += ` interactive=${interactive}`;
   const rows: RowFields[] = [
     {
       ...common,
@@ -65,6 +68,8 @@ export function sessionStartFields(record: SessionRecord, origin: SessionRecordO
       model: record.model,
       provider: record.provider,
       imported_from: importedFrom,
+      setting_name: interactive === null ? null : 'interactive',
+      setting_value: interactive,
     },
     {
       ...common,

@@ -7,9 +7,10 @@
  * (`mode`, `<mode>ModeApiProvider`, `<mode>ModeApiModelId` or `<mode>Mode<Provider>ModelId`), and
  * approval settings (`yoloModeToggled`, `autoApprovalSettings`).
  *
- * One `task_settings` system row at the file's mtime (the file records no time), with the task id as
- * `session_id` and the model and provider in force for the task's mode: `task settings: <key>=<value> ...
- * (from <file>, file mtime)`. Top-level strings, numbers and booleans are printed as they are; inside an
+ * One `task_settings` system row per setting at the file's mtime (the file records no time), with the task id
+ * as `session_id`, the model and provider in force for the task's mode, and the setting as `setting_name` and
+ * `setting_value` (the settings model of sql/ reads those, never the text): `task setting: <key>=<value> (from
+ * <file>, file mtime)`. Top-level strings, numbers and booleans are printed as they are; inside an
  * object or array (`openAiHeaders`, `autoApprovalSettings`) only the key paths are printed, with the
  * values of booleans and numbers (so `autoApprovalSettings.actions.executeAllCommands=true` shows, and a
  * header's value never does). A top-level string under a key that names a credential is `<set>`.
@@ -46,43 +47,53 @@ export function settingsModel(settings: Record<string, unknown>): Pick<RowFields
   return { model, provider };
 }
 
+/** One setting of a task's settings.json: its key path and the value printed for it. */
+export interface TaskSetting {
+  key: string;
+  value: string;
+}
+
 /** `path=value` of a nested object's leaves: booleans and numbers with their values, strings and nulls by path only. */
-function nestedLeaves(value: unknown, prefix: string, out: string[], depth: number): void {
+function nestedLeaves(value: unknown, prefix: string, out: TaskSetting[], depth: number): void {
   if (out.length >= MAX_LEAVES + 1) return;
   if (depth >= MAX_DEPTH) {
-    out.push(`${prefix}=<nested>`);
+    out.push({ key: prefix, value: '<nested>' });
     return;
   }
   if (Array.isArray(value)) {
-    if (value.length === 0) out.push(`${prefix}=[]`);
+    if (value.length === 0) out.push({ key: prefix, value: '[]' });
     for (const item of value) nestedLeaves(item, `${prefix}[]`, out, depth + 1);
     return;
   }
   const record = obj(value);
   if (record !== null) {
     const keys = Object.keys(record);
-    if (keys.length === 0) out.push(`${prefix}={}`);
+    if (keys.length === 0) out.push({ key: prefix, value: '{}' });
     for (const key of keys) nestedLeaves(record[key], `${prefix}.${key}`, out, depth + 1);
     return;
   }
-  if (typeof value === 'boolean' || typeof value === 'number') out.push(`${prefix}=${value}`);
-  else out.push(`${prefix}=<${value === null ? 'null' : 'set'}>`);
+  if (typeof value === 'boolean' || typeof value === 'number') out.push({ key: prefix, value: String(value) });
+  else out.push({ key: prefix, value: `<${value === null ? 'null' : 'set'}>` });
 }
 
-/** The `task settings: ...` text of one settings object, `from` naming the file. */
-export function taskSettingsText(settings: Record<string, unknown>, from: string): string {
-  const parts: string[] = [];
+/** The settings of one settings object, in file order, at most MAX_LEAVES (`more` when there were more). */
+export function taskSettings(settings: Record<string, unknown>): { items: TaskSetting[]; more: boolean } {
+  const items: TaskSetting[] = [];
   for (const [key, value] of Object.entries(settings)) {
-    if (typeof value === 'string') parts.push(`${key}=${CREDENTIAL_KEY.test(key) ? '<set>' : cutText(value, 300)}`);
-    else if (typeof value === 'number' || typeof value === 'boolean' || value === null) parts.push(`${key}=${value}`);
-    else nestedLeaves(value, key, parts, 1);
-    if (parts.length > MAX_LEAVES) break;
+    if (typeof value === 'string') items.push({ key, value: CREDENTIAL_KEY.test(key) ? '<set>' : cutText(value, 300) });
+    else if (typeof value === 'number' || typeof value === 'boolean' || value === null) items.push({ key, value: String(value) });
+    else nestedLeaves(value, key, items, 1);
+    if (items.length > MAX_LEAVES) break;
   }
-  const more = parts.length > MAX_LEAVES ? ' (more not printed)' : '';
-  return `task settings: ${parts.slice(0, MAX_LEAVES).join(' ') || '(none)'}${more} (from ${from}, file mtime)`;
+  return { items: items.slice(0, MAX_LEAVES), more: items.length > MAX_LEAVES };
 }
 
-/** The `task_settings` row of one task's settings.json (`task`: the task's id and workspace), or its `parser:` row. */
+/**
+ * The `task_settings` rows of one task's settings.json (`task`: the task's id and workspace), one per setting
+ * (`task setting: <key>=<value> (from <file>, file mtime)`, with setting_name and setting_value), or its
+ * `parser:` row. A file of no setting gives one `task settings: (none)` row, one of more than MAX_LEAVES a
+ * last `task settings: more not printed` row.
+ */
 export async function* readTaskSettings(
   source: Source,
   file: string,
@@ -100,12 +111,22 @@ export async function* readTaskSettings(
     (st) => Math.trunc(st.mtimeMs),
     () => null,
   );
-  yield rowFor(source, file, {
-    ...base,
-    ...settingsModel(settings),
-    timestamp_utc: mtimeMs,
-    turn_type: 'system',
-    kind: 'task_settings',
-    text: taskSettingsText(settings, homePath(source, file)),
-  });
+  const from = `(from ${homePath(source, file)}, file mtime)`;
+  const model = settingsModel(settings);
+  const row = (seq: number, text: string, item: TaskSetting | null) =>
+    rowFor(source, file, {
+      ...base,
+      ...model,
+      source_seq: seq,
+      timestamp_utc: mtimeMs,
+      turn_type: 'system',
+      kind: 'task_settings',
+      text,
+      setting_name: item?.key ?? null,
+      setting_value: item?.value ?? null,
+    });
+  const { items, more } = taskSettings(settings);
+  if (items.length === 0) yield row(0, `task settings: (none) ${from}`, null);
+  for (let i = 0; i < items.length; i++) yield row(i, `task setting: ${items[i].key}=${items[i].value} ${from}`, items[i]);
+  if (more) yield row(items.length, `task settings: more not printed ${from}`, null);
 }

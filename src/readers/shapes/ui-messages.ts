@@ -9,6 +9,7 @@ import { streamJson } from '../parse/json-stream.js';
 import { cutText } from '../parse/quote.js';
 import type { Row, RowFields, Source } from '../../core/row.js';
 import { needsOriginal, parserRow, rowFor } from './rows.js';
+import { requestResults } from './request-results.js';
 import { modelAt, type TaskContext } from './task-context.js';
 import { epochMs, int, num, obj, parseEmbeddedJson, show, str } from './values.js';
 
@@ -26,30 +27,59 @@ function withAttachments(text: string | null, images: unknown, files: unknown): 
   return parts.length === 0 ? null : parts.join(' | ');
 }
 
-/** One row per ClineMessage; tool results carry the tool_use_id (`String(ts)`) and tool name of the last tool use. */
+/**
+ * One row per ClineMessage; tool results carry the tool_use_id (`String(ts)`) and tool name of the last tool
+ * use. A `say:api_req_started` message whose request carries tool results back (shapes/request-results.ts) is
+ * followed by one `request:tool_result` row per result (source_seq 1, 2, ...), with the id and tool name of the
+ * tool use it answers: the tool uses since the request before, in order (the last tool use past them).
+ */
 export async function* readUiMessages(source: Source, file: string, task: TaskContext): AsyncGenerator<Row> {
   const base = { session_id: task.session_id, project_path: task.project_path };
   let index = 0;
   const last: LastToolUse = { id: null, name: null };
+  let pending: LastToolUse[] = [];
   for await (const event of streamJson(file, ['$.*'], '[', { elideBase64: true })) {
     if (event.type === 'error') {
       yield parserRow(source, file, null, `${event.message} (${event.valuesBefore} records read)`, base);
       return;
     }
     index += 1;
-    const rowOf = (value: unknown): Row => {
+    const rowsOf = (value: unknown): Row[] => {
       const message = obj(value);
       if (message === null)
-        return parserRow(source, file, index, `message is not a JSON object: ${cutText(show(value), 77)}`, base);
-      return rowFor(source, file, messageFields(message, index, task, last));
+        return [parserRow(source, file, index, `message is not a JSON object: ${cutText(show(value), 77)}`, base)];
+      const fields = messageFields(message, index, task, last);
+      const row = rowFor(source, file, fields);
+      if (fields.kind !== 'say:api_req_started' || fields.text === null || fields.text === undefined) return [row];
+      const results = requestResults(fields.text).map((r, i) => {
+        const use = pending[i] ?? last;
+        return rowFor(source, file, {
+          ...base,
+          source_line: index,
+          source_seq: i + 1,
+          timestamp_utc: fields.timestamp_utc,
+          turn_type: 'tool_result',
+          kind: 'request:tool_result',
+          model: fields.model,
+          provider: fields.provider,
+          text: r.text,
+          tool_name: use.name ?? r.tool,
+          tool_use_id: use.id,
+          is_error: r.isError ? true : null,
+        });
+      });
+      return [row, ...results];
     };
-    let row = rowOf(event.value);
-    if (event.original && needsOriginal([row])) row = rowOf(event.original());
-    if (row.turn_type === 'tool_use') {
-      last.id = row.tool_use_id;
-      last.name = row.tool_name;
+    let rows = rowsOf(event.value);
+    if (event.original && needsOriginal(rows)) rows = rowsOf(event.original());
+    for (const row of rows) {
+      if (row.turn_type === 'tool_use') {
+        last.id = row.tool_use_id;
+        last.name = row.tool_name;
+        pending.push({ id: row.tool_use_id, name: row.tool_name });
+      } else if (row.kind === 'say:api_req_started') pending = [];
+      yield row;
     }
-    yield row;
   }
 }
 

@@ -1,0 +1,108 @@
+-- tool_calls: every tool call of the agent in events, with what kind of call it is and how its approval stood:
+-- the one definition of "a command", "a file tool", "a final answer" and "ran without a human approving" for the
+-- hunts, the report and the README (issue 27). Inputs: int_timeline, safety_off (sql/39). Grain: one row per
+-- tool_use row of events (row_id). int_denied_calls: (host, session, call id) of each call a result of which says it
+-- was denied or not approved; one row per such call. int_tool_calls: tool_calls without the text, one row per call.
+--   call_type  final answer (is_final_answer_tool: never a command or a file access, whatever its text names),
+--              command (is_command_call), file (file_tool_operation), mcp, browser, web, or other
+--   approval   denied     a result of the call says the user denied it or it was not approved: it never ran
+--              asked      a legacy ask: message (Cline asked; approved unless a result says otherwise)
+--              auto       ran with no human approving: a legacy say: message (Cline writes say for a call it did
+--                         not ask about), a hook policy's autoApprove for the call, a session in yolo (task
+--                         settings, a mode change) or non-interactive (an SDK session's own setting: nobody could
+--                         approve, and a call that needed it was refused), or, for a command of an SDK session, the
+--                         standing settings of its home approving every command (safety_off)
+--              unknown    none of these is recorded
+-- What a call is and how its approval stood is found once, at build time, without its text (int_tool_calls; and
+-- int_denied_calls, the calls a result says were denied); the view tool_calls adds the texts from the Parquet rows
+-- (raw_events, by row_id), which the warehouse never copies. As one view over int_timeline, each of a hunt's reads
+-- of it evaluated the timeline's joins again and scanned every tool result: the pack went past the MCP server's
+-- 30 s limit on the demo fleet of a loaded machine.
+create or replace table int_denied_calls as
+select distinct host, session_id, tool_use_id
+from int_timeline
+where turn_type = 'tool_result' and tool_use_id is not null
+  and regexp_matches(text,
+    'was not approved|denied by the user|user denied|The user denied this operation|user rejected|rejected by the user|requires approval in a TTY session|Tool approval requires an interactive session',
+    'i');
+
+create or replace table int_tool_calls as
+with calls as (
+    select * exclude (text)
+    from int_timeline
+    where turn_type = 'tool_use'
+),
+
+hook_approved as (
+    select distinct host, session_id, tool_use_id
+    from safety_off
+    where what = 'hook approval' and tool_use_id is not null
+),
+
+yolo_sessions as (
+    select host, session_id, min(what) as what
+    from safety_off
+    where session_id is not null and what in ('yolo mode', 'every command', 'yolo session', 'non-interactive session')
+    group by all
+),
+
+approving_homes as (
+    select host, home, min(what) as what
+    from safety_off
+    where scope = 'home' and what in ('yolo mode', 'every command', 'every tool')
+    group by all
+),
+
+typed as (
+    select
+        c.*,
+        case
+            when is_final_answer_tool(c.tool_name) then 'final answer'
+            when is_command_call(c.turn_type, c.tool_name, c.kind) then 'command'
+            when file_tool_operation(c.tool_name) is not null then 'file'
+            when c.kind in ('say:use_mcp_server', 'ask:use_mcp_server') or c.tool_name in ('use_mcp_tool', 'access_mcp_resource')
+                or c.tool_name like '%\_\_%' escape '\' then 'mcp'
+            when c.tool_name in ('browser_action', 'browser_action_launch') then 'browser'
+            when regexp_matches(coalesce(c.tool_name, ''), 'fetch|web_?search|webFetch|webSearch|http|request|url', 'i') then 'web'
+            else 'other'
+        end as call_type
+    from calls as c
+)
+
+select
+    t.* exclude (call_type),
+    t.call_type,
+    case
+        when d.tool_use_id is not null then 'denied'
+        when t.kind like 'ask:%' then 'asked'
+        when t.kind like 'say:%' then 'auto'
+        when h.tool_use_id is not null or y.what is not null then 'auto'
+        when a.what is not null and t.call_type = 'command' then 'auto'
+        else 'unknown'
+    end as approval,
+    case
+        when d.tool_use_id is not null then 'a result says it was denied or not approved'
+        when t.kind like 'ask:%' then 'Cline asked (' || t.kind || ')'
+        when t.kind like 'say:%' then 'auto-approved: ' || t.kind
+        when h.tool_use_id is not null then 'a hook policy answered autoApprove'
+        when y.what = 'yolo session' then 'session in yolo mode'
+        when y.what = 'non-interactive session' then 'a non-interactive session: no human could approve'
+        when y.what is not null then 'task settings approve every command'
+        when a.what is not null and t.call_type = 'command' then 'standing settings of the home approve every command'
+    end as approval_reason
+from typed as t
+left join int_denied_calls as d on d.host = t.host and d.session_id is not distinct from t.session_id and d.tool_use_id = t.tool_use_id
+left join hook_approved as h on h.host = t.host and h.session_id is not distinct from t.session_id and h.tool_use_id = t.tool_use_id
+left join yolo_sessions as y on y.host = t.host and y.session_id = t.session_id
+left join approving_homes as a on a.host = t.host and a.home = t.home and t.kind not like 'say:%' and t.kind not like 'ask:%';
+
+create or replace view tool_calls as
+select c.*, r.text
+from int_tool_calls as c
+join (select row_id, text from raw_events where turn_type = 'tool_use') as r on r.row_id = c.row_id;
+
+comment on view tool_calls is 'Every tool call of the agent in events, with its kind (final answer, command, file, mcp, browser, web, other) and how its approval stood (denied, asked, auto, unknown). Grain: one row per tool_use row of events (row_id); the columns of events, then call_type, approval and approval_reason.';
+{{tool_calls_column_comments}}
+comment on column tool_calls.call_type is 'final answer (attempt_completion, submit_and_exit, plan_mode_respond, ...: never a command or a file access), command, file, mcp, browser, web or other.';
+comment on column tool_calls.approval is 'denied (a result says so: it never ran), asked (a legacy ask: message), auto (ran with no human approving: a legacy say: message, a hook''s autoApprove, a yolo session, or a command in a home whose settings approve every command), unknown.';
+comment on column tool_calls.approval_reason is 'What the evidence says about the approval, in words; null when unknown.';
