@@ -93,7 +93,8 @@ export type RedactedColumnName =
   | 'permission_mode'
   | 'sync_target'
   | 'session_origin'
-  | 'imported_from';
+  | 'imported_from'
+  | 'parent_session_id';
 
 /**
  * One secret redacted from a row (write/redact.ts), as `_secrets.<gen>.jsonl` holds it and the `secrets`

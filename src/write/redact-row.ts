@@ -32,6 +32,7 @@ export const REDACTED_COLUMNS = [
   'sync_target',
   'session_origin',
   'imported_from',
+  'parent_session_id',
 ] as const satisfies readonly RedactedColumnName[];
 
 export type RedactedColumn = (typeof REDACTED_COLUMNS)[number];

@@ -247,6 +247,7 @@ describe('readClineLogs on fixtures/cline-logs', async () => {
       home: HOME,
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: HUB,
       source_line: 2,
       source_seq: 0,
@@ -271,6 +272,7 @@ describe('readClineLogs on fixtures/cline-logs', async () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      parent_session_id: null,
     });
   });
 });

@@ -59,6 +59,7 @@ describe('readClineTasks', () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: `${STORE}/state/taskHistory.json`,
       source_line: 1,
       source_seq: 0,
@@ -83,6 +84,7 @@ describe('readClineTasks', () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      parent_session_id: null,
     });
   });
 

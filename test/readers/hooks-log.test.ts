@@ -95,6 +95,7 @@ describe('readHooksLog on fixtures/hooks-log', async () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: FILE,
       source_line: 3,
       source_seq: 0,
@@ -119,6 +120,7 @@ describe('readHooksLog on fixtures/hooks-log', async () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      parent_session_id: null,
     });
   });
 });

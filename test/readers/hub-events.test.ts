@@ -233,6 +233,7 @@ describe('readHubEvents on fixtures/hub-events', async () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: DB,
       source_line: 37,
       source_seq: 0,
@@ -257,6 +258,7 @@ describe('readHubEvents on fixtures/hub-events', async () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      parent_session_id: null,
     });
   });
 

@@ -95,6 +95,7 @@ describe('readHubRuns on the committed fixture', () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: DB,
       source_line: 2,
       source_seq: 1,
@@ -119,6 +120,7 @@ describe('readHubRuns on the committed fixture', () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      parent_session_id: null,
     });
   });
 

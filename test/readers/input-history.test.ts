@@ -43,6 +43,7 @@ describe('readInputHistory on a good file (Linux layout)', async () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: `home/u/${FILE}`,
       source_line: 3,
       source_seq: 0,
@@ -67,6 +68,7 @@ describe('readInputHistory on a good file (Linux layout)', async () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      parent_session_id: null,
     });
   });
 });

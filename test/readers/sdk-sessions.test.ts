@@ -193,6 +193,7 @@ describe('readSdkSessions on fixtures/sdk-sessions', async () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: `${SESSIONS}/${K3}/${K3}.messages.json`,
       source_line: 2,
       source_seq: 1,
@@ -217,6 +218,7 @@ describe('readSdkSessions on fixtures/sdk-sessions', async () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      parent_session_id: null,
     });
   });
 });

@@ -118,6 +118,7 @@ describe('readSearchIndex on the committed demo fixture', () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: 'home/u/.cline/data/db/session-search.db',
       source_line: null,
       source_seq: 0,
@@ -144,6 +145,7 @@ describe('readSearchIndex on the committed demo fixture', () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      parent_session_id: null,
     });
   });
 });

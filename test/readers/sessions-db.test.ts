@@ -117,6 +117,7 @@ describe('readSessionsDb on the committed demo fixture', () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: 'home/u/.cline/data/db/sessions.db',
       source_line: 2,
       source_seq: 2,
@@ -143,6 +144,7 @@ describe('readSessionsDb on the committed demo fixture', () => {
       sync_target: 's3 bucket acme-prompts object sessions/u-42/1760000500000_gone1/messages.json',
       session_origin: null,
       imported_from: null,
+      parent_session_id: null,
     });
   });
 

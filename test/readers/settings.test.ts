@@ -191,6 +191,7 @@ describe('readSettings on fixtures/settings ~/.cline/data (Linux)', async () => 
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: rel,
       source_line: 1,
       source_seq: 0,
@@ -215,6 +216,7 @@ describe('readSettings on fixtures/settings ~/.cline/data (Linux)', async () => 
       sync_target: null,
       session_origin: 'remote',
       imported_from: null,
+      parent_session_id: null,
     });
   });
 });

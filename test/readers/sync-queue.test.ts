@@ -73,6 +73,7 @@ describe('readSyncQueue on fixtures/sync-queue', async () => {
       home: 'home/u',
       user: 'u',
       client: 'vscode',
+      agent: 'cline',
       source_file: FILE,
       source_line: 1,
       source_seq: 0,
@@ -97,6 +98,7 @@ describe('readSyncQueue on fixtures/sync-queue', async () => {
       sync_target: 'enterprise upload queue: api_conversation_history.json',
       session_origin: null,
       imported_from: null,
+      parent_session_id: null,
     });
   });
 });

@@ -37,6 +37,7 @@ describe('the task_settings row', () => {
         home: 'home/u',
         user: 'u',
         client: 'cline',
+        agent: 'cline',
         source_file: FILE,
         source_line: null,
         source_seq: 0,
@@ -65,6 +66,7 @@ describe('the task_settings row', () => {
         sync_target: null,
         session_origin: null,
         imported_from: null,
+        parent_session_id: null,
       },
     ]);
     expect(JSON.stringify(rows)).not.toContain('acme-org-7');

@@ -84,6 +84,7 @@ describe('readVscodeTasks', () => {
       home: 'C:/Users/alice',
       user: 'alice',
       client: 'vscode',
+      agent: 'cline',
       source_file: UI0,
       source_line: 6,
       source_seq: 0,
@@ -108,6 +109,7 @@ describe('readVscodeTasks', () => {
       sync_target: null,
       session_origin: null,
       imported_from: null,
+      parent_session_id: null,
     });
   });
 

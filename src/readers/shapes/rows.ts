@@ -37,6 +37,7 @@ export function rowFor(source: Source, file: string, fields: RowFields): Row {
     home: source.home,
     user: source.user,
     client: source.client,
+    agent: fields.agent ?? source.agent,
     source_file: imagePath(source, file),
     source_line: fields.source_line ?? null,
     source_seq: fields.source_seq ?? 0,
@@ -61,6 +62,7 @@ export function rowFor(source: Source, file: string, fields: RowFields): Row {
     sync_target: fields.sync_target ?? null,
     session_origin: fields.session_origin ?? null,
     imported_from: fields.imported_from ?? null,
+    parent_session_id: fields.parent_session_id ?? null,
   };
 }
 
