@@ -42,6 +42,12 @@ const FORK_TASK_FILES = ['tasks/*/{ui_messages,api_conversation_history,task_met
  * extension keeps them too (`customModes`); the file is listed by the `unread` store.
  */
 const FORK_SETTINGS = ['settings/{cline_,}mcp_settings.json'];
+/**
+ * The other files of a Roo Code or Kilo Code folder, listed by `unread`: beside its own folder, its
+ * settings (custom modes) and its tasks' other files. Not its `puppeteer` (the browser it downloads) nor
+ * its tasks' checkpoint repositories (`tasks/<id>/checkpoints`), which no store reads yet.
+ */
+const FORK_OTHER_FILES = ['*', 'settings/*', 'tasks/*/*'];
 /** An SQLite database with its journal, WAL and shared-memory files. */
 const SQLITE = '{,-wal,-shm,-journal}';
 /**
@@ -242,7 +248,7 @@ export const STORES = [
     role: 'primary',
     description:
       'every other file under ~/.cline and the Roo Code and Kilo Code folders: listed in `files` (size, mtime, SHA-256) with no rows, so nothing there goes unseen',
-    files: { 'cline-data': ['**'], 'cline-home': ['**'], 'roo-globalstorage': ['**'], 'kilo-globalstorage': ['**'] },
+    files: { 'cline-data': ['**'], 'cline-home': ['**'], 'roo-globalstorage': FORK_OTHER_FILES, 'kilo-globalstorage': FORK_OTHER_FILES },
     // `data/` is the cline-data root's; `worktrees/` holds the CLI's checkouts of the user's repositories
     except: ['data/**', 'worktrees/**'],
   },

@@ -48,7 +48,11 @@ const DOCUMENTS: Record<Os, string[]> = {
 /** The folder below which each root kind lies in a home, for one OS (the root is `<folder>/<name>[/<sub>]`). */
 function rootHolders(os: Os, home: string): Array<[RootKindId, string]> {
   const out: Array<[RootKindId, string]> = [];
-  for (const data of EDITOR_DATA[os]) out.push(['vscode-globalstorage', `${home}/${data}/User/globalStorage`]);
+  for (const data of EDITOR_DATA[os]) {
+    for (const kind of ['vscode-globalstorage', 'roo-globalstorage', 'kilo-globalstorage'] as const)
+      out.push([kind, `${home}/${data}/User/globalStorage`]);
+    out.push(['vscode-user', `${home}/${data}`]);
+  }
   out.push(['cline-data', home], ['cline-home', home]);
   for (const docs of DOCUMENTS[os]) out.push(['documents-cline', `${home}/${docs}`]);
   return out;
