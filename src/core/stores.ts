@@ -248,7 +248,12 @@ export const STORES = [
     role: 'primary',
     description:
       'every other file under ~/.cline and the Roo Code and Kilo Code folders: listed in `files` (size, mtime, SHA-256) with no rows, so nothing there goes unseen',
-    files: { 'cline-data': ['**'], 'cline-home': ['**'], 'roo-globalstorage': FORK_OTHER_FILES, 'kilo-globalstorage': FORK_OTHER_FILES },
+    files: {
+      'cline-data': ['**'],
+      'cline-home': ['**'],
+      'roo-globalstorage': FORK_OTHER_FILES,
+      'kilo-globalstorage': FORK_OTHER_FILES,
+    },
     // `data/` is the cline-data root's; `worktrees/` holds the CLI's checkouts of the user's repositories
     except: ['data/**', 'worktrees/**'],
   },
