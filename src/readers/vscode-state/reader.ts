@@ -59,32 +59,49 @@ async function mtimeOf(file: string): Promise<number | null> {
   }
 }
 
-/** The rows of the Cline family's keys of one database's ItemTable. */
+/**
+ * The rows of the Cline family's keys of one database's ItemTable. A database SQLite finds malformed
+ * gives the rows read before the fault and one `parser:` row; a fault of our private copy ends the load.
+ */
 async function* readItemTable(ctx: DbContext, copy: PrivateCopy): AsyncGenerator<Row> {
-  if (!hasTable(copy.db, 'ItemTable')) {
-    yield parserRow(ctx.source, ctx.file, null, `no ItemTable (not an editor state database; ${path.basename(ctx.file)})`);
-    return;
-  }
-  const keys = copy.db.prepare('SELECT rowid, key FROM ItemTable ORDER BY rowid').all() as { rowid: number; key: unknown }[];
-  const valueAt = copy.db.prepare('SELECT value FROM ItemTable WHERE rowid = ?').pluck();
-  for (const { rowid, key } of keys) {
-    if (typeof key !== 'string') continue;
-    const secret = agentSecret(key);
-    if (secret !== null) {
-      yield rowFor(ctx.source, ctx.file, {
-        agent: secret.agent,
-        source_line: rowid,
-        timestamp_utc: ctx.mtimeMs,
-        project_path: ctx.projectPath,
-        turn_type: 'system',
-        kind: 'secret_key',
-        text: `secret key: ${cutText(secret.key, MAX_SETTING_CHARS)} (value not read)`,
-      });
-      continue;
+  let lastRowid: number | null = null;
+  try {
+    if (!hasTable(copy.db, 'ItemTable')) {
+      yield parserRow(ctx.source, ctx.file, null, `no ItemTable (not an editor state database; ${path.basename(ctx.file)})`);
+      return;
     }
-    const agent = key.startsWith(SECRET_PREFIX) ? null : agentOfExtension(key);
-    if (agent === null) continue;
-    yield* stateRows(ctx, rowid, key, agent, valueAt.get(rowid));
+    const keys = copy.db.prepare('SELECT rowid, key FROM ItemTable ORDER BY rowid').all() as { rowid: number; key: unknown }[];
+    const valueAt = copy.db.prepare('SELECT value FROM ItemTable WHERE rowid = ?').pluck();
+    for (const { rowid, key } of keys) {
+      lastRowid = rowid;
+      if (typeof key !== 'string') continue;
+      const secret = agentSecret(key);
+      if (secret !== null) {
+        yield rowFor(ctx.source, ctx.file, {
+          agent: secret.agent,
+          source_line: rowid,
+          timestamp_utc: ctx.mtimeMs,
+          project_path: ctx.projectPath,
+          turn_type: 'system',
+          kind: 'secret_key',
+          text: `secret key: ${cutText(secret.key, MAX_SETTING_CHARS)} (value not read)`,
+        });
+        continue;
+      }
+      const agent = key.startsWith(SECRET_PREFIX) ? null : agentOfExtension(key);
+      if (agent === null) continue;
+      yield* stateRows(ctx, rowid, key, agent, valueAt.get(rowid));
+    }
+  } catch (err) {
+    const own = copy.ownFault(err);
+    if (own) throw own;
+    const where = lastRowid === null ? '' : ` after rowid ${lastRowid}`;
+    yield parserRow(
+      ctx.source,
+      ctx.file,
+      null,
+      `reading ItemTable failed${where}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
