@@ -37,6 +37,7 @@ function row(line: number) {
     sync_target: `s3 bucket ${FAKE.jwt} object sessions/u/s1/messages.json`,
     session_origin: FAKE.awsId,
     imported_from: FAKE.anthropic,
+    parent_session_id: FAKE.googleOauth,
   });
 }
 
@@ -45,7 +46,7 @@ describe('RowRedactor', () => {
     const redactor = new RowRedactor();
     const lines: string[] = [];
     const r = row(1);
-    expect(redactor.redactRow(r, lines)).toBe(13);
+    expect(redactor.redactRow(r, lines)).toBe(14);
     expect(r).toMatchObject({
       kind: `hook:${m(FAKE.awsId, 'aws_access_key_id')}`,
       session_id: m(FAKE.googleOauth, 'google'),
@@ -60,6 +61,7 @@ describe('RowRedactor', () => {
       sync_target: `s3 bucket ${m(FAKE.jwt, 'jwt')} object sessions/u/s1/messages.json`,
       session_origin: m(FAKE.awsId, 'aws_access_key_id'),
       imported_from: m(FAKE.anthropic, 'anthropic'),
+      parent_session_id: m(FAKE.googleOauth, 'google'),
     });
     const records = lines.map((l) => JSON.parse(l) as SecretRecord);
     expect(records.map((s) => s.column_name).sort()).toEqual([...REDACTED_COLUMNS].sort());
@@ -76,7 +78,7 @@ describe('RowRedactor', () => {
     redactor.redactRow(a, []);
     redactor.redactRow(b, []);
     expect(b.session_id).toBe(a.session_id);
-    expect(new RowRedactor().redactRow(row(3), [])).toBe(13);
+    expect(new RowRedactor().redactRow(row(3), [])).toBe(14);
   });
 
   it('keeps host, home, client and source_file as found: paths of the evidence are not redacted', () => {
