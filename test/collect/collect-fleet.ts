@@ -33,8 +33,20 @@ const HOMES: Record<Os, string[]> = { windows: ['C/Users/syn'], linux: ['home/sy
  * it connects to.
  */
 const EDITOR_DATA: Record<Os, string[]> = {
-  windows: ['AppData/Roaming/Code', 'AppData/Roaming/Code - Insiders', 'AppData/Roaming/Cursor', '.vscode-server/data'],
-  linux: ['.config/VSCodium', '.var/app/com.visualstudio.code/config/Code', '.local/share/code-server', '.windsurf-server/data'],
+  windows: [
+    'AppData/Roaming/Code',
+    'AppData/Roaming/Code - Insiders',
+    'AppData/Roaming/Cursor',
+    'AppData/Roaming/Windsurf',
+    '.vscode-server/data',
+  ],
+  linux: [
+    '.config/Code',
+    '.config/VSCodium',
+    '.var/app/com.visualstudio.code/config/Code',
+    '.local/share/code-server',
+    '.windsurf-server/data',
+  ],
   macos: ['Library/Application Support/Kiro', '.cursor-server/data'],
 };
 
