@@ -35,6 +35,6 @@ comment on column secrets.source_seq is 'source_seq of the row that held it.';
 comment on column secrets.session_id is 'session_id of the row (redacted as in raw_events, so it joins).';
 comment on column secrets.timestamp_utc is 'timestamp_utc of the row.';
 comment on column secrets.row_kind is 'kind of the row (say:command, tool_result, ...).';
-comment on column secrets.column_name is 'Column that held it: text, session_id, project_path, git_branch, model, provider, tool_name, tool_use_id, kind, permission_mode, sync_target, session_origin, imported_from, setting_name or setting_value.';
+comment on column secrets.column_name is 'Column that held it: text, session_id, project_path, git_branch, model, provider, tool_name, tool_use_id, kind, permission_mode, sync_target, session_origin, imported_from, setting_name, setting_value or parent_session_id.';
 comment on column secrets.kind is 'Detector that matched (anthropic, aws_access_key_id, bearer, ...).';
 comment on column secrets.fingerprint is 'First 12 hex digits of the secret''s SHA-256: the same key has the same fingerprint everywhere.';

@@ -54,6 +54,12 @@ export const COLUMNS: readonly Column[] = [
     doc: 'Whose store: the editor (vscode, cursor, vscode-server, ...) or cline for ~/.cline/data; - for files every client shares.',
   },
   {
+    name: 'agent',
+    type: 'utf8',
+    sql: 'VARCHAR',
+    doc: 'The agent of the Cline family the record is of: cline, roo-code (Roo Code) or kilo-code (Kilo Code); null on a problem of a file no one agent owns (an editor state database that cannot be opened).',
+  },
+  {
     name: 'source_file',
     type: 'utf8',
     sql: 'VARCHAR',
@@ -178,5 +184,11 @@ export const COLUMNS: readonly Column[] = [
     type: 'utf8',
     sql: 'VARCHAR',
     doc: "The value of setting_name as its row text prints it (true, act, a tool name, JSON of an array; <set> for a credential's string); null elsewhere.",
+  },
+  {
+    name: 'parent_session_id',
+    type: 'utf8',
+    sql: 'VARCHAR',
+    doc: "On a task_history row of a subtask (Roo Code and Kilo Code orchestrator tasks: the history item's parentTaskId), the session_id of the task that started it; null elsewhere.",
   },
 ];

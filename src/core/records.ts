@@ -95,7 +95,8 @@ export type RedactedColumnName =
   | 'session_origin'
   | 'imported_from'
   | 'setting_name'
-  | 'setting_value';
+  | 'setting_value'
+  | 'parent_session_id';
 
 /**
  * One secret redacted from a row (write/redact.ts), as `_secrets.<gen>.jsonl` holds it and the `secrets`

@@ -1,9 +1,10 @@
 /**
- * Root kinds: the folders a Cline store root can be, as data. Discovery (discover/discover.ts) finds
+ * Root kinds: the folders a store root of the Cline family can be, as data. Discovery (discover/discover.ts) finds
  * them by these names; the store specification (core/stores.ts) says which files of which store lie
  * under each. One folder can be the root, or hold the root, of several kinds: `~/.cline` is the
- * `cline-home` root and holds the `cline-data` root (`~/.cline/data`). A folder of another extension id in globalStorage (Roo Code `rooveterinaryinc.roo-cline`,
- * Kilo Code `kilocode.kilo-code`) is no root kind: such stores would be a root kind of their own.
+ * `cline-home` root and holds the `cline-data` root (`~/.cline/data`). Roo Code and Kilo Code, forks of
+ * Cline, keep their stores in their own extension folders of globalStorage, a root kind each; the
+ * editor's own `User` folder holds VS Code's state databases, where every extension keeps its globalState.
  */
 
 export interface RootKind {
@@ -18,33 +19,77 @@ export interface RootKind {
   requires?: string;
   /** One line: what the root is. */
   description: string;
+  /** The agent whose store the root is; absent where the agent differs from record to record (the editor's state databases). */
+  agent?: AgentId;
+  /** The folder is searched for further roots inside it (`User` holds `globalStorage/<extension id>`); else the walk stops at a root. */
+  walkInto?: boolean;
 }
+
+/** The agents of the Cline family: Cline itself and its forks Roo Code and Kilo Code. */
+export type AgentId = 'cline' | 'roo-code' | 'kilo-code';
+
+/**
+ * Extension ids of each agent's VS Code extension, lower case: the globalStorage folder name (VS Code lowers it)
+ * and, compared without case, the key of its globalState in `state.vscdb` (VS Code keeps the publisher's case
+ * there: `RooVeterinaryInc.roo-cline`).
+ */
+export const AGENT_EXTENSIONS: Readonly<Record<AgentId, readonly string[]>> = {
+  cline: ['saoudrizwan.claude-dev', 'saoudrizwan.cline-nightly'],
+  'roo-code': ['rooveterinaryinc.roo-cline'],
+  'kilo-code': ['kilocode.kilo-code'],
+};
 
 export const ROOT_KINDS = [
   {
     id: 'vscode-globalstorage',
-    names: ['saoudrizwan.claude-dev', 'saoudrizwan.cline-nightly'],
+    names: AGENT_EXTENSIONS.cline,
     parent: 'globalStorage',
     description:
       "`<editor user data>/User/globalStorage/<id>` of Cline's VS Code extension (stable or nightly id), in any editor of the VS Code family",
+    agent: 'cline',
+  },
+  {
+    id: 'roo-globalstorage',
+    names: AGENT_EXTENSIONS['roo-code'],
+    parent: 'globalStorage',
+    description: "`<editor user data>/User/globalStorage/rooveterinaryinc.roo-cline` of Roo Code's VS Code extension",
+    agent: 'roo-code',
+  },
+  {
+    id: 'kilo-globalstorage',
+    names: AGENT_EXTENSIONS['kilo-code'],
+    parent: 'globalStorage',
+    description: "`<editor user data>/User/globalStorage/kilocode.kilo-code` of Kilo Code's VS Code extension",
+    agent: 'kilo-code',
+  },
+  {
+    id: 'vscode-user',
+    names: ['User'],
+    requires: 'globalStorage',
+    walkInto: true,
+    description:
+      "`<editor user data>/User` of any editor of the VS Code family: its state databases (`globalStorage/state.vscdb`, `workspaceStorage/<hash>/state.vscdb`), which hold every extension's globalState and workspaceState",
   },
   {
     id: 'cline-data',
     names: ['.cline'],
     sub: 'data',
     description: '`~/.cline/data` of the CLI, JetBrains and the SDK',
+    agent: 'cline',
   },
   {
     id: 'cline-home',
     names: ['.cline'],
     requires: 'data',
     description: '`~/.cline` itself, for the files beside `data/`: the 1.x CLI logs in `~/.cline/logs`',
+    agent: 'cline',
   },
   {
     id: 'documents-cline',
     names: ['Cline'],
     parent: 'Documents',
     description: '`<home>/Documents/Cline` (or `<home>/OneDrive.../Documents/Cline`), shared by every Cline client',
+    agent: 'cline',
   },
 ] as const satisfies readonly RootKind[];
 
@@ -56,4 +101,10 @@ export function rootKindsAt(parentName: string, name: string): Array<(typeof ROO
     const parent: string | undefined = 'parent' in kind ? kind.parent : undefined;
     return (kind.names as readonly string[]).includes(name) && (parent === undefined || parent === parentName);
   });
+}
+
+/** The agent whose store a root of `kind` is; null for the editor's state databases, whose records name their agent. */
+export function rootKindAgent(kind: RootKindId): AgentId | null {
+  const found: RootKind | undefined = ROOT_KINDS.find((k) => k.id === kind);
+  return found?.agent ?? null;
 }

@@ -3,6 +3,7 @@
  * and the image-relative path of a file. The helpers that stamp provenance on a row are readers/shapes/rows.ts.
  */
 import * as path from 'node:path';
+import type { AgentId } from './root-kinds.js';
 import type { SourceRole, StoreId } from './stores.js';
 
 /** Store ids: the `store` column and partition folder names, derived from the store specification (core/stores.ts). */
@@ -23,6 +24,8 @@ export interface Row {
   user: string | null;
   /** Whose store: `vscode`, `cursor`, `vscode-server`, ..., or `cline` for `~/.cline/data`. */
   client: string;
+  /** The agent of the Cline family the record is of: `cline`, `roo-code`, `kilo-code`; null where no agent is known (a problem of a file shared by all). */
+  agent: AgentId | null;
   /** Path of the file relative to the image root, `/` separated. */
   source_file: string;
   /** 1-based position of the record in the file (array index + 1, line number, rowid, ordinal + 1, place in a git pack). */
@@ -67,6 +70,8 @@ export interface Row {
   setting_name: string | null;
   /** The value of `setting_name`, as the row text prints it. */
   setting_value: string | null;
+  /** The task that started this one as a subtask (Roo Code and Kilo Code orchestrator `parentTaskId`), where recorded. */
+  parent_session_id: string | null;
 }
 
 /** One Cline store root found in a home, with the files of one store under it. */
@@ -83,6 +88,8 @@ export interface Source {
   /** The home's user (Row.user). */
   user: string | null;
   client: string;
+  /** The agent whose store the root is (its root kind's); null where it differs from record to record (the editor's state databases). */
+  agent: AgentId | null;
   /** Absolute path of the store root: `.../globalStorage/saoudrizwan.claude-dev` or `.../.cline/data`. */
   root: string;
   /** Absolute paths of the regular files of this store under `root`, sorted. */

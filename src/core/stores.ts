@@ -31,6 +31,23 @@ export interface StoreSpec {
 
 const TASK_FILES = ['tasks/*/{ui_messages,api_conversation_history,task_metadata,settings}.json', 'state/taskHistory.json'];
 const TASK_TRANSCRIPTS = ['tasks/*/ui_messages.json', 'tasks/*/api_conversation_history.json'];
+/**
+ * The task files of Roo Code and Kilo Code (their GlobalFileNames): no settings.json, and since Roo Code
+ * 3.49 each task's history item in its folder with `tasks/_index.json`, a cache of them.
+ */
+const FORK_TASK_FILES = ['tasks/*/{ui_messages,api_conversation_history,task_metadata,history_item}.json', 'tasks/_index.json'];
+/**
+ * The MCP settings of Roo Code and Kilo Code, under both names they had (their GlobalFileNames). Their
+ * custom modes (`settings/custom_modes.yaml`) are read from the editor's state database, where the
+ * extension keeps them too (`customModes`); the file is listed by the `unread` store.
+ */
+const FORK_SETTINGS = ['settings/{cline_,}mcp_settings.json'];
+/**
+ * The other files of a Roo Code or Kilo Code folder, listed by `unread`: beside its own folder, its
+ * settings (custom modes) and its tasks' other files. Not its `puppeteer` (the browser it downloads) nor
+ * its tasks' checkpoint repositories (`tasks/<id>/checkpoints`), which no store reads yet.
+ */
+const FORK_OTHER_FILES = ['*', 'settings/*', 'tasks/*/*'];
 /** An SQLite database with its journal, WAL and shared-memory files. */
 const SQLITE = '{,-wal,-shm,-journal}';
 /**
@@ -52,6 +69,21 @@ export const STORES = [
     role: 'primary',
     description: 'legacy tasks under ~/.cline/data (CLI v1, JetBrains)',
     files: { 'cline-data': TASK_FILES },
+    transcripts: TASK_TRANSCRIPTS,
+  },
+  {
+    id: 'roo-tasks',
+    role: 'primary',
+    description: "Roo Code's tasks (a fork of Cline): messages, API history, metadata, task history with orchestrator subtasks",
+    files: { 'roo-globalstorage': FORK_TASK_FILES },
+    transcripts: TASK_TRANSCRIPTS,
+  },
+  {
+    id: 'kilo-tasks',
+    role: 'primary',
+    description:
+      "Kilo Code's tasks (a fork of Roo Code): messages, API history, metadata, task history with orchestrator subtasks",
+    files: { 'kilo-globalstorage': FORK_TASK_FILES },
     transcripts: TASK_TRANSCRIPTS,
   },
   {
@@ -121,6 +153,22 @@ export const STORES = [
         'cloud-pending-starts/*.json',
       ],
       'vscode-globalstorage': ['settings/cline_mcp_settings.json'],
+      'roo-globalstorage': FORK_SETTINGS,
+      'kilo-globalstorage': FORK_SETTINGS,
+    },
+  },
+  {
+    id: 'vscode-state',
+    role: 'primary',
+    description:
+      "the editor's state databases: each agent's globalState and workspaceState (task history, settings) and its secrets' key names",
+    files: {
+      'vscode-user': [
+        `globalStorage/state.vscdb{,.backup}${SQLITE}`,
+        `profiles/*/globalStorage/state.vscdb{,.backup}${SQLITE}`,
+        `workspaceStorage/*/state.vscdb{,.backup}${SQLITE}`,
+        'workspaceStorage/*/workspace.json',
+      ],
     },
   },
   {
@@ -199,8 +247,13 @@ export const STORES = [
     id: 'unread',
     role: 'primary',
     description:
-      'every other file under ~/.cline: listed in `files` (size, mtime, SHA-256) with no rows, so nothing there goes unseen',
-    files: { 'cline-data': ['**'], 'cline-home': ['**'] },
+      'every other file under ~/.cline and the Roo Code and Kilo Code folders: listed in `files` (size, mtime, SHA-256) with no rows, so nothing there goes unseen',
+    files: {
+      'cline-data': ['**'],
+      'cline-home': ['**'],
+      'roo-globalstorage': FORK_OTHER_FILES,
+      'kilo-globalstorage': FORK_OTHER_FILES,
+    },
     // `data/` is the cline-data root's; `worktrees/` holds the CLI's checkouts of the user's repositories
     except: ['data/**', 'worktrees/**'],
   },

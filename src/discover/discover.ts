@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { archiveBaseName, archiveFormatOf } from '../evidence/archive.js';
 import type { ArchiveRef, Source, StoreId } from '../core/row.js';
-import { rootKindsAt, type RootKind, type RootKindId } from '../core/root-kinds.js';
+import { rootKindAgent, rootKindsAt, type RootKind, type RootKindId } from '../core/root-kinds.js';
 import { STORE_ROLES } from '../core/stores.js';
 import type { LogicalListing } from './collection.js';
 import { homeAndClient } from './home-client.js';
@@ -225,10 +225,11 @@ async function walkDir(walk: Walk, dir: string, depth: number): Promise<void> {
     if (PRUNE.has(entry.name)) continue;
     if ((await resolveEntry(walk, full, entry, null)) !== 'dir') continue;
     // A folder of several root kinds (`.cline`: cline-home, and cline-data below it) is a root of each;
-    // each lists only the folders its stores' globs name, so no folder is listed twice.
+    // each lists only the folders its stores' globs name, so no folder is listed twice. A root is not
+    // searched further, but for a kind that holds other roots (`User`: globalStorage/<extension id>).
     const kinds = rootKindsAt(path.basename(dir), entry.name);
     for (const kind of kinds) await addKindRoot(walk, full, kind);
-    if (kinds.length === 0) await walkDir(walk, full, depth + 1);
+    if (kinds.every((kind) => 'walkInto' in kind && kind.walkInto)) await walkDir(walk, full, depth + 1);
   }
 }
 
@@ -286,6 +287,7 @@ async function addRoot(walk: Walk, root: string, kind: RootKindId): Promise<void
       homeFolder,
       user: homeUser(home),
       client,
+      agent: rootKindAgent(kind),
       root,
       files: files.sort(),
     });

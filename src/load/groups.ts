@@ -75,6 +75,7 @@ export function groupByPartition(
           homeFolder: '',
           user: null,
           client: '-',
+          agent: null,
           root,
           files: [],
           ...(image.collection ? { archive: { ...image.collection.archive, members: {}, member_sizes: {} } } : {}),

@@ -15,14 +15,17 @@ import { readHooksLog } from './hooks-log.js';
 import { readHubEvents } from './hub-events.js';
 import { readHubRuns } from './hub-runs.js';
 import { readInputHistory } from './input-history.js';
+import { readKiloTasks } from './kilo-tasks/reader.js';
 import { readLocks } from './locks.js';
 import { readSdkSessions } from './sdk-sessions.js';
 import { readSearchIndex } from './search-index.js';
 import { readSessionsDb } from './sessions-db.js';
+import { readRooTasks } from './roo-tasks/reader.js';
 import { readSettings } from './settings.js';
 import { readSyncQueue } from './sync-queue.js';
 import { readTasksDb } from './tasks-db.js';
 import { readTeamsDb } from './teams-db.js';
+import { readVscodeState } from './vscode-state/reader.js';
 import { readVscodeTasks } from './vscode-tasks.js';
 import { readWorkspaceState } from './workspace-state.js';
 
@@ -35,6 +38,8 @@ async function* readNothing(): AsyncGenerator<never> {}
 export const READERS = {
   'vscode-tasks': readVscodeTasks,
   'cline-tasks': readClineTasks,
+  'roo-tasks': readRooTasks,
+  'kilo-tasks': readKiloTasks,
   'sdk-sessions': readSdkSessions,
   'sessions-db': readSessionsDb,
   'search-index': readSearchIndex,
@@ -54,6 +59,7 @@ export const READERS = {
   locks: readLocks,
   'workspace-state': readWorkspaceState,
   checkpoints: readCheckpoints,
+  'vscode-state': readVscodeState,
   unread: readNothing,
   discovery: readNothing,
 } as const satisfies Record<StoreId, Reader>;

@@ -4,7 +4,8 @@
  *
  * Files, relative to the store root: `globalState.json`, `settings/global-settings.json`,
  * `settings/cline_mcp_settings.json` and `cloud-pending-starts/*.json` under `~/.cline/data`, and
- * `settings/cline_mcp_settings.json` under a globalStorage root. Rows are system rows at the file's
+ * `settings/cline_mcp_settings.json` under a globalStorage root (Roo Code's and Kilo Code's also
+ * `settings/mcp_settings.json`, the same object under the name they gave it). Rows are system rows at the file's
  * mtime (epoch ms) unless they carry their own time (cloudSessionStatuses observedAt). A file that is
  * not the JSON type expected is one `parser:` row.
  */
@@ -36,7 +37,8 @@ type SettingsFile = 'globalState' | 'globalSettings' | 'mcpSettings' | 'pendingS
 function settingsFileOf(relative: string): SettingsFile | null {
   if (relative === 'globalState.json') return 'globalState';
   if (relative === 'settings/global-settings.json') return 'globalSettings';
-  if (relative === 'settings/cline_mcp_settings.json') return 'mcpSettings';
+  // Roo Code and Kilo Code renamed Cline's file `mcp_settings.json`; the same `mcpServers` object
+  if (relative === 'settings/cline_mcp_settings.json' || relative === 'settings/mcp_settings.json') return 'mcpSettings';
   if (/^cloud-pending-starts\/[^/]+\.json$/.test(relative)) return 'pendingStart';
   return null;
 }

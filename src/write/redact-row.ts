@@ -34,6 +34,7 @@ export const REDACTED_COLUMNS = [
   'imported_from',
   'setting_name',
   'setting_value',
+  'parent_session_id',
 ] as const satisfies readonly RedactedColumnName[];
 
 export type RedactedColumn = (typeof REDACTED_COLUMNS)[number];

@@ -33,8 +33,20 @@ const HOMES: Record<Os, string[]> = { windows: ['C/Users/syn'], linux: ['home/sy
  * it connects to.
  */
 const EDITOR_DATA: Record<Os, string[]> = {
-  windows: ['AppData/Roaming/Code', 'AppData/Roaming/Code - Insiders', 'AppData/Roaming/Cursor', '.vscode-server/data'],
-  linux: ['.config/VSCodium', '.var/app/com.visualstudio.code/config/Code', '.local/share/code-server', '.windsurf-server/data'],
+  windows: [
+    'AppData/Roaming/Code',
+    'AppData/Roaming/Code - Insiders',
+    'AppData/Roaming/Cursor',
+    'AppData/Roaming/Windsurf',
+    '.vscode-server/data',
+  ],
+  linux: [
+    '.config/Code',
+    '.config/VSCodium',
+    '.var/app/com.visualstudio.code/config/Code',
+    '.local/share/code-server',
+    '.windsurf-server/data',
+  ],
   macos: ['Library/Application Support/Kiro', '.cursor-server/data'],
 };
 
@@ -48,7 +60,11 @@ const DOCUMENTS: Record<Os, string[]> = {
 /** The folder below which each root kind lies in a home, for one OS (the root is `<folder>/<name>[/<sub>]`). */
 function rootHolders(os: Os, home: string): Array<[RootKindId, string]> {
   const out: Array<[RootKindId, string]> = [];
-  for (const data of EDITOR_DATA[os]) out.push(['vscode-globalstorage', `${home}/${data}/User/globalStorage`]);
+  for (const data of EDITOR_DATA[os]) {
+    for (const kind of ['vscode-globalstorage', 'roo-globalstorage', 'kilo-globalstorage'] as const)
+      out.push([kind, `${home}/${data}/User/globalStorage`]);
+    out.push(['vscode-user', `${home}/${data}`]);
+  }
   out.push(['cline-data', home], ['cline-home', home]);
   for (const docs of DOCUMENTS[os]) out.push(['documents-cline', `${home}/${docs}`]);
   return out;

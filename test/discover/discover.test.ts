@@ -161,29 +161,86 @@ describe('discoverImage', () => {
     ]);
   });
 
-  it('reads no globalStorage folder of another extension id (Roo Code, Kilo Code) as a Cline store', async () => {
+  it('finds the Roo Code and Kilo Code folders as roots of their own, each with its agent, and the editor state databases', async () => {
     const other = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-discover-'));
     try {
-      const gs = 'home/r/.config/Code/User/globalStorage';
+      const user = 'home/r/.config/Code/User';
+      const gs = `${user}/globalStorage`;
+      const plant = (rel: string) => {
+        mkdirSync(path.dirname(path.join(other, rel)), { recursive: true });
+        writeFileSync(path.join(other, rel), '[]');
+      };
       for (const ext of ['rooveterinaryinc.roo-cline', 'kilocode.kilo-code']) {
         for (const rel of [
           'tasks/1760000000000/ui_messages.json',
-          'tasks/1760000000000/api_conversation_history.json',
-          'state/taskHistory.json',
-          'settings/cline_mcp_settings.json',
-          'cache/sync-queue.json',
-        ]) {
-          mkdirSync(path.dirname(path.join(other, gs, ext, rel)), { recursive: true });
-          writeFileSync(path.join(other, gs, ext, rel), '[]');
-        }
+          'tasks/1760000000000/history_item.json',
+          'tasks/_index.json',
+          'settings/mcp_settings.json',
+          'settings/custom_modes.yaml',
+        ])
+          plant(`${gs}/${ext}/${rel}`);
       }
-      mkdirSync(path.join(other, gs, 'saoudrizwan.claude-dev', 'tasks', '1'), { recursive: true });
-      writeFileSync(path.join(other, gs, 'saoudrizwan.claude-dev', 'tasks', '1', 'ui_messages.json'), '[]');
+      plant(`${gs}/saoudrizwan.claude-dev/tasks/1/ui_messages.json`);
+      plant(`${gs}/state.vscdb`);
+      plant(`${user}/workspaceStorage/0a1b/state.vscdb`);
+      plant(`${user}/workspaceStorage/0a1b/workspace.json`);
       const found = await discoverImage({ host: 'h', root: other });
       expect(found.problems).toEqual([]);
-      expect(
-        found.sources.map((s) => [s.store, path.relative(other, s.root), s.files.map((f) => path.relative(other, f))]),
-      ).toEqual([['vscode-tasks', `${gs}/saoudrizwan.claude-dev`, [`${gs}/saoudrizwan.claude-dev/tasks/1/ui_messages.json`]]]);
+      const rel = (f: string) => path.relative(other, f);
+      expect(found.sources.map((s) => [s.store, s.agent, s.client, rel(s.root), s.files.map(rel)])).toEqual([
+        [
+          'kilo-tasks',
+          'kilo-code',
+          'vscode',
+          `${gs}/kilocode.kilo-code`,
+          [
+            `${gs}/kilocode.kilo-code/tasks/1760000000000/history_item.json`,
+            `${gs}/kilocode.kilo-code/tasks/1760000000000/ui_messages.json`,
+            `${gs}/kilocode.kilo-code/tasks/_index.json`,
+          ],
+        ],
+        ['settings', 'kilo-code', 'vscode', `${gs}/kilocode.kilo-code`, [`${gs}/kilocode.kilo-code/settings/mcp_settings.json`]],
+        ['unread', 'kilo-code', 'vscode', `${gs}/kilocode.kilo-code`, [`${gs}/kilocode.kilo-code/settings/custom_modes.yaml`]],
+        [
+          'roo-tasks',
+          'roo-code',
+          'vscode',
+          `${gs}/rooveterinaryinc.roo-cline`,
+          [
+            `${gs}/rooveterinaryinc.roo-cline/tasks/1760000000000/history_item.json`,
+            `${gs}/rooveterinaryinc.roo-cline/tasks/1760000000000/ui_messages.json`,
+            `${gs}/rooveterinaryinc.roo-cline/tasks/_index.json`,
+          ],
+        ],
+        [
+          'settings',
+          'roo-code',
+          'vscode',
+          `${gs}/rooveterinaryinc.roo-cline`,
+          [`${gs}/rooveterinaryinc.roo-cline/settings/mcp_settings.json`],
+        ],
+        [
+          'unread',
+          'roo-code',
+          'vscode',
+          `${gs}/rooveterinaryinc.roo-cline`,
+          [`${gs}/rooveterinaryinc.roo-cline/settings/custom_modes.yaml`],
+        ],
+        [
+          'vscode-tasks',
+          'cline',
+          'vscode',
+          `${gs}/saoudrizwan.claude-dev`,
+          [`${gs}/saoudrizwan.claude-dev/tasks/1/ui_messages.json`],
+        ],
+        [
+          'vscode-state',
+          null,
+          'vscode',
+          user,
+          [`${gs}/state.vscdb`, `${user}/workspaceStorage/0a1b/state.vscdb`, `${user}/workspaceStorage/0a1b/workspace.json`],
+        ],
+      ]);
     } finally {
       rmSync(other, { recursive: true, force: true });
     }

@@ -54,6 +54,9 @@ export const files = {
 /** Where each root kind lies in a test home. */
 const ROOTS: Record<RootKindId, (home: string) => string> = {
   'vscode-globalstorage': (home) => `${home}/${VSCODE_ROOT}`,
+  'roo-globalstorage': (home) => `${home}/${VSCODE_ROOT.replace('saoudrizwan.claude-dev', 'rooveterinaryinc.roo-cline')}`,
+  'kilo-globalstorage': (home) => `${home}/${VSCODE_ROOT.replace('saoudrizwan.claude-dev', 'kilocode.kilo-code')}`,
+  'vscode-user': (home) => `${home}/${VSCODE_ROOT.replace('/globalStorage/saoudrizwan.claude-dev', '')}`,
   'cline-data': (home) => `${home}/.cline/data`,
   'cline-home': (home) => `${home}/.cline`,
   'documents-cline': (home) => `${home}/Documents/Cline`,

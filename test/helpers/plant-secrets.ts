@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import { HUB_EVENTS, HUB_FIXTURE_DATA, writeHubEventsDb } from './hub-events-fixture.js';
 import { FIXTURE_DBS, type SideDbStore, writeSideDb } from './side-store-dbs.js';
 import { DEMO_ROWS } from './side-store-rows.js';
+import { STATE_FIXTURES, writeStateDb } from './vscode-state-fixtures.js';
 import {
   DEMO_SEARCH,
   DEMO_SEARCH_DB,
@@ -127,6 +128,18 @@ function fixtureDbs(plant: Plant): Array<[string[], (file: string) => void]> {
     ...(Object.keys(FIXTURE_DBS) as SideDbStore[]).map((store): [string[], (file: string) => void] => [
       FIXTURE_DBS[store],
       (f) => writeSideDb(f, store, planted(DEMO_ROWS[store])),
+    ]),
+    // an editor's state databases: each agent's JSON state planted; a secret's value is never read, so left as is
+    ...Object.entries(STATE_FIXTURES).map(([rel, items]): [string[], (file: string) => void] => [
+      rel.split('/'),
+      (f) =>
+        writeStateDb(
+          f,
+          items.map(([k, v]) => [
+            k,
+            k.startsWith('secret://') || tryParse(v) === undefined ? v : JSON.stringify(planted(JSON.parse(v))),
+          ]),
+        ),
     ]),
   ];
 }

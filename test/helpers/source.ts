@@ -2,6 +2,7 @@
 import { cpSync, readdirSync, renameSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AgentId } from '../../src/core/root-kinds.js';
 import type { Row, Source, SourceRole, StoreId } from '../../src/core/row.js';
 import { STORE_ROLES } from '../../src/core/stores.js';
 import { homeUser, logicalHome } from '../../src/discover/logical-home.js';
@@ -55,6 +56,8 @@ export interface SourceOptions {
   /** The home's folder in the image, as discovery finds it (default `home/u`); `home` and `user` follow from it as in discovery. */
   home?: string;
   client?: string;
+  /** The agent whose store it is (default `cline`; null for the editor's state databases). */
+  agent?: AgentId | null;
   /** Default: the store's role in the store specification. */
   role?: SourceRole;
   host?: string;
@@ -75,6 +78,7 @@ export function makeSource(opts: SourceOptions): Source {
     homeFolder,
     user: homeUser(home),
     client: opts.client ?? 'cline',
+    agent: opts.agent === undefined ? 'cline' : opts.agent,
     root: opts.root,
     files: (opts.files ?? listFiles(opts.root)).slice().sort(),
   };

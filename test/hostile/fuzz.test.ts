@@ -131,8 +131,8 @@ function sameInflated(a: Buffer, b: Buffer): boolean {
  */
 function mustComplain(relPath: string, bytes: Buffer, original: Buffer): boolean {
   const name = path.basename(relPath);
-  // SQLite files (a database, the 3.x hub's instance lock) are checked by their header, not as JSON
-  if (/\.(db|instance\.lock)$/.test(name)) return false;
+  // SQLite files (a database, an editor's state.vscdb, the 3.x hub's instance lock) are checked by their header, not as JSON
+  if (/\.(db|vscdb|instance\.lock)$/.test(name)) return false;
   if (/\/\.git\/objects\/pack\/[^/]+\.pack$/.test(relPath)) return true;
   if (/\/\.git\/objects\/[0-9a-f]{2}\/[0-9a-f]{38}$/.test(relPath)) return !sameInflated(bytes, original);
   if (/\/\.git\//.test(relPath)) return false;

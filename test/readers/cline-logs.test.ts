@@ -247,6 +247,7 @@ describe('readClineLogs on fixtures/cline-logs', async () => {
       home: HOME,
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: HUB,
       source_line: 2,
       source_seq: 0,
@@ -273,6 +274,7 @@ describe('readClineLogs on fixtures/cline-logs', async () => {
       imported_from: null,
       setting_name: null,
       setting_value: null,
+      parent_session_id: null,
     });
   });
 });

@@ -60,6 +60,7 @@ describe('readClineTasks', () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: `${STORE}/state/taskHistory.json`,
       source_line: 1,
       source_seq: 0,
@@ -86,6 +87,7 @@ describe('readClineTasks', () => {
       imported_from: null,
       setting_name: null,
       setting_value: null,
+      parent_session_id: null,
     });
   });
 

@@ -95,6 +95,7 @@ describe('readHooksLog on fixtures/hooks-log', async () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: FILE,
       source_line: 3,
       source_seq: 0,
@@ -121,6 +122,7 @@ describe('readHooksLog on fixtures/hooks-log', async () => {
       imported_from: null,
       setting_name: null,
       setting_value: null,
+      parent_session_id: null,
     });
   });
 });

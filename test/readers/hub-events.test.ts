@@ -233,6 +233,7 @@ describe('readHubEvents on fixtures/hub-events', async () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: DB,
       source_line: 37,
       source_seq: 0,
@@ -259,6 +260,7 @@ describe('readHubEvents on fixtures/hub-events', async () => {
       imported_from: null,
       setting_name: null,
       setting_value: null,
+      parent_session_id: null,
     });
   });
 

@@ -95,6 +95,7 @@ describe('readHubRuns on the committed fixture', () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: DB,
       source_line: 2,
       source_seq: 1,
@@ -121,6 +122,7 @@ describe('readHubRuns on the committed fixture', () => {
       imported_from: null,
       setting_name: null,
       setting_value: null,
+      parent_session_id: null,
     });
   });
 

@@ -43,6 +43,7 @@ describe('readInputHistory on a good file (Linux layout)', async () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: `home/u/${FILE}`,
       source_line: 3,
       source_seq: 0,
@@ -69,6 +70,7 @@ describe('readInputHistory on a good file (Linux layout)', async () => {
       imported_from: null,
       setting_name: null,
       setting_value: null,
+      parent_session_id: null,
     });
   });
 });

@@ -193,6 +193,7 @@ describe('readSdkSessions on fixtures/sdk-sessions', async () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: `${SESSIONS}/${K3}/${K3}.messages.json`,
       source_line: 2,
       source_seq: 1,
@@ -219,6 +220,7 @@ describe('readSdkSessions on fixtures/sdk-sessions', async () => {
       imported_from: null,
       setting_name: null,
       setting_value: null,
+      parent_session_id: null,
     });
   });
 });

@@ -118,6 +118,7 @@ describe('readSearchIndex on the committed demo fixture', () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: 'home/u/.cline/data/db/session-search.db',
       source_line: null,
       source_seq: 0,
@@ -146,6 +147,7 @@ describe('readSearchIndex on the committed demo fixture', () => {
       imported_from: null,
       setting_name: null,
       setting_value: null,
+      parent_session_id: null,
     });
   });
 });

@@ -117,6 +117,7 @@ describe('readSessionsDb on the committed demo fixture', () => {
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: 'home/u/.cline/data/db/sessions.db',
       source_line: 2,
       source_seq: 2,
@@ -145,6 +146,7 @@ describe('readSessionsDb on the committed demo fixture', () => {
       imported_from: null,
       setting_name: null,
       setting_value: null,
+      parent_session_id: null,
     });
   });
 

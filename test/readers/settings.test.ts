@@ -191,6 +191,7 @@ describe('readSettings on fixtures/settings ~/.cline/data (Linux)', async () => 
       home: 'home/u',
       user: 'u',
       client: 'cline',
+      agent: 'cline',
       source_file: rel,
       source_line: 1,
       source_seq: 0,
@@ -217,6 +218,7 @@ describe('readSettings on fixtures/settings ~/.cline/data (Linux)', async () => 
       imported_from: null,
       setting_name: null,
       setting_value: null,
+      parent_session_id: null,
     });
   });
 });

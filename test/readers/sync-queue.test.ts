@@ -73,6 +73,7 @@ describe('readSyncQueue on fixtures/sync-queue', async () => {
       home: 'home/u',
       user: 'u',
       client: 'vscode',
+      agent: 'cline',
       source_file: FILE,
       source_line: 1,
       source_seq: 0,
@@ -99,6 +100,7 @@ describe('readSyncQueue on fixtures/sync-queue', async () => {
       imported_from: null,
       setting_name: null,
       setting_value: null,
+      parent_session_id: null,
     });
   });
 });

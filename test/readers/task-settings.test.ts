@@ -49,6 +49,7 @@ describe('the task_settings rows', () => {
         home: 'home/u',
         user: 'u',
         client: 'cline',
+        agent: 'cline',
         source_file: FILE,
         source_line: null,
         source_seq: seq,
@@ -75,6 +76,7 @@ describe('the task_settings rows', () => {
         imported_from: null,
         setting_name: name,
         setting_value: value,
+        parent_session_id: null,
       })),
     );
     expect(JSON.stringify(rows)).not.toContain('acme-org-7');

@@ -84,6 +84,7 @@ describe('readVscodeTasks', () => {
       home: 'C:/Users/alice',
       user: 'alice',
       client: 'vscode',
+      agent: 'cline',
       source_file: UI0,
       source_line: 6,
       source_seq: 0,
@@ -110,6 +111,7 @@ describe('readVscodeTasks', () => {
       imported_from: null,
       setting_name: null,
       setting_value: null,
+      parent_session_id: null,
     });
   });
 

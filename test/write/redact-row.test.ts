@@ -39,6 +39,7 @@ function row(line: number) {
     imported_from: FAKE.anthropic,
     setting_name: `mcpServers.${FAKE.slack}.autoApprove`,
     setting_value: FAKE.gitlab,
+    parent_session_id: FAKE.googleOauth,
   });
 }
 
@@ -47,7 +48,7 @@ describe('RowRedactor', () => {
     const redactor = new RowRedactor();
     const lines: string[] = [];
     const r = row(1);
-    expect(redactor.redactRow(r, lines)).toBe(15);
+    expect(redactor.redactRow(r, lines)).toBe(16);
     expect(r).toMatchObject({
       kind: `hook:${m(FAKE.awsId, 'aws_access_key_id')}`,
       session_id: m(FAKE.googleOauth, 'google'),
@@ -64,6 +65,7 @@ describe('RowRedactor', () => {
       imported_from: m(FAKE.anthropic, 'anthropic'),
       setting_name: `mcpServers.${m(FAKE.slack, 'slack')}.autoApprove`,
       setting_value: m(FAKE.gitlab, 'gitlab'),
+      parent_session_id: m(FAKE.googleOauth, 'google'),
     });
     const records = lines.map((l) => JSON.parse(l) as SecretRecord);
     expect(records.map((s) => s.column_name).sort()).toEqual([...REDACTED_COLUMNS].sort());
@@ -80,7 +82,7 @@ describe('RowRedactor', () => {
     redactor.redactRow(a, []);
     redactor.redactRow(b, []);
     expect(b.session_id).toBe(a.session_id);
-    expect(new RowRedactor().redactRow(row(3), [])).toBe(15);
+    expect(new RowRedactor().redactRow(row(3), [])).toBe(16);
   });
 
   it('keeps host, home, client and source_file as found: paths of the evidence are not redacted', () => {

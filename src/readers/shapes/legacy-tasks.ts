@@ -1,10 +1,12 @@
 /**
  * Legacy Cline tasks (cline-formats.md §1; store specification, "Legacy task files", "Parser plan"),
- * shared by the VS Code globalStorage store and the standalone `~/.cline/data` store. Reads, under the
- * store root: `state/taskHistory.json` first, then per task directory (sorted by id)
- * `tasks/<id>/task_metadata.json`, `tasks/<id>/settings.json` (the task's own settings: task-settings.ts),
- * `tasks/<id>/ui_messages.json` (one row per message: ui-messages.ts) and, only when the task has no
- * ui_messages.json, `tasks/<id>/api_conversation_history.json` (one row per content block).
+ * shared by the VS Code globalStorage store, the standalone `~/.cline/data` store and the task stores of
+ * Roo Code and Kilo Code, which kept Cline's layout. Reads, under the store root: `state/taskHistory.json`
+ * first (Cline), then `tasks/_index.json` (Roo Code 3.49+: a cache of the history items, read only for the
+ * tasks with no `history_item.json`), then per task directory (sorted by id) `tasks/<id>/history_item.json`
+ * (Roo Code 3.49+), `tasks/<id>/task_metadata.json`, `tasks/<id>/settings.json` (the task's own settings:
+ * task-settings.ts), `tasks/<id>/ui_messages.json` (one row per message: ui-messages.ts) and, only when
+ * the task has no ui_messages.json, `tasks/<id>/api_conversation_history.json` (one row per content block).
  * Times are epoch ms. Large files are streamed; a bad file or record is one `parser:` row.
  */
 import * as path from 'node:path';
@@ -15,12 +17,15 @@ import type { Row, RowFields, Source } from '../../core/row.js';
 import { guardFile, needsOriginal, parserRow, rowFor } from './rows.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { readTaskSettings } from './task-settings.js';
+import { historyItemRow } from './history-item.js';
 import { epochMs, int, num, obj, show, str } from './values.js';
 import { type HistoryFacts, modelAt, type TaskContext } from './task-context.js';
 import { requestResults } from './request-results.js';
 import { readUiMessages } from './ui-messages.js';
 
 interface TaskFiles {
+  /** `history_item.json` (Roo Code 3.49+). */
+  item?: string;
   ui?: string;
   api?: string;
   meta?: string;
@@ -31,12 +36,15 @@ interface TaskFiles {
 export async function* readLegacyTasks(source: Source): AsyncGenerator<Row> {
   const tasks = new Map<string, TaskFiles>();
   let historyFile: string | null = null;
+  let indexFile: string | null = null;
   for (const file of source.files) {
     const parts = path.relative(source.root, file).split(path.sep);
     if (parts.length === 2 && parts[0] === 'state' && parts[1] === 'taskHistory.json') historyFile = file;
+    else if (parts.length === 2 && parts[0] === 'tasks' && parts[1] === '_index.json') indexFile = file;
     else if (parts.length === 3 && parts[0] === 'tasks') {
       const entry = tasks.get(parts[1]) ?? {};
-      if (parts[2] === 'ui_messages.json') entry.ui = file;
+      if (parts[2] === 'history_item.json') entry.item = file;
+      else if (parts[2] === 'ui_messages.json') entry.ui = file;
       else if (parts[2] === 'api_conversation_history.json') entry.api = file;
       else if (parts[2] === 'task_metadata.json') entry.meta = file;
       else if (parts[2] === 'settings.json') entry.settings = file;
@@ -46,8 +54,13 @@ export async function* readLegacyTasks(source: Source): AsyncGenerator<Row> {
   }
   const history = new Map<string, HistoryFacts>();
   if (historyFile !== null) yield* guardFile(source, historyFile, readTaskHistory(source, historyFile, history));
+  if (indexFile !== null) {
+    const kept = (id: string | null) => id === null || tasks.get(id)?.item === undefined;
+    yield* guardFile(source, indexFile, readTaskHistory(source, indexFile, history, kept));
+  }
   for (const id of [...tasks.keys()].sort()) {
     const files = tasks.get(id)!;
+    if (files.item !== undefined) yield* guardFile(source, files.item, readHistoryItem(source, files.item, history));
     const facts = history.get(id) ?? null;
     const task: TaskContext = { session_id: id, project_path: facts?.project_path ?? null, history: facts, usage: [] };
     const reads: [string | undefined, TaskFileReader][] = [
@@ -62,10 +75,19 @@ export async function* readLegacyTasks(source: Source): AsyncGenerator<Row> {
 /** A reader of one file of a task folder; a file that throws costs itself (guardFile). */
 type TaskFileReader = (source: Source, file: string, task: TaskContext) => AsyncGenerator<Row>;
 
-/** `task_history` rows, filling `facts` with each task's cwd and model. */
-async function* readTaskHistory(source: Source, file: string, facts: Map<string, HistoryFacts>): AsyncGenerator<Row> {
+/**
+ * `task_history` rows of a history array (`state/taskHistory.json`) or of the `entries` of Roo Code's
+ * `tasks/_index.json`, filling `facts` with each task's cwd and model; an item `kept` refuses gives no row.
+ */
+async function* readTaskHistory(
+  source: Source,
+  file: string,
+  facts: Map<string, HistoryFacts>,
+  kept: (id: string | null) => boolean = () => true,
+): AsyncGenerator<Row> {
+  const isIndex = path.basename(file) === '_index.json';
   let index = 0;
-  for await (const event of streamJson(file, ['$.*'], '[')) {
+  for await (const event of isIndex ? streamJson(file, ['$.entries.*'], '{') : streamJson(file, ['$.*'], '[')) {
     if (event.type === 'error') {
       yield parserRow(source, file, null, `${event.message} (${event.valuesBefore} records read)`);
       return;
@@ -76,28 +98,25 @@ async function* readTaskHistory(source: Source, file: string, facts: Map<string,
       yield parserRow(source, file, index, `history item is not a JSON object: ${cutText(show(event.value), 77)}`);
       continue;
     }
-    const id = str(item.id);
-    const fact: HistoryFacts = {
-      project_path: str(item.cwdOnTaskInitialization),
-      model: str(item.modelId),
-      provider: str(item.apiProvider),
-    };
-    if (id !== null) facts.set(id, fact);
-    yield rowFor(source, file, {
-      source_line: index,
-      timestamp_utc: epochMs(item.ts),
-      session_id: id,
-      project_path: fact.project_path,
-      turn_type: 'system',
-      kind: 'task_history',
-      model: fact.model,
-      provider: fact.provider,
-      text: `task history: ${show(item.task)}`,
-      tokens_in: int(item.tokensIn),
-      tokens_out: int(item.tokensOut),
-      cost_usd: num(item.totalCost),
-    });
+    const history = historyItemRow(item);
+    if (!kept(history.id)) continue;
+    if (history.id !== null) facts.set(history.id, history.facts);
+    yield rowFor(source, file, { ...history.fields, source_line: index });
   }
+}
+
+/** The `task_history` row of one task's `history_item.json` (Roo Code 3.49+), filling `facts` for the task's rows. */
+async function* readHistoryItem(source: Source, file: string, facts: Map<string, HistoryFacts>): AsyncGenerator<Row> {
+  const parsed = await readJsonFile(file);
+  const item = parsed.ok ? obj(parsed.value) : null;
+  if (!parsed.ok || item === null) {
+    yield parserRow(source, file, null, parsed.ok ? 'history item is not a JSON object' : parsed.message);
+    return;
+  }
+  if (parsed.repair) yield parserRow(source, file, null, parsed.repair);
+  const history = historyItemRow(item);
+  if (history.id !== null) facts.set(history.id, history.facts);
+  yield rowFor(source, file, history.fields);
 }
 
 /** `model_usage`, `environment_history` and `files_in_context` rows; fills `task.usage`. */
@@ -147,7 +166,11 @@ async function* readTaskMetadata(source: Source, file: string, task: TaskContext
       } else {
         yield rowFor(source, file, {
           ...at,
-          timestamp_utc: epochMs(entry.cline_edit_date) ?? epochMs(entry.cline_read_date) ?? epochMs(entry.user_edit_date),
+          // Cline writes cline_*_date, Roo Code and Kilo Code roo_*_date
+          timestamp_utc:
+            epochMs(entry.cline_edit_date ?? entry.roo_edit_date) ??
+            epochMs(entry.cline_read_date ?? entry.roo_read_date) ??
+            epochMs(entry.user_edit_date),
           text: `file in context: ${show(entry.path)} record_state=${show(entry.record_state)} record_source=${show(entry.record_source)}`,
         });
       }

@@ -37,6 +37,7 @@ export function rowFor(source: Source, file: string, fields: RowFields): Row {
     home: source.home,
     user: source.user,
     client: source.client,
+    agent: fields.agent ?? source.agent,
     source_file: imagePath(source, file),
     source_line: fields.source_line ?? null,
     source_seq: fields.source_seq ?? 0,
@@ -63,6 +64,7 @@ export function rowFor(source: Source, file: string, fields: RowFields): Row {
     imported_from: fields.imported_from ?? null,
     setting_name: fields.setting_name ?? null,
     setting_value: fields.setting_value ?? null,
+    parent_session_id: fields.parent_session_id ?? null,
   };
 }
 
