@@ -6,7 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ContextRole, FindingContext, FleetTimeline, HostDetail, ReportCaps } from './data.js';
 import * as q from './queries-drill.js';
-import { chooseUnit, num, type Row, select, str } from './read-rows.js';
+import { chooseUnit, num, type Row, select, str, timelineRow } from './read-rows.js';
 
 /** Rows of a per-host query grouped by host, with the host's uncapped total. */
 function byHost(rows: Row[]): Map<string, { rows: Row[]; total: number }> {
@@ -95,18 +95,7 @@ export async function readContexts(conn: DuckDBConnection, caps: ReportCaps): Pr
       context = { rowId, scope: r.scope === 'file' ? 'file' : 'session', scopeRows: num(r.scope_rows), rows: [] };
       contexts.set(rowId, context);
     }
-    context.rows.push({
-      position: num(r.position),
-      role: str(r.role) as ContextRole,
-      timeUtc: str(r.time_utc),
-      turnType: str(r.turn_type),
-      kind: str(r.kind),
-      toolName: str(r.tool_name),
-      text: str(r.text),
-      textLength: num(r.text_length),
-      isError: r.is_error === true,
-      source: str(r.source),
-    });
+    context.rows.push({ ...timelineRow(r), position: num(r.position), role: str(r.role) as ContextRole });
   }
   return contexts;
 }

@@ -5,7 +5,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readQuery } from '../warehouse/query-sandbox.js';
-import type { Cell, TimeUnit } from './data.js';
+import type { Cell, TimelineRow, TimeUnit } from './data.js';
 
 export type Row = Record<string, Cell>;
 
@@ -41,4 +41,18 @@ export function chooseUnit(firstUtc: string | null, lastUtc: string | null): Tim
   ];
   for (const [unit, width] of units) if (days / width <= MAX_BARS) return unit;
   return 'year';
+}
+
+/** A timeline row of a query that selects the columns of sessionRowsSql (time_utc, turn_type, ..., source). */
+export function timelineRow(r: Row): TimelineRow {
+  return {
+    timeUtc: str(r.time_utc),
+    turnType: str(r.turn_type),
+    kind: str(r.kind),
+    toolName: str(r.tool_name),
+    text: str(r.text),
+    textLength: num(r.text_length),
+    isError: r.is_error === true,
+    source: str(r.source),
+  };
 }

@@ -10,7 +10,7 @@ import { hasFindings } from '../hunt/findings-table.js';
 import type { Bucket, Cell, Findings, ReportCaps, ReportData, SessionTimeline } from './data.js';
 import * as q from './queries.js';
 import { readContexts, readFleetTimeline, readHostDetails } from './read-drill.js';
-import { chooseUnit, num, type Row, select, str, total } from './read-rows.js';
+import { chooseUnit, num, type Row, select, str, timelineRow, total } from './read-rows.js';
 
 /**
  * The charts' bars from the per-bucket rows of sessionBucketsSql: sessions per top host (by sessions),
@@ -116,16 +116,7 @@ async function readSessions(
     const session = sessions.get(key(r.host, r.session_id));
     if (!session) continue;
     session.rowCount = num(r.session_rows);
-    session.rows.push({
-      timeUtc: str(r.time_utc),
-      turnType: str(r.turn_type),
-      kind: str(r.kind),
-      toolName: str(r.tool_name),
-      text: str(r.text),
-      textLength: num(r.text_length),
-      isError: r.is_error === true,
-      source: str(r.source),
-    });
+    session.rows.push(timelineRow(r));
   }
   return { sessions: [...sessions.values()], total: total(chosen) };
 }

@@ -76,31 +76,29 @@ function hostBody(h: HostDetail, data: ReportData): Html {
     time(s.firstUtc),
     time(s.lastUtc),
   ]);
-  const list = (title: string, headers: string[], rows: Part[][], numeric: number[], empty: string, more: Html) =>
-    html`<h4>${title}</h4>${rows.length === 0 ? html`<p class="dim">${empty}</p>` : table(headers, rows, numeric)}${more}`;
-  const sessionsMore = moreLine(
+  const list = (title: string, headers: string[], rows: Part[][], numeric: number[], empty: string, cutLine: Html) =>
+    html`<h4>${title}</h4>${rows.length === 0 ? html`<p class="dim">${empty}</p>` : table(headers, rows, numeric)}${cutLine}`;
+  const more = (shown: number, all: number, what: string, sql: string) => moreLine(shown, all, what, data.out, sql);
+  const sessionsMore = more(
     h.sessions.length,
     h.sessionsTotal,
     'sessions',
-    data.out,
     `select * from sessions ${where} order by first_timestamp_utc`,
   );
-  const findingsMore = moreLine(
+  const findingsMore = more(
     h.findings.length,
     h.findingsTotal,
     'findings',
-    data.out,
     `select * from findings ${where} order by timestamp_utc`,
   );
   const settingsMore =
     data.settingsTotal > data.settings.length
       ? html`<p class="cap">The fleet's list of settings is cut at ${count(data.settings.length)}: this host may have more (see Safety off).</p>`
       : html``;
-  const secretsMore = moreLine(
+  const secretsMore = more(
     h.secrets.length,
     h.secretsTotal,
     'fingerprints',
-    data.out,
     `select fingerprint, kind, count(*) from secrets ${where} group by all order by 3 desc`,
   );
   const findingsList =
