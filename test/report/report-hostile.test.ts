@@ -169,12 +169,13 @@ describe('with a findings table', () => {
   let pageText = '';
 
   beforeAll(async () => {
-    // the columns and types of the findings table clinetrail hunt writes (issue 15's contract)
+    // the columns and types of the findings table clinetrail hunt writes (issue 15's contract), in place of any
+    // the hunts of the load made: these findings are planted on the hostile rows
     const instance = await DuckDBInstance.create(path.join(out, 'fleet.duckdb'));
     const conn = await instance.connect();
     try {
       await conn.run(setOutStatement(out));
-      await conn.run(`create table findings as
+      await conn.run(`create or replace table findings as
         select 'destructive-commands' as hunt_id, 'Destructive <b>command</b>' as title, 'high' as severity, 'T1485,T1059' as attack,
           host, session_id, row_id, timestamp_utc, 'ran: ' || text as summary, source_file
         from events where turn_type = 'tool_use' and tool_name in ('execute_command', 'bash', 'run_commands')
