@@ -91,6 +91,22 @@ function shellWords(command: string): string[] {
   return words.stdout.split('\0');
 }
 
+/**
+ * Runs the command a "N more ...: clinetrail query ..." line of the page prints, as a shell splits it:
+ * it must be `clinetrail query --out OUT SQL`; gives the SQL and the rows it returns.
+ */
+async function runPrinted(line: string): Promise<{ sqlText: string; rows: { host: string }[] }> {
+  const [program, verb, flag, outArg, sqlText] = shellWords(line.slice(line.indexOf('clinetrail query')));
+  expect([program, verb, flag, outArg]).toEqual(['clinetrail', 'query', '--out', out]);
+  const all = await queryInProcess(out, sqlText, 'json');
+  expect(all.code, all.stderr).toBe(0);
+  const rows = all.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { host: string });
+  return { sqlText, rows };
+}
+
 /** Checks that hold for any page the report makes: nothing runs, nothing is fetched. */
 function expectInert(page: Node, text: string): void {
   const all = elements(page);
@@ -139,16 +155,8 @@ describe('hostile evidence', () => {
       (e) => e.tagName === 'details' && textOf(e).startsWith(`${HOST} · `),
     )!;
     const line = textOf(elements(session).find((e) => e.tagName === 'p' && textOf(e).includes('more rows:'))!);
-    const command = line.slice(line.indexOf('clinetrail query'));
-    const [program, verb, flag, outArg, sqlText] = shellWords(command);
-    expect([program, verb, flag, outArg]).toEqual(['clinetrail', 'query', '--out', out]);
+    const { sqlText, rows } = await runPrinted(line);
     expect(sqlText).toContain(`host = '${HOST.replace(/'/g, "''")}'`);
-    const all = await queryInProcess(out, sqlText, 'json');
-    expect(all.code, all.stderr).toBe(0);
-    const rows = all.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { host: string });
     expect(rows.every((r) => r.host === HOST)).toBe(true);
     expect(Number(line.split(' ')[0].replace(/,/g, ''))).toBe(rows.length - 1);
   });
@@ -316,14 +324,7 @@ describe('with a findings table', () => {
       (e) => e.tagName === 'section' && textOf(elements(e).find((h) => h.tagName === 'h3')!) === HOST,
     )!;
     const line = textOf(elements(section).find((e) => e.tagName === 'p' && textOf(e).includes('more sessions:'))!);
-    const [program, verb, flag, outArg, sqlText] = shellWords(line.slice(line.indexOf('clinetrail query')));
-    expect([program, verb, flag, outArg]).toEqual(['clinetrail', 'query', '--out', out]);
-    const all = await queryInProcess(out, sqlText, 'json');
-    expect(all.code, all.stderr).toBe(0);
-    const rows = all.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { host: string });
+    const { rows } = await runPrinted(line);
     const [{ n }] = await sql(out, `select count(*) as n from sessions where host = '${HOST.replace(/'/g, "''")}'`);
     expect(rows.length).toBe(Number(n));
     expect(rows.every((r) => r.host === HOST)).toBe(true);
