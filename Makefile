@@ -1,26 +1,32 @@
 # clinetrail: two commands do all set-up on a fresh machine with Node 20 and npm.
 #   make load                         load the demo fleet (fixtures/fleet) into warehouse/
+#   make install [PREFIX=/usr/local]  the commands clinetrail and clinetrail-nightly in PREFIX/bin (deploy/install.sh)
 #   make load FLEET=DIR OUT=DIR       load any fleet
 #   make query Q="select ..."         query the warehouse (Q reaches DuckDB unchanged, $ and quotes too)
 #   make export FORMAT=timesketch TO=FILE [WHERE="..." | Q="select ..."]   export a selection to a file
 #   make hunt                         run the hunt pack on the warehouse (README "Hunts")
 #   make test                         install, build (tsc type-checks as it emits; only when a source changed), run every test suite
 #   make real-corpus [MAJORS=3]       drive the released Cline CLIs into fixtures/real-producer (needs npm)
-#   make interop [INTEROP_DIR=DIR]    open OUT/parquet/events with pandas, pyarrow, polars and DuckDB (needs pip)
+#   make interop [INTEROP_DIR=DIR]    open OUT/parquet/events and each export with pandas, pyarrow, polars and DuckDB (needs pip)
 #   make report-screenshot            docs/report-demo.png: the demo fleet's report in headless Chromium (apt-get install chromium)
 FLEET ?= fixtures/fleet
 OUT ?= warehouse
 Q ?= select host, store, count(*) as rows from raw_events group by all order by all
 FORMAT ?= table
+PREFIX ?= /usr/local
 CLI := node dist/src/cli/main.js
 
-.PHONY: load query export test build install bench clean imports lint format real-corpus interop report-screenshot hunt
+.PHONY: load query export test build deps install bench clean imports lint format real-corpus interop report-screenshot hunt
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-install: node_modules/.installed
+deps: node_modules/.installed
+
+# `clinetrail` on PATH: two small scripts in PREFIX/bin that run this checkout's build (README "Setting up").
+install: build
+	sh deploy/install.sh "$(PREFIX)"
 
 # tsc runs only when a TypeScript source, the compiler settings or the installed packages changed
 # (dist/.built stamps the last build), so an unchanged nightly `make load` costs what the load costs.
@@ -60,14 +66,14 @@ hunt: build
 	$(CLI) hunt --out "$(OUT)" --format "$(FORMAT)"
 
 # The import rule of src/ (docs/ARCHITECTURE.md): imports point downstream, no cycles.
-imports: install
+imports: deps
 	npx depcruise src --config .dependency-cruiser.cjs
 
 # Formatting and lint rules (biome.json); `make format` rewrites the files to the format.
-lint: install
+lint: deps
 	npx biome ci .
 
-format: install
+format: deps
 	npx biome format --write .
 
 # `build` is the one tsc run: it type-checks src/, test/ and bench/ as it emits dist/
@@ -83,9 +89,10 @@ bench: build
 real-corpus: build
 	node dist/corpus/drive.js $(MAJORS)
 
-# Interop (issue 13): a private virtualenv (interop/.venv, git-ignored) with the engines of
+# Interop (issues 13, 28): a private virtualenv (interop/.venv, git-ignored) with the engines of
 # interop/requirements.txt, a fleet with numeric host names loaded by the CLI, and each engine's default
-# call checked against the warehouse (interop/check.py): one PASS/FAIL line each, exit 1 on any FAIL.
+# call checked against the warehouse, on OUT/parquet/events (interop/check.py) and on every export format
+# (interop/check_exports.py): one PASS/FAIL line each, exit 1 on any FAIL.
 # Not part of `make test`: it needs pip and about 200 MB under INTEROP_DIR.
 INTEROP_DIR ?= /tmp/clinetrail-interop
 interop/.venv/.installed: interop/requirements.txt
@@ -97,6 +104,7 @@ interop: build interop/.venv/.installed
 	interop/make-fleet.sh "$(INTEROP_DIR)"
 	$(CLI) load --fleet "$(INTEROP_DIR)/fleet" --out "$(INTEROP_DIR)/out" --quiet
 	interop/.venv/bin/python interop/check.py "$(INTEROP_DIR)/out" $(CLI)
+	interop/.venv/bin/python interop/check_exports.py "$(INTEROP_DIR)/out" "$(INTEROP_DIR)/exports" $(CLI)
 
 clean:
 	rm -rf dist warehouse

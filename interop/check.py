@@ -30,9 +30,11 @@ warnings.filterwarnings("ignore")
 KEY = ["host", "store", "source_file", "file_row"]
 
 
-def warehouse(out, cli, sql):
+def warehouse(out, cli, sql, allow_read=None):
+    """The rows of a query on the warehouse (clinetrail query, CSV), the header left out; allow_read: a folder it may read."""
+    extra = ["--allow-read", allow_read] if allow_read else []
     text = subprocess.run(
-        [*cli, "query", "--out", out, "--format", "csv", sql], check=True, capture_output=True, text=True
+        [*cli, "query", "--out", out, "--format", "csv", *extra, sql], check=True, capture_output=True, text=True
     ).stdout
     return list(csv.reader(io.StringIO(text)))[1:]
 

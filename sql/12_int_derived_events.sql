@@ -14,8 +14,9 @@
 --     `<user_input mode=...>` wrapper, readers/shapes/sdk-messages.ts, in permission_mode): the session's
 --     first prompt gives `permission mode: <mode>`, a prompt in another mode than the one before it
 --     `permission mode: <old> -> <new>`; the row sorts just before the prompt (source_seq - 1).
--- A derived row's row_id is the MD5 of ('derived', its kind, the row_id of the row it derives from), so it
--- is unique and stable as raw_events' row_id is (sql/00); its other columns are those of that row.
+-- A derived row's row_id is the MD5 of ('derived', its kind, the text of the row_id of the row it derives
+-- from), a UUID as raw_events' row_id (sql/00), so it is unique and stable as that one is; its other
+-- columns are those of that row.
 create or replace table int_derived_events as
 with sdk_message_rows as (
     -- key columns only: the window below must not carry message texts
@@ -55,7 +56,7 @@ sdk_model_rows as (
     select
         * exclude (old_model)
         replace (
-            md5_number('derived' || chr(0) || 'model' || chr(0) || row_id::VARCHAR) as row_id,
+            md5('derived' || chr(0) || 'model' || chr(0) || row_id::VARCHAR)::UUID as row_id,
             source_seq - 1 as source_seq
         ),
         'system' as turn_type,
@@ -81,7 +82,7 @@ legacy_model_rows as (
     select
         * exclude (previous_model, previous_mode, entry_number)
         replace (
-            md5_number('derived' || chr(0) || 'model' || chr(0) || row_id::VARCHAR) as row_id,
+            md5('derived' || chr(0) || 'model' || chr(0) || row_id::VARCHAR)::UUID as row_id,
             'model' as kind,
             'model: ' || case when entry_number = 1 then coalesce(model, '-') else previous_model || ' -> ' || model end
                 || ' model_provider_id=' || coalesce(provider, '-') || ' mode=' || coalesce(permission_mode, '-') as text
@@ -94,7 +95,7 @@ legacy_permission_rows as (
     select
         * exclude (previous_model, previous_mode, entry_number)
         replace (
-            md5_number('derived' || chr(0) || 'permission' || chr(0) || row_id::VARCHAR) as row_id,
+            md5('derived' || chr(0) || 'permission' || chr(0) || row_id::VARCHAR)::UUID as row_id,
             'permission' as kind,
             'permission mode: ' || case when entry_number = 1 then permission_mode else previous_mode || ' -> ' || permission_mode end as text,
             source_seq + 1 as source_seq
@@ -120,7 +121,7 @@ sdk_permission_rows as (
     select
         * exclude (previous_mode, prompt_number)
         replace (
-            md5_number('derived' || chr(0) || 'permission' || chr(0) || row_id::VARCHAR) as row_id,
+            md5('derived' || chr(0) || 'permission' || chr(0) || row_id::VARCHAR)::UUID as row_id,
             'system' as turn_type,
             'permission' as kind,
             'permission mode: ' || case when prompt_number = 1 then permission_mode else previous_mode || ' -> ' || permission_mode end as text,

@@ -35,8 +35,8 @@ create or replace table int_duplicate_pairs (
     round_number INTEGER,
     pass VARCHAR,
     distance_ms BIGINT,
-    secondary_row_id UHUGEINT,
-    primary_row_id UHUGEINT
+    secondary_row_id UUID,
+    primary_row_id UUID
 );
 
 -- The candidates of one rule that no earlier rule, round or pass paired, in groups that still have rows

@@ -19,6 +19,8 @@ import { mcpOptions } from './mcp-options.js';
 import { loadOptions, modelsOptions } from './load-options.js';
 import { reportOptions } from './report-options.js';
 import { huntOptions } from './hunt-options.js';
+import { commandLog } from './command-log.js';
+import { examplesBlock } from './help-examples.js';
 import { parseShard, type Shard } from '../load/shard.js';
 import { shardGapText } from '../load/split-check.js';
 import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
@@ -66,6 +68,17 @@ function parseConcurrency(text: string): number {
   if (!/^[0-9]+$/.test(text) || Number(text) < 1)
     throw new UsageError(`load: --concurrency wants a whole number of at least 1, got '${text}'`);
   return Number(text);
+}
+
+/** The `--part-size` text as bytes: a whole number, with KB, MB or GB (powers of 1024) or none; at least 1KB. */
+function parsePartSize(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const m = /^([0-9]+)\s*(B|KB|KIB|MB|MIB|GB|GIB)?$/i.exec(text.trim());
+  const unit = { B: 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(m?.[2] ?? 'B')[0].toUpperCase() as 'B' | 'K' | 'M' | 'G'];
+  const bytes = m === null ? Number.NaN : Number(m[1]) * unit;
+  if (!(bytes >= 1024 && bytes <= 1024 ** 4))
+    throw new UsageError(`export: --part-size wants a size from 1KB to 1024GB (128MB, 1GB, or bytes), got '${text}'`);
+  return bytes;
 }
 
 /** The `--shard K/N` text as a shard (load/shard.ts), or a usage error. */
@@ -132,7 +145,13 @@ export interface CommandIO {
   stdin?: NodeJS.ReadableStream;
   /** Whether stderr is a terminal (a live progress line) or a pipe or file (a line every 10 s). */
   stderrIsTTY: boolean;
+  /** The terminal's width, when stdout is one: `--help` is wrapped to it (at most HELP_MAX_WIDTH). */
+  columns?: number;
 }
+
+/** The width of `--help` when stdout is no terminal, and the widest it gets on a wide one (lines stay readable). */
+const HELP_WIDTH = 80;
+const HELP_MAX_WIDTH = 120;
 
 /** Arguments yargs refused: the message and a pointer to --help, exit 2. */
 class ArgumentError extends UsageError {}
@@ -175,7 +194,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
     await yargs([...argv])
       .scriptName('clinetrail')
       .usage(
-        '$0 <command> [options]\n\nLoads the records Cline (the AI coding agent) leaves in home directories, from a fleet of\ncollected host images, into Parquet and a DuckDB warehouse for SQL hunting.',
+        '$0 <command> [options]\n\nLoads the records Cline (the AI coding agent) leaves in home directories, from a fleet of collected host images, into Parquet and a DuckDB warehouse for SQL hunting.',
       )
       .command('load', 'Load host images into OUT (Parquet partitions + fleet.duckdb)', loadOptions, async (args) => {
         const outArg = once('load', 'out', args.out);
@@ -239,11 +258,24 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           const t0 = Date.now();
           const { runModelsCommand } = await import('../load/models.js');
           const out = once('models', 'out', args.out);
+          const log = commandLog('models', once('models', 'log-format', args.logFormat), io.stderr);
           const run = await runModelsCommand(out);
-          io.stderr(
-            `clinetrail: models built: ${run.hosts} host(s), ${run.raw_rows} row(s), ${run.duplicates_dropped} duplicate(s) dropped, ${run.event_rows} event(s) in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${path.resolve(out)}\n`,
+          const { hosts, raw_rows, duplicates_dropped, event_rows } = run;
+          const seconds = (Date.now() - t0) / 1000;
+          log.event(
+            `models built: ${hosts} host(s), ${raw_rows} row(s), ${duplicates_dropped} duplicate(s) dropped, ${event_rows} event(s) in ${seconds.toFixed(1)} s -> ${path.resolve(out)}`,
+            {
+              event: 'done',
+              hosts,
+              raw_rows,
+              duplicates_dropped,
+              event_rows,
+              seconds,
+              shards_not_loaded: run.shards_not_loaded.length,
+            },
           );
-          for (const gap of run.shards_not_loaded) io.stderr(`clinetrail: warning: ${shardGapText(gap)}\n`);
+          for (const gap of run.shards_not_loaded)
+            log.event(`warning: ${shardGapText(gap)}`, { event: 'shard-not-loaded', level: 'warning', ...gap });
           if (run.shards_not_loaded.length > 0) code = EXIT.shardsNotLoaded;
         },
       )
@@ -261,7 +293,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
       )
       .command(
         'export',
-        'Write a selection of OUT (the events view, filtered, or a query) to a file: timesketch, jsonl, csv or parquet',
+        'Write a selection of OUT (the events view, filtered, or a query) to a file: timesketch, jsonl, csv or parquet; or to a folder of Parquet parts (parquet-dataset)',
         exportOptions,
         async (args) => {
           const out = queryOut('export', once('export', 'out', args.out));
@@ -275,8 +307,9 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
               sql: once('export', 'sql', args.sql),
               force: args.force,
               allowRead: allowReadDirs('export', args.allowRead ?? []),
+              partBytes: parsePartSize(once('export', 'part-size', args.partSize)),
             },
-            io.stderr,
+            commandLog('export', once('export', 'log-format', args.logFormat), io.stderr),
           );
         },
       )
@@ -295,7 +328,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
               format: once('hunt', 'format', args.format) as OutputFormat,
             },
             io.stdout,
-            io.stderr,
+            commandLog('hunt', once('hunt', 'log-format', args.logFormat), io.stderr),
           );
         },
       )
@@ -307,7 +340,8 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
         async (args) => {
           const out = queryOut('report', once('report', 'out', args.out));
           const { runReport } = await import('./report-run.js');
-          await runReport({ out, to: once('report', 'to', args.to), force: args.force }, io.stderr);
+          const log = commandLog('report', once('report', 'log-format', args.logFormat), io.stderr);
+          await runReport({ out, to: once('report', 'to', args.to), force: args.force }, log);
         },
       )
       // issue 15: the MCP server (src/mcp/, cli/mcp-options.ts)
@@ -325,12 +359,29 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
       .strict()
       .recommendCommands()
       .epilogue(
+        examplesBlock([
+          [
+            '$0 load --fleet /cases/acme/collections --out /cases/acme/warehouse',
+            'Load a fleet: each child folder or archive is a host image',
+          ],
+          [
+            `$0 query --out /cases/acme/warehouse "select host, count(*) from events where kind = 'say:command' group by all"`,
+            'Commands Cline ran, per host',
+          ],
+          [
+            '$0 report --out /cases/acme/warehouse --to /cases/acme/report.html',
+            'The fleet report, with the findings of the hunt pack',
+          ],
+        ]),
+      )
+      .epilogue(
         'Exit codes: 0 done; 1 the command failed (load, models, query, export, hunt, report); 2 bad arguments or paths; 3 another load (or models, a hunt, or a shard load in conflict) holds OUT; 4 loaded, but a host image gave no Cline store and its earlier data was kept; 5 loaded, but a host image could not be read (an encrypted archive without its password, a corrupt or truncated archive, an image not searched): its status in hosts is encrypted or unreadable, its parser row says why, its earlier data is kept; 6 models built, but shards of the split did not run or finish.',
       )
       .fail((msg, err) => {
         throw err ?? new ArgumentError(msg);
       })
       .exitProcess(false)
+      .wrap(Math.min(io.columns ?? HELP_WIDTH, HELP_MAX_WIDTH))
       .help()
       .alias('help', 'h')
       .version(version)

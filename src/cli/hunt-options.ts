@@ -1,6 +1,8 @@
 /** The options, examples and help text of `clinetrail hunt` (a yargs builder). */
 import type { Argv } from 'yargs';
 import type { OutputFormat } from './format.js';
+import { LOG_FORMAT_OPTION } from './command-log.js';
+import { examplesBlock } from './help-examples.js';
 
 export function huntOptions<T>(y: Argv<T>) {
   return y
@@ -21,9 +23,14 @@ export function huntOptions<T>(y: Argv<T>) {
       default: 'table' as OutputFormat,
       describe: 'Format of the summary (or of the list) on stdout',
     })
-    .example('$0 hunt --out wh', 'run every hunt of the pack; the findings go to the table findings of wh/fleet.duckdb')
-    .example('$0 hunt --out wh --id secret-in-prompt --id credential-access', 'run two hunts only')
-    .example('$0 hunt --list', 'the hunts of the pack')
+    .option('log-format', LOG_FORMAT_OPTION)
+    .epilogue(
+      examplesBlock([
+        ['$0 hunt --out wh', 'Run every hunt of the pack; the findings go to the table findings of wh/fleet.duckdb'],
+        ['$0 hunt --out wh --id secret-in-prompt --id credential-access', 'Run two hunts only'],
+        ['$0 hunt --list', 'The hunts of the pack'],
+      ]),
+    )
     .epilogue(
       'The hunts are the SQL files of hunts/ (README "Hunts"), each run as a read-only query in the query sandbox. Their findings replace the tables findings and hunt_runs of OUT/fleet.duckdb (a copy is written and renamed into place, under the OUT lock, as a load does); a load that rebuilds the models drops both tables, so findings never name rows the warehouse no longer holds: run hunt again after a load. stdout: one line per hunt and host (hunt_id, severity, host, findings; a hunt that found nothing has one line with no host). stderr: one progress line per hunt. Exit codes: 0 done (with or without findings); 1 a hunt or the write failed; 2 bad arguments (an unknown --id, no --out, an --out that does not exist or holds no warehouse); 3 a load, models or another hunt holds OUT.',
     );

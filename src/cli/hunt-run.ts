@@ -10,6 +10,7 @@ import { storeFindings } from '../hunt/findings-table.js';
 import { acquireLock } from '../load/lock.js';
 import { UsageError } from '../load/load-inputs.js';
 import { withQueryConnection } from '../warehouse/build.js';
+import type { CommandLog } from './command-log.js';
 import { type OutputFormat, resultWriter } from './format.js';
 import type { OutValue } from '../warehouse/values.js';
 
@@ -62,7 +63,7 @@ function summaryRows(runs: readonly HuntRun[], hostsOf: Map<string, Map<string, 
 }
 
 /** Runs `clinetrail hunt`. */
-export async function runHunt(cmd: HuntCommand, stdout: Write, stderr: (text: string) => void): Promise<void> {
+export async function runHunt(cmd: HuntCommand, stdout: Write, log: CommandLog): Promise<void> {
   const pack = await loadHuntPack();
   if (cmd.list) {
     const rows = pack.map((h) => [h.id, h.severity, h.attack.join(',') || null, h.title]);
@@ -77,7 +78,16 @@ export async function runHunt(cmd: HuntCommand, stdout: Write, stderr: (text: st
     const onHunt = (run: HuntRun) => {
       runs.push(run);
       const cut = run.truncated ? ' (cut there: it found more)' : '';
-      stderr(`clinetrail: hunt ${run.hunt.id}: ${run.findings} finding(s)${cut} in ${(run.ms / 1000).toFixed(1)} s\n`);
+      const { id: hunt_id, severity } = run.hunt;
+      const fields = {
+        event: 'hunt',
+        hunt_id,
+        severity,
+        findings: run.findings,
+        truncated: run.truncated,
+        seconds: run.ms / 1000,
+      };
+      log.event(`hunt ${hunt_id}: ${run.findings} finding(s)${cut} in ${(run.ms / 1000).toFixed(1)} s`, fields);
     };
     const findings = await withQueryConnection(out, {}, (conn) => selectFindings(conn, hunts, onHunt)).catch((err) => {
       // the query connection prefixes its errors with `query: `; a hunt's own error names the hunt
@@ -91,9 +101,13 @@ export async function runHunt(cmd: HuntCommand, stdout: Write, stderr: (text: st
       hostsOf.set(f.hunt_id, hosts);
     }
     await printTable(stdout, cmd.format, ['hunt_id', 'severity', 'host', 'findings'], summaryRows(runs, hostsOf));
-    stderr(
-      `clinetrail: ${findings.length} finding(s) of ${runs.length} hunt(s) stored in ${path.join(out, 'fleet.duckdb')} (table findings)\n`,
-    );
+    const warehouse = path.join(out, 'fleet.duckdb');
+    log.event(`${findings.length} finding(s) of ${runs.length} hunt(s) stored in ${warehouse} (table findings)`, {
+      event: 'done',
+      findings: findings.length,
+      hunts: runs.length,
+      warehouse,
+    });
   } finally {
     await release();
   }

@@ -1,5 +1,7 @@
 /** The options, examples and help text of `clinetrail load` and `clinetrail models` (yargs builders). */
 import type { Argv } from 'yargs';
+import { LOG_FORMAT_OPTION } from './command-log.js';
+import { examplesBlock } from './help-examples.js';
 
 export function loadOptions<T>(y: Argv<T>) {
   return y
@@ -73,20 +75,29 @@ export function loadOptions<T>(y: Argv<T>) {
       describe:
         'Progress on stderr: text (a live line on a terminal, a line every 10 s otherwise) or json (one object per event)',
     })
-    .example('$0 load --fleet /cases/acme/collections --out /cases/acme/warehouse', 'load every host image of a fleet')
-    .example('$0 load --host WS-042=/mnt/ws042 --out ./wh', 'load one image under an explicit host name')
-    .example(
-      'parallel $0 load --fleet F --out wh --shard {}/4 ::: 1 2 3 4 && $0 models --out wh',
-      'four shards at once, then the models once (deploy/ has Kubernetes and Slurm recipes)',
+    .epilogue(
+      examplesBlock([
+        ['$0 load --fleet /cases/acme/collections --out /cases/acme/warehouse', 'Load every host image of a fleet'],
+        ['$0 load --host WS-042=/mnt/ws042 --out ./wh', 'Load one image under an explicit host name'],
+        [
+          'parallel $0 load --fleet F --out wh --shard {}/4 ::: 1 2 3 4 && $0 models --out wh',
+          'Four shards at once, then the models once (deploy/ has Kubernetes and Slurm recipes)',
+        ],
+      ]),
     );
 }
 
 export function modelsOptions<T>(y: Argv<T>) {
   return y
     .option('out', { type: 'string', demandOption: true, describe: 'Output folder of a load' })
-    .example(
-      '$0 models --out /cases/acme/warehouse',
-      'after the shard loads (load --shard K/N) of a split are all done: build fleet.duckdb once',
+    .option('log-format', LOG_FORMAT_OPTION)
+    .epilogue(
+      examplesBlock([
+        [
+          '$0 models --out /cases/acme/warehouse',
+          'After the shard loads (load --shard K/N) of a split are all done: build fleet.duckdb once',
+        ],
+      ]),
     )
     .epilogue(
       'Builds OUT/fleet.duckdb from the partitions every load and shard load committed (their manifests), then deletes the files no manifest names (older generations, withdrawn partitions), as a plain load does at its end. It takes OUT for itself: it is refused (exit 3) while a load or any shard load runs, and a load or shard load started meanwhile is refused. On an OUT written by plain loads it rebuilds the same warehouse. Prints one line on stderr: rows, duplicates dropped, time; then one warning line per shard of the split that did not run or finish since the last complete build, naming its hosts (status shard not loaded in hosts; load_runs shows the shard). Exit codes: 0 built; 1 the build failed (fleet.duckdb is kept as it was); 2 bad --out; 3 a load holds OUT; 6 built, but shards of the split did not run or finish.',

@@ -21,6 +21,7 @@ const code = await runCommandLine(hideBin(process.argv), {
   },
   stderr: (text) => process.stderr.write(text),
   stderrIsTTY: process.stderr.isTTY === true,
+  columns: process.stdout.isTTY ? process.stdout.columns : undefined,
 });
 // a failure ends at once, as before: nothing of a failed load or query is left to finish
 if (code !== EXIT.ok) process.exit(code);

@@ -1,6 +1,6 @@
 /**
  * The files clinetrail writes where the user names them: `export --to` and `report --to` (a new
- * command that writes a named file goes through here too). A forensic tool run as root must never
+ * command that writes a named file goes through here too; a folder, cli/output-folder.ts). A forensic tool run as root must never
  * replace a device, a FIFO or the evidence, so each of these is refused with exit 2 (UsageError)
  * before anything is written, `--force` or not:
  * - a folder of `--to` that does not exist;
@@ -37,7 +37,7 @@ export interface OutputTarget {
 }
 
 /** What a node that is not a regular file is, for a message. */
-function kindOf(st: Stats): string {
+export function kindOf(st: Stats): string {
   if (st.isDirectory()) return 'a folder';
   if (st.isCharacterDevice()) return 'a character device';
   if (st.isBlockDevice()) return 'a block device';
@@ -48,7 +48,7 @@ function kindOf(st: Stats): string {
 }
 
 /** lstat, or null when nothing is there. */
-async function lstatOrNull(p: string): Promise<Stats | null> {
+export async function lstatOrNull(p: string): Promise<Stats | null> {
   return fs.lstat(p).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return null;
     throw err;
@@ -63,9 +63,20 @@ async function insideWhat(out: string, paths: readonly string[]): Promise<string
   return input === null ? null : `${input}, an input of a load of ${out} (the evidence)`;
 }
 
-/** Checks `--to` by the rules of the header; throws UsageError (exit 2) when it is refused. */
-export async function outputTarget(out: string, to: string, force: boolean, command: string): Promise<OutputTarget> {
-  if (to === '') throw new UsageError(`${command}: --to wants a file name, got ''`);
+/** Where `--to` leads: the path it names, what is there (null: nothing) and `via` for a message. */
+export interface ResolvedTo {
+  target: string;
+  st: Stats | null;
+  via: '' | 'a link to ';
+}
+
+/**
+ * `--to` judged where its folder and a link at it resolve (the rules of the header shared by a file and a
+ * folder, cli/output-folder.ts): its folder must exist, a link at it must lead somewhere, and no path of
+ * it may be inside OUT or OUT's evidence. `what` names what it should be (`file`, `folder`) in a message.
+ */
+export async function resolveTo(out: string, to: string, command: string, what: string): Promise<ResolvedTo> {
+  if (to === '') throw new UsageError(`${command}: --to wants a ${what} name, got ''`);
   const given = path.resolve(to);
   const folder = await fs.realpath(path.dirname(given)).catch(() => null);
   if (folder === null) throw new UsageError(`${command}: --to ${to}: the folder ${path.dirname(given)} does not exist`);
@@ -74,10 +85,10 @@ export async function outputTarget(out: string, to: string, force: boolean, comm
   const named = path.join(folder, path.basename(given));
   let target = named;
   let st = await lstatOrNull(named);
-  let via = '';
+  let via: ResolvedTo['via'] = '';
   if (st?.isSymbolicLink()) {
     const real = await fs.realpath(named).catch(() => null);
-    if (real === null) throw new UsageError(`${command}: --to ${to} is a link to nothing (a missing file, or a loop)`);
+    if (real === null) throw new UsageError(`${command}: --to ${to} is a link to nothing (a missing ${what}, or a loop)`);
     target = real;
     st = await lstatOrNull(real);
     via = 'a link to ';
@@ -85,6 +96,12 @@ export async function outputTarget(out: string, to: string, force: boolean, comm
   const inside = await insideWhat(out, [given, named, target]);
   if (inside !== null)
     throw new UsageError(`${command}: --to ${to} is inside ${inside}; write the ${command} outside OUT and the evidence`);
+  return { target, st, via };
+}
+
+/** Checks `--to` by the rules of the header; throws UsageError (exit 2) when it is refused. */
+export async function outputTarget(out: string, to: string, force: boolean, command: string): Promise<OutputTarget> {
+  const { target, st, via } = await resolveTo(out, to, command, 'file');
   if (st !== null && !st.isFile())
     throw new UsageError(
       `${command}: --to ${to} is ${via}${kindOf(st)}; only a new file, or a regular file with --force, is written`,

@@ -7,6 +7,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import type { CommandLog } from './command-log.js';
 import { outputTarget, placeOutput } from './output-file.js';
 import { DEFAULT_CAPS } from '../report/data.js';
 import { readReport } from '../report/read.js';
@@ -18,8 +19,8 @@ export interface ReportArgs {
   force: boolean;
 }
 
-/** Makes the report of OUT at `--to`; `stderr` gets the summary line. */
-export async function runReport(args: ReportArgs, stderr: (text: string) => void): Promise<void> {
+/** Makes the report of OUT at `--to`; `log` gets the summary. */
+export async function runReport(args: ReportArgs, log: CommandLog): Promise<void> {
   const target = await outputTarget(args.out, args.to, args.force, 'report');
   const t0 = Date.now();
   const staging = await fs.mkdtemp(path.join(path.dirname(target.path), '.clinetrail-report-'));
@@ -34,8 +35,11 @@ export async function runReport(args: ReportArgs, stderr: (text: string) => void
     const size = (await fs.stat(page)).size;
     await placeOutput(page, target);
     const findings = data.findings === null ? 'hunts not run yet' : `${data.findings.total} finding(s)`;
-    stderr(
-      `clinetrail: report: ${data.glance.hosts} host(s), ${data.glance.sessions} session(s), ${findings}, ${(size / 1e6).toFixed(2)} MB in ${((Date.now() - t0) / 1000).toFixed(1)} s -> ${target.path}\n`,
+    const seconds = (Date.now() - t0) / 1000;
+    const { hosts, sessions } = data.glance;
+    log.event(
+      `report: ${hosts} host(s), ${sessions} session(s), ${findings}, ${(size / 1e6).toFixed(2)} MB in ${seconds.toFixed(1)} s -> ${target.path}`,
+      { event: 'done', hosts, sessions, findings: data.findings?.total ?? null, bytes: size, to: target.path, seconds },
     );
   } finally {
     await fs.rm(staging, { recursive: true, force: true });

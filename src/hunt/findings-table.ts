@@ -27,7 +27,7 @@ const TABLE_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
   ['attack', 'VARCHAR', "the hunt's MITRE ATT&CK technique ids, comma separated, or NULL"],
   ['host', 'VARCHAR', 'image name of the evidence row'],
   ['session_id', 'VARCHAR', 'session of the evidence row, or NULL (settings rows have none)'],
-  ['row_id', 'UHUGEINT', 'events.row_id of the evidence row: join events on it'],
+  ['row_id', 'UUID', 'events.row_id of the evidence row: join events on it'],
   ['timestamp_utc', 'TIMESTAMPTZ', 'time of the evidence row, or NULL'],
   ['summary', 'VARCHAR', 'what the hunt saw, in one line'],
   ['source_file', 'VARCHAR', 'file of the evidence row, relative to the image root'],
@@ -63,7 +63,7 @@ async function appendFindings(conn: DuckDBConnection, findings: readonly Finding
     text(f.host);
     text(f.session_id);
     if (f.row_id === null) appender.appendNull();
-    else appender.appendUHugeInt(f.row_id);
+    else appender.appendVarchar(f.row_id); // DuckDB casts the text into the UUID column
     if (f.timestamp_us === null) appender.appendNull();
     else appender.appendTimestampTZ(new DuckDBTimestampTZValue(f.timestamp_us));
     text(f.summary);

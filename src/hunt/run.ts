@@ -21,8 +21,8 @@ export interface Finding {
   attack: string | null;
   host: string;
   session_id: string | null;
-  /** `events.row_id` of the evidence row (a 128-bit number), or null when the evidence is no single row. */
-  row_id: bigint | null;
+  /** `events.row_id` of the evidence row as its text (a UUID's, sql/00), or null when the evidence is no single row. */
+  row_id: string | null;
   /** ISO 8601 UTC with microseconds (`2026-05-01T10:00:00.123000Z`), or null when the row has no time. */
   timestamp_utc: string | null;
   /** The same instant as epoch microseconds (what the findings table stores). */
@@ -42,14 +42,14 @@ export interface HuntRun {
 
 /** The hunt's SELECT projected onto the finding columns, in a stable order, at most one row past the cap. */
 function wrapped(hunt: Hunt): string {
-  return `select host::varchar as host, session_id::varchar as session_id, row_id::uhugeint as row_id,
+  return `select host::varchar as host, session_id::varchar as session_id, row_id::uuid::varchar as row_id,
   epoch_us(timestamp_utc::timestamptz) as timestamp_us,
   strftime(make_timestamp(epoch_us(timestamp_utc::timestamptz)), '%Y-%m-%dT%H:%M:%S.%fZ') as timestamp_iso,
   summary::varchar as summary, source_file::varchar as source_file
 from (
 ${hunt.sql}
 ) finding
-order by host, timestamp_us nulls last, source_file, row_id, summary
+order by host, timestamp_us nulls last, source_file, row_id::uuid, summary
 limit ${MAX_FINDINGS_PER_HUNT + 1}`;
 }
 
@@ -91,7 +91,7 @@ export async function selectFindings(
         attack: hunt.attack.length > 0 ? hunt.attack.join(',') : null,
         host: String(host),
         session_id: (session as string | null) ?? null,
-        row_id: (rowId as bigint | null) ?? null,
+        row_id: (rowId as string | null) ?? null,
         timestamp_utc: (iso as string | null) ?? null,
         timestamp_us: (us as bigint | null) ?? null,
         summary: String(summary ?? ''),

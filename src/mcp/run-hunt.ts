@@ -15,7 +15,7 @@ import type { ToolContext } from './tool-context.js';
 import { QueryError } from '../warehouse/query-sandbox.js';
 import { CallStopped } from './warehouse-calls.js';
 
-/** A finding as JSON: row_id as a digit string, the time as ISO 8601 UTC text. */
+/** A finding as JSON: row_id as its text (a UUID's), the time as ISO 8601 UTC text. */
 export interface FindingOut {
   hunt_id: string;
   title: string;
@@ -37,7 +37,7 @@ function findingOut(f: Finding): FindingOut {
     attack: f.attack,
     host: f.host,
     session_id: f.session_id,
-    row_id: f.row_id === null ? null : f.row_id.toString(),
+    row_id: f.row_id,
     timestamp_utc: f.timestamp_utc,
     summary: f.summary,
     source_file: f.source_file,
@@ -77,8 +77,8 @@ function cut(findings: readonly Finding[], maxRows: number) {
 
 const DESCRIPTION = `Run hunts of the clinetrail hunt pack now on the warehouse of Cline (AI coding agent) records and get their findings. Call list_hunts first for the ids, what each hunt finds and its false positives.
 ids: the hunts to run (default: every hunt of the pack); an unknown id is a tool error listing the known ids. Read-only: the findings are returned, NOT stored; the command clinetrail hunt --out OUT runs the pack and stores them in the findings table (then readable with the query tool), and list_hunts says when it last did.
-Each finding: hunt_id, title, severity, attack (ATT&CK ids), host, session_id, row_id (the evidence row of the events table, as a string of digits), timestamp_utc (ISO 8601 UTC), summary (what the hunt saw, one line; secrets stay [REDACTED:<kind>:<fingerprint>] markers), source_file (the evidence file, relative to the image root). Findings come hunt by hunt, each hunt's by host and time.
-To follow a finding: session_timeline with its host and session_id reads the whole session around it (what the user asked, what ran before and after); query "select * from events where row_id = <row_id>" gives the evidence row with source_line; query the sessions, files and secrets tables for the session, the file and the secret's fingerprint on other hosts. Weigh each finding against the hunt's false_positives before reporting it.
+Each finding: hunt_id, title, severity, attack (ATT&CK ids), host, session_id, row_id (the evidence row of the events table, as the text of its UUID), timestamp_utc (ISO 8601 UTC), summary (what the hunt saw, one line; secrets stay [REDACTED:<kind>:<fingerprint>] markers), source_file (the evidence file, relative to the image root). Findings come hunt by hunt, each hunt's by host and time.
+To follow a finding: session_timeline with its host and session_id reads the whole session around it (what the user asked, what ran before and after); query "select * from events where row_id = '<row_id>'" gives the evidence row with source_line; query the sessions, files and secrets tables for the session, the file and the secret's fingerprint on other hosts. Weigh each finding against the hunt's false_positives before reporting it.
 Limits: max_rows (default ${QUERY_LIMITS.defaultRows}, at most ${QUERY_LIMITS.maxRows}) findings returned in all; hunts[] gives each hunt's count and how many came back, and truncated says when findings were left out (run one hunt by its id for its rest). timeout_seconds (default ${QUERY_LIMITS.defaultSeconds}, at most ${QUERY_LIMITS.maxSeconds}) interrupts DuckDB. A hunt that fails is a tool error naming it.
 ${evidenceDescription(['findings'])}`;
 
@@ -200,7 +200,7 @@ function huntSummary(hunts: readonly HuntCount[], count: number, returned: numbe
   const each = hunts.map((h) => `${h.id} ${h.count}${h.truncated ? '+' : ''}`).join(', ');
   const follow =
     returned > 0
-      ? '; follow one: session_timeline {host, session_id}, or query select * from events where row_id = <row_id>'
+      ? "; follow one: session_timeline {host, session_id}, or query select * from events where row_id = '<row_id>'"
       : '';
   return `${count} finding(s) of ${hunts.length} hunt(s) (${each})${cutNote}; not stored; ${ms} ms${follow}`;
 }

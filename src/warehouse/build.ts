@@ -211,6 +211,11 @@ export interface QueryOptions {
   allowRead?: readonly string[];
   /** Where DuckDB spills (an export's staging folder); default: a folder of this query (query-temp.ts). */
   tempDir?: string;
+  /**
+   * DuckDB's threads (default 2): 1 for a COPY into parts of a size (export --format parquet-dataset), which
+   * with two threads fills its parts with row groups out of the selection's order (measured).
+   */
+  threads?: 1 | 2;
 }
 
 /** The SQL literal of a setting's value. */
@@ -236,7 +241,9 @@ export async function withQueryConnection<T>(
   const allowed = await allowedDirectories(outDir, options.allowRead ?? []);
   const temp = options.tempDir ? { dir: options.tempDir, remove: async () => {} } : await createQueryTemp(outDir);
   try {
-    const { instance, conn } = await open(file, { access_mode: 'READ_ONLY', temp_directory: temp.dir });
+    const settings: Record<string, string> = { access_mode: 'READ_ONLY', temp_directory: temp.dir };
+    if (options.threads !== undefined) settings.threads = String(options.threads);
+    const { instance, conn } = await open(file, settings);
     try {
       // before the sandbox's lock: the views name OUT's files relative to OUT (sql/00_out_files.sql)
       await conn.run(setOutStatement(outDir));

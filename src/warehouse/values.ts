@@ -4,7 +4,7 @@
  *   without zone the same without `Z`; DATE as `2026-05-01`. The node API's own text of a TIMESTAMPTZ
  *   uses one fixed offset of the local zone (the wrong one across a daylight-saving change).
  * - Numbers: JSON numbers, except what a double cannot hold exactly: an integer beyond ±(2^53−1) is a
- *   string of its exact digits (row_id, a UHUGEINT, always is), a DECIMAL of more than 15 digits too.
+ *   string of its exact digits, a DECIMAL of more than 15 digits too. row_id, a UUID, is its text.
  *   NaN and ±Infinity, which JSON has no number for, are the strings `NaN`, `Infinity`, `-Infinity`.
  * - Lists, arrays and structs as JSON arrays and objects; a MAP as a list of {key, value}; anything
  *   else (TIME, INTERVAL, UUID, BLOB, ...) as DuckDB's own text of it.

@@ -6,6 +6,7 @@
  * reader fixture (task_metadata.json's arrays all number their entries from 1, and search-index rows
  * share lines with their session rows), and the chain host written below.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +109,22 @@ describe('row_id', () => {
     const [first, second] = [await idsOf(outs[0]), await idsOf(outs[1])];
     expect(first.length).toBeGreaterThan(100);
     expect(second).toEqual(first);
+  });
+
+  it('is the MD5 of host, store, source_file and file_row, as the text of a UUID that compares with that text', async () => {
+    const [out] = outs;
+    const rows = await query(out, `select host, store, source_file, file_row, row_id::VARCHAR, typeof(row_id) from raw_events`);
+    expect(rows.length).toBeGreaterThan(100);
+    for (const [host, store, file, fileRow, id, type] of rows) {
+      const md5 = createHash('md5')
+        .update([host, store, file, String(fileRow)].join('\0'))
+        .digest('hex');
+      expect([id, type]).toEqual([md5.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'), 'UUID']);
+    }
+    const [host, , , , id] = rows[0] as string[];
+    // a text compares with it as it is, with or without its dashes
+    expect(await one(out, `select host from raw_events where row_id = '${id}'`)).toEqual([host]);
+    expect(await one(out, `select host from raw_events where row_id = '${id.replace(/-/g, '')}'`)).toEqual([host]);
   });
 
   it('joins duplicates to the rows it names in raw_events', async () => {

@@ -168,11 +168,11 @@ describe('clinetrail mcp: list_hunts and run_hunt', () => {
     // each finding's evidence row, followed as the description teaches, names one planted marker
     const named: string[] = [];
     for (const f of answer.findings) {
-      expect(f.row_id).toMatch(/^\d+$/);
+      expect(f.row_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       expect(f.timestamp_utc).toMatch(ISO_UTC);
       expect(f.summary).toMatch(/\[REDACTED:[a-z_]+:[0-9a-f]+\]/);
       const row = await ok<{ rows: string[][] }>(c, 'query', {
-        sql: `select concat_ws(' ', text, source_file) from events where row_id = ${f.row_id}`,
+        sql: `select concat_ws(' ', text, source_file) from events where row_id = '${f.row_id}'`,
         max_cell_chars: 100_000,
       });
       expect(row.rows).toHaveLength(1);
@@ -258,7 +258,7 @@ describe('clinetrail mcp: list_hunts and run_hunt', () => {
     expect((await ok<RunAnswer>(b, 'run_hunt', { ids: ['secret-in-prompt'] })).findings).toEqual(expected);
 
     // secrets as an endless view: DuckDB is interrupted at the time limit
-    await change(`create view secrets as select range::uhugeint as row_id, 'k' as kind, (range % 7)::varchar as fingerprint
+    await change(`create view secrets as select md5(range::varchar)::uuid as row_id, 'k' as kind, (range % 7)::varchar as fingerprint
       from range(100000000000000)`);
     const stopped = toolErrorOf(await call(b, 'run_hunt', { ids: ['secret-on-several-hosts'], timeout_seconds: 1 }));
     expect(stopped?.kind).toBe('time_limit');

@@ -117,7 +117,7 @@ describe('clinetrail mcp: tools', () => {
     expect(answer.truncated).toBe(false);
   });
 
-  it('query: a planted prompt comes back with its UTC time, row_id as digits and its source file', async () => {
+  it('query: a planted prompt comes back with its UTC time, row_id as its text and its source file', async () => {
     const task =
       'Users/bob/Library/Application Support/Cursor/User/globalStorage/saoudrizwan.claude-dev/tasks/1760200000000/ui_messages.json';
     const [first] = JSON.parse(fs.readFileSync(path.join(fixture('fleet', 'mac-bob'), task), 'utf8')) as Array<{
@@ -129,7 +129,7 @@ describe('clinetrail mcp: tools', () => {
     );
     expect(answer.rows).toHaveLength(1);
     const [rowId, time, text, source] = answer.rows[0] as string[];
-    expect(rowId).toMatch(/^\d{17,39}$/);
+    expect(rowId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(time).toBe(new Date(first.ts).toISOString().replace('Z', '000Z'));
     expect(text).toBe(`${first.text} | [1 image(s)]`);
     expect(source).toBe(task);
