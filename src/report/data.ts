@@ -20,6 +20,18 @@ export interface ReportCaps {
   sessions: number;
   rowsPerSession: number;
   textChars: number;
+  /** Hosts with a section of their own (those with most findings, then most sessions). */
+  hostSections: number;
+  /** Rows of each list of a host's section (sessions, findings, settings, secrets). */
+  perHost: number;
+  /** Host rows of the fleet timeline. */
+  timelineHosts: number;
+  /** Findings shown with their surrounding rows (the first of the findings table). */
+  contexts: number;
+  /** Rows kept on each side of a finding's row in its session (besides the prompt before it and its result). */
+  contextRows: number;
+  /** Rows kept on each side of a finding's row in its file, for a row of no session (a settings file). */
+  fileContextRows: number;
 }
 
 export const DEFAULT_CAPS: ReportCaps = {
@@ -35,6 +47,12 @@ export const DEFAULT_CAPS: ReportCaps = {
   sessions: 200,
   rowsPerSession: 40,
   textChars: 300,
+  hostSections: 50,
+  perHost: 20,
+  timelineHosts: 30,
+  contexts: 100,
+  contextRows: 2,
+  fileContextRows: 7,
 };
 
 /** The fleet at a glance. */
@@ -138,6 +156,8 @@ export interface Findings {
   rows: {
     severity: string;
     huntId: string;
+    /** The evidence row's row_id as digits (null when the hunt named no row). */
+    rowId: string | null;
     host: string;
     sessionId: string | null;
     timeUtc: string | null;
@@ -169,6 +189,64 @@ export interface SessionTimeline {
   rows: TimelineRow[];
 }
 
+/** Where a row of a finding's context stands: the finding's own row, its result, the prompt before it. */
+export type ContextRole = 'finding' | 'result' | 'prompt' | null;
+
+/** The rows around one finding's evidence row: its session's, or its file's when the row has no session. */
+export interface FindingContext {
+  rowId: string;
+  /** `session`: rows of its session in timeline order; `file`: rows of its source file (a settings file). */
+  scope: 'session' | 'file';
+  /** How many rows the session or file holds. */
+  scopeRows: number;
+  /** The rows kept, each with its place in the session or file (1 = first), so the page can show the gaps. */
+  rows: (TimelineRow & { role: ContextRole; position: number })[];
+}
+
+/** A host's own section: its sessions, findings, secrets by fingerprint, each capped with its total. */
+export interface HostDetail {
+  host: string;
+  sessions: {
+    sessionId: string;
+    projectPath: string | null;
+    firstUtc: string | null;
+    lastUtc: string | null;
+    rows: number;
+    findings: number;
+  }[];
+  sessionsTotal: number;
+  findings: {
+    severity: string;
+    huntId: string;
+    rowId: string | null;
+    timeUtc: string | null;
+    summary: string | null;
+  }[];
+  findingsTotal: number;
+  secrets: {
+    fingerprint: string;
+    kind: string;
+    rows: number;
+    sessions: number;
+    otherHosts: number;
+    firstUtc: string | null;
+    lastUtc: string | null;
+  }[];
+  secretsTotal: number;
+}
+
+/** Sessions started and findings per host and bucket, for the fleet timeline. */
+export interface FleetTimeline {
+  unit: TimeUnit;
+  /** Every bucket from the first mark's to the last one's. */
+  buckets: string[];
+  /** The hosts drawn, by name; `hostsTotal` counts every host with a mark. */
+  hosts: string[];
+  hostsTotal: number;
+  marks: { host: string; bucket: string; sessions: number; findings: number }[];
+  undatedFindings: number;
+}
+
 export interface ReportData {
   out: string;
   generatedUtc: string;
@@ -187,4 +265,11 @@ export interface ReportData {
   settingsTotal: number;
   sessions: SessionTimeline[];
   sessionsTotal: number;
+  fleetTimeline: FleetTimeline;
+  /** The chosen hosts' sections, by host name. */
+  hostDetails: HostDetail[];
+  /** Hosts that could have a section (every host image). */
+  hostDetailsTotal: number;
+  /** Contexts of the first findings, by row_id. */
+  contexts: Map<string, FindingContext>;
 }

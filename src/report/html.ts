@@ -57,6 +57,11 @@ export function cut(text: string | null, length: number, kept: number): Html {
   return length > kept ? html`${text}<span class="cut"> … (${count(length)} characters)</span>` : html`${text}`;
 }
 
+/** A link to the fragment `anchor` (an id of the page) when the page has it, else the text alone. */
+export function linkTo(anchor: string | undefined, text: Part): Part {
+  return anchor ? html`<a href="#${anchor}">${text}</a>` : text;
+}
+
 /** A table: header texts, then rows of parts; `numeric` columns are right-aligned. */
 export function table(headers: readonly string[], rows: readonly (readonly Part[])[], numeric: readonly number[] = []): Html {
   const cls = (i: number) => (numeric.includes(i) ? 'num' : null);

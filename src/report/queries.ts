@@ -88,7 +88,7 @@ order by h.host
 limit ${caps.hosts}`;
 }
 
-const STEP: Record<TimeUnit, string> = {
+export const STEP: Record<TimeUnit, string> = {
   day: "interval '1 day'",
   week: "interval '7 days'",
   month: "interval '1 month'",
@@ -123,7 +123,7 @@ order by hosts desc, rows desc, fingerprint
 limit ${caps.secrets}`;
 }
 
-const SEVERITY_RANK = `case severity when 'critical' then 0 when 'high' then 1 when 'medium' then 2 when 'low' then 3 when 'info' then 4 else 5 end`;
+export const SEVERITY_RANK = `case severity when 'critical' then 0 when 'high' then 1 when 'medium' then 2 when 'low' then 3 when 'info' then 4 else 5 end`;
 
 export const FINDINGS_BY_HOST_SQL = 'select host, severity, count(*) as n from findings group by all order by host, severity';
 
@@ -135,11 +135,14 @@ order by min(${SEVERITY_RANK}), findings desc, hunt_id
 limit ${caps.hunts}`;
 }
 
+/** The order of the findings table of the page, worst first: a total order, so the contexts are of its first rows. */
+export const FINDINGS_ORDER = `${SEVERITY_RANK}, timestamp_utc nulls last, host, hunt_id, row_id`;
+
 export function findingRowsSql(caps: ReportCaps): string {
-  return `select severity, hunt_id, host, session_id, ${utc('timestamp_utc')} as time_utc,
+  return `select severity, hunt_id, row_id::varchar as row_id, host, session_id, ${utc('timestamp_utc')} as time_utc,
   left(summary, ${caps.textChars}) as summary, source_file
 from findings
-order by ${SEVERITY_RANK}, timestamp_utc nulls last, host, hunt_id
+order by ${FINDINGS_ORDER}
 limit ${caps.findings}`;
 }
 

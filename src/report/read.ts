@@ -6,46 +6,11 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { withQueryConnection } from '../warehouse/build.js';
-import { readQuery } from '../warehouse/query-sandbox.js';
 import { hasFindings } from '../hunt/findings-table.js';
-import type { Bucket, Cell, Findings, ReportCaps, ReportData, SessionTimeline, TimeUnit } from './data.js';
+import type { Bucket, Cell, Findings, ReportCaps, ReportData, SessionTimeline } from './data.js';
 import * as q from './queries.js';
-
-type Row = Record<string, Cell>;
-
-/** A value of a report query as a cell: the queries return only scalars (times already as text). */
-function cell(value: unknown): Cell {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'bigint') return Number(value);
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  return String(value);
-}
-
-async function select(conn: DuckDBConnection, sql: string): Promise<Row[]> {
-  const reader = await readQuery(conn, sql);
-  return reader.getRowObjects().map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, cell(v)])));
-}
-
-const str = (v: Cell): string | null => (v === null ? null : String(v));
-const num = (v: Cell): number => (typeof v === 'number' ? v : v === null ? 0 : Number(v));
-const total = (rows: Row[]): number => (rows.length > 0 ? num(rows[0].total) : 0);
-
-const DAY_MS = 86_400_000;
-const MAX_BARS = 60;
-
-/** The smallest bucket width that gives at most MAX_BARS bars over the span. */
-export function chooseUnit(firstUtc: string | null, lastUtc: string | null): TimeUnit {
-  if (firstUtc === null || lastUtc === null) return 'day';
-  const days = (Date.parse(lastUtc) - Date.parse(firstUtc)) / DAY_MS + 1;
-  const units: [TimeUnit, number][] = [
-    ['day', 1],
-    ['week', 7],
-    ['month', 30.44],
-    ['quarter', 91.3],
-  ];
-  for (const [unit, width] of units) if (days / width <= MAX_BARS) return unit;
-  return 'year';
-}
+import { readContexts, readFleetTimeline, readHostDetails } from './read-drill.js';
+import { chooseUnit, num, type Row, select, str, timelineRow, total } from './read-rows.js';
 
 /**
  * The charts' bars from the per-bucket rows of sessionBucketsSql: sessions per top host (by sessions),
@@ -110,6 +75,7 @@ async function readFindings(conn: DuckDBConnection, caps: ReportCaps): Promise<F
   const rows = (await select(conn, q.findingRowsSql(caps))).map((r) => ({
     severity: String(r.severity ?? ''),
     huntId: String(r.hunt_id ?? ''),
+    rowId: str(r.row_id),
     host: String(r.host ?? ''),
     sessionId: str(r.session_id),
     timeUtc: str(r.time_utc),
@@ -150,16 +116,7 @@ async function readSessions(
     const session = sessions.get(key(r.host, r.session_id));
     if (!session) continue;
     session.rowCount = num(r.session_rows);
-    session.rows.push({
-      timeUtc: str(r.time_utc),
-      turnType: str(r.turn_type),
-      kind: str(r.kind),
-      toolName: str(r.tool_name),
-      text: str(r.text),
-      textLength: num(r.text_length),
-      isError: r.is_error === true,
-      source: str(r.source),
-    });
+    session.rows.push(timelineRow(r));
   }
   return { sessions: [...sessions.values()], total: total(chosen) };
 }
@@ -204,6 +161,9 @@ export async function readReport(out: string, caps: ReportCaps, tempDir: string)
     const settings = facts.get('setting') ?? [];
     const secrets = await select(conn, q.secretsSql(caps));
     const sessions = await readSessions(conn, caps, withFindings);
+    const hostDetails = await readHostDetails(conn, caps, withFindings);
+    const fleetTimeline = await readFleetTimeline(conn, caps, withFindings);
+    const contexts = withFindings ? await readContexts(conn, caps) : new Map();
     return {
       out,
       generatedUtc: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
@@ -264,6 +224,10 @@ export async function readReport(out: string, caps: ReportCaps, tempDir: string)
       settingsTotal: total(settings),
       sessions: sessions.sessions,
       sessionsTotal: sessions.total,
+      fleetTimeline,
+      hostDetails: hostDetails.details,
+      hostDetailsTotal: hostDetails.total,
+      contexts,
     };
   });
 }

@@ -9,6 +9,7 @@ import { SERIES_CLASSES } from './chart.js';
 import type { ReportData } from './data.js';
 import { type Html, html } from './html.js';
 import { activitySection, findingsSection, glanceSection } from './sections-fleet.js';
+import { hostSections, timelineSection } from './sections-hosts.js';
 import { sessionsSection } from './sections-sessions.js';
 import { commandsSection, modelsSection, secretsSection, settingsSection } from './sections-usage.js';
 
@@ -28,11 +29,18 @@ dl.glance div{border:1px solid #d0d7de;border-radius:6px;padding:6px 10px}dt{col
 svg.chart{max-width:100%;height:auto;display:block}svg.chart text{font-size:11px;fill:#59636e}svg.chart line.grid{stroke:#d0d7de}
 ul.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:4px 16px}
 details.session{border:1px solid #d0d7de;border-radius:6px;margin:4px 0;padding:2px 8px}summary{cursor:pointer}
-.sev{border-radius:4px;padding:0 5px;font-size:12px;font-weight:600;color:#fff;background:#59636e}
+.sev{border-radius:4px;padding:0 5px;font-size:12px;font-weight:600;color:#fff;background:#59636e;display:inline-block;white-space:nowrap;overflow-wrap:normal;word-break:normal}
 .sev-critical{background:#82071e}.sev-high{background:#cf222e}.sev-medium{background:#bc4c00}.sev-low{background:#9a6700}.sev-info{background:#0969da}
 ${PALETTE.slice(0, SERIES_CLASSES)
   .map((c, i) => `.s${i}{fill:${c}}`)
   .join('')}
+svg.timeline{max-width:100%;height:auto;display:block}svg.timeline text{font-size:11px;fill:#59636e}svg.timeline a text{fill:#0969da}
+svg.timeline line.grid{stroke:#eaeef2}.mark-sessions{fill:#1f77b4}.mark-findings{fill:#cf222e;stroke:#fff;stroke-width:1}
+section.host{border-top:1px solid #d0d7de;margin-top:12px}h4{font-size:14px;margin:10px 0 4px}
+div.finding{border:1px solid #d0d7de;border-radius:6px;margin:8px 0;padding:2px 8px}div.finding p{margin:4px 0}
+table.context{table-layout:fixed}table.context th:nth-child(1){width:7em}table.context th:nth-child(2){width:10.5em}
+table.context th:nth-child(3),table.context th:nth-child(4),table.context th:nth-child(5){width:7.5em}table.context th:nth-child(7){width:16em}
+tr.role-finding td{background:#fff1f0}tr.role-result td{background:#f0f7ff}tr.role-prompt td{background:#f6f8fa}tr.gap td{color:#59636e;font-style:italic}
 @media print{details.session{break-inside:avoid}}
 `;
 
@@ -45,11 +53,13 @@ export function contentSecurityPolicy(style: string): string {
 const SECTIONS: [string, string][] = [
   ['glance', 'At a glance'],
   ['activity', 'Over time'],
+  ['timeline', 'Timeline'],
   ['findings', 'Findings'],
   ['safety', 'Safety off'],
   ['commands', 'Commands'],
   ['models', 'Models'],
   ['secrets', 'Secrets'],
+  ['byhost', 'Host by host'],
   ['sessions', 'Sessions'],
 ];
 
@@ -61,11 +71,13 @@ export function renderReport(data: ReportData): string {
 <main>
 ${glanceSection(data)}
 ${activitySection(data)}
+${timelineSection(data)}
 ${findingsSection(data)}
 ${settingsSection(data)}
 ${commandsSection(data)}
 ${modelsSection(data)}
 ${secretsSection(data)}
+${hostSections(data)}
 ${sessionsSection(data)}
 </main>`;
   return `<!doctype html>

@@ -6,13 +6,11 @@
 import { huntsNotRun } from '../hunt/findings-table.js';
 import { legend, stackedBars } from './chart.js';
 import type { Findings, ReportData } from './data.js';
-import { capLine, count, type Html, html, type Part, table, time } from './html.js';
+import { capLine, count, type Html, html, linkTo, type Part, table, time } from './html.js';
+import { findingAnchors, findingKey, hostAnchors } from './anchors.js';
 import { anchorKey, sessionAnchors } from './sections-sessions.js';
-
-/** The hunt severities, worst first (the contract of `findings.severity`). */
-export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
-
-/** The line shown where `findings` does not exist. */
+import { SEVERITIES, severityCell } from './severity.js';
+import { findingContexts } from './sections-context.js';
 
 function figure(id: string, label: string, value: Html | string): Html {
   return html`<div><dt>${label}</dt><dd id="glance-${id}">${value}</dd></div>`;
@@ -42,8 +40,9 @@ export function activitySection(data: ReportData): Html {
   const t = data.timeline;
   const undated =
     t.undatedSessions > 0 ? html`<p class="dim">${count(t.undatedSessions)} undated session(s) are not charted.</p>` : '';
+  const sections = hostAnchors(data);
   const hosts = data.hosts.map((h) => [
-    h.host,
+    linkTo(sections.get(h.host), h.host),
     h.status,
     count(h.sessions),
     count(h.rows),
@@ -64,13 +63,13 @@ ${capLine(data.hosts.length, data.glance.hostImages, 'hosts', 'select * from hos
 </section>`;
 }
 
-function severityCell(severity: string): Html {
-  return html`<span class="sev sev-${(SEVERITIES as readonly string[]).includes(severity) ? severity : 'other'}">${severity}</span>`;
-}
-
 function findingsBody(f: Findings, data: ReportData): Html {
   if (f.total === 0) return html`<p>The hunts ran and found nothing.</p>`;
-  const matrix = f.byHost.map((h) => [h.host, ...SEVERITIES.map((s) => count(h.counts[s] ?? 0)), count(h.total)]);
+  const matrix = f.byHost.map((h) => [
+    linkTo(hostAnchors(data).get(h.host), h.host),
+    ...SEVERITIES.map((s) => count(h.counts[s] ?? 0)),
+    count(h.total),
+  ]);
   const hunts = f.hunts.map((h) => [severityCell(h.severity), h.huntId, h.title, h.attack, count(h.findings), count(h.hosts)]);
   const anchors = sessionAnchors(data);
   // a finding's session links to its timeline when the page holds it
@@ -78,14 +77,17 @@ function findingsBody(f: Findings, data: ReportData): Html {
     const anchor = id === null ? undefined : anchors.get(anchorKey(host, id));
     return anchor ? html`<a href="#${anchor}">${id}</a>` : id;
   };
+  const hosts = hostAnchors(data);
+  const contexts = findingAnchors(data);
   const rows = f.rows.map((r) => [
     severityCell(r.severity),
     r.huntId,
-    r.host,
+    linkTo(hosts.get(r.host), r.host),
     session(r.host, r.sessionId),
     time(r.timeUtc),
     r.summary,
     r.sourceFile,
+    linkTo(contexts.get(findingKey(r.huntId, r.rowId)), 'context'),
   ]);
   return html`<h3>By host and severity</h3>
 ${table(['host', ...SEVERITIES, 'total'], matrix, [1, 2, 3, 4, 5, 6])}
@@ -93,8 +95,9 @@ ${capLine(f.byHost.length, f.hostsTotal, 'hosts')}
 <h3>By hunt</h3>
 ${table(['severity', 'hunt', 'title', 'ATT&CK', 'findings', 'hosts'], hunts, [4, 5])}
 <h3>Findings, worst first</h3>
-${table(['severity', 'hunt', 'host', 'session', 'time (UTC)', 'summary', 'source file'], rows)}
+${table(['severity', 'hunt', 'host', 'session', 'time (UTC)', 'summary', 'source file', 'rows around it'], rows)}
 ${capLine(f.rows.length, f.total, 'findings', 'select * from findings order by timestamp_utc')}
+${findingContexts(data)}
 <p class="dim">Run <code>clinetrail query --out ${data.out} "select * from findings"</code> for every column.</p>`;
 }
 

@@ -6,9 +6,8 @@
  */
 import type { ReportData, SessionTimeline } from './data.js';
 import { capLine, count, cut, type Html, html, table, time } from './html.js';
+import { sqlString } from '../warehouse/sql-literal.js';
 import { TIMELINE_ORDER } from './queries.js';
-
-const sqlString = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /** A word for a POSIX shell: as is when plain, else in double quotes when nothing in it expands, else single quotes. */
 export function shellWord(text: string): string {
@@ -17,10 +16,17 @@ export function shellWord(text: string): string {
   return `'${text.replace(/'/g, "'\\''")}'`;
 }
 
+/** The command line that runs `sql` on OUT, each word quoted for a POSIX shell. */
+export function queryCommand(out: string, sql: string): string {
+  return `clinetrail query --out ${shellWord(out)} ${shellWord(sql)}`;
+}
+
 /** The command that prints a session's whole timeline. */
 export function sessionQuery(out: string, host: string, sessionId: string): string {
-  const sql = `select * from events where host = ${sqlString(host)} and session_id = ${sqlString(sessionId)} order by ${TIMELINE_ORDER}`;
-  return `clinetrail query --out ${shellWord(out)} ${shellWord(sql)}`;
+  return queryCommand(
+    out,
+    `select * from events where host = ${sqlString(host)} and session_id = ${sqlString(sessionId)} order by ${TIMELINE_ORDER}`,
+  );
 }
 
 /** The fragment id of each session whose timeline the page holds (`session-<n>`), by host and session id. */

@@ -3,17 +3,19 @@
  * commands, models and providers, and secrets by fingerprint (markers only: the warehouse never holds a
  * secret's value, and nothing here could undo a marker).
  */
+import { hostAnchors, secretAnchors, secretKey } from './anchors.js';
 import type { ReportData } from './data.js';
-import { capLine, count, cut, type Html, html, table, time } from './html.js';
+import { capLine, count, cut, type Html, html, linkTo, table, time } from './html.js';
 
 export function settingsSection(data: ReportData): Html {
+  const hosts = hostAnchors(data);
   const body =
     data.settings.length === 0
       ? html`<p>No auto-approval, yolo mode, MCP auto-approve or auto-approving hook answer was found.</p>`
       : html`${table(
           ['host', 'home', 'setting', 'turns off', 'rows', 'sessions', 'first seen', 'last seen', 'source file'],
           data.settings.map((s) => [
-            s.host,
+            linkTo(hosts.get(s.host), s.host),
             s.home,
             html`<code>${s.setting}</code>`,
             s.what,
@@ -84,8 +86,9 @@ export function modelsSection(data: ReportData): Html {
 }
 
 export function secretsSection(data: ReportData): Html {
+  const anchors = secretAnchors(data);
   const rows = data.secrets.map((s) => [
-    html`<code>[REDACTED:${s.kind}:${s.fingerprint}]</code>`,
+    html`<code id="${anchors.get(secretKey(s.fingerprint, s.kind))}">[REDACTED:${s.kind}:${s.fingerprint}]</code>`,
     s.kind,
     count(s.hosts),
     s.hostList,

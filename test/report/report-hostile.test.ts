@@ -18,7 +18,18 @@ import { renderReport } from '../../src/report/render.js';
 import { setOutStatement } from '../../src/warehouse/build.js';
 import { queryInProcess } from '../helpers/query-in-process.js';
 import { FAKE } from '../helpers/fake-secrets.js';
-import { attr, byId, elements, loadFleet, makeReport, type Node, sql, tableRows, textOf } from '../helpers/report-page.js';
+import {
+  attr,
+  byId,
+  type Element,
+  elements,
+  loadFleet,
+  makeReport,
+  type Node,
+  sql,
+  tableRows,
+  textOf,
+} from '../helpers/report-page.js';
 import { REPO } from '../helpers/source.js';
 
 const HOSTILE_PROMPT = `<script>document.title='pwned'</script><img src="https://evil.example/x.png" onerror="alert(1)"></details></table><b>bold</b> & "quotes" 'too'`;
@@ -72,6 +83,30 @@ afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
+/** The words a POSIX shell makes of `command`, split in a folder where $(touch pwned) would leave a file. */
+function shellWords(command: string): string[] {
+  const words = spawnSync('bash', ['-c', 'eval "set -- $1"; printf "%s\\0" "$@"', '_', command], { cwd: tmp, encoding: 'utf8' });
+  expect(words.status, words.stderr).toBe(0);
+  expect(fs.existsSync(path.join(tmp, 'pwned'))).toBe(false);
+  return words.stdout.split('\0');
+}
+
+/**
+ * Runs the command a "N more ...: clinetrail query ..." line of the page prints, as a shell splits it:
+ * it must be `clinetrail query --out OUT SQL`; gives the SQL and the rows it returns.
+ */
+async function runPrinted(line: string): Promise<{ sqlText: string; rows: { host: string }[] }> {
+  const [program, verb, flag, outArg, sqlText] = shellWords(line.slice(line.indexOf('clinetrail query')));
+  expect([program, verb, flag, outArg]).toEqual(['clinetrail', 'query', '--out', out]);
+  const all = await queryInProcess(out, sqlText, 'json');
+  expect(all.code, all.stderr).toBe(0);
+  const rows = all.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { host: string });
+  return { sqlText, rows };
+}
+
 /** Checks that hold for any page the report makes: nothing runs, nothing is fetched. */
 function expectInert(page: Node, text: string): void {
   const all = elements(page);
@@ -120,23 +155,8 @@ describe('hostile evidence', () => {
       (e) => e.tagName === 'details' && textOf(e).startsWith(`${HOST} · `),
     )!;
     const line = textOf(elements(session).find((e) => e.tagName === 'p' && textOf(e).includes('more rows:'))!);
-    const command = line.slice(line.indexOf('clinetrail query'));
-    // the words a POSIX shell makes of the command, in a folder where $(touch pwned) would leave a file
-    const words = spawnSync('bash', ['-c', 'eval "set -- $1"; printf "%s\\0" "$@"', '_', command], {
-      cwd: tmp,
-      encoding: 'utf8',
-    });
-    expect(words.status, words.stderr).toBe(0);
-    expect(fs.existsSync(path.join(tmp, 'pwned'))).toBe(false);
-    const [program, verb, flag, outArg, sqlText] = words.stdout.split('\0');
-    expect([program, verb, flag, outArg]).toEqual(['clinetrail', 'query', '--out', out]);
+    const { sqlText, rows } = await runPrinted(line);
     expect(sqlText).toContain(`host = '${HOST.replace(/'/g, "''")}'`);
-    const all = await queryInProcess(out, sqlText, 'json');
-    expect(all.code, all.stderr).toBe(0);
-    const rows = all.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { host: string });
     expect(rows.every((r) => r.host === HOST)).toBe(true);
     expect(Number(line.split(' ')[0].replace(/,/g, ''))).toBe(rows.length - 1);
   });
@@ -157,18 +177,22 @@ describe('with a findings table', () => {
   let pageText = '';
 
   beforeAll(async () => {
-    // the columns and types of the findings table clinetrail hunt writes (issue 15's contract)
+    // the columns and types of the findings table clinetrail hunt writes (issue 15's contract), in place of any
+    // the hunts of the load made: these findings are planted on the hostile rows
     const instance = await DuckDBInstance.create(path.join(out, 'fleet.duckdb'));
     const conn = await instance.connect();
     try {
       await conn.run(setOutStatement(out));
-      await conn.run(`create table findings as
+      await conn.run(`create or replace table findings as
         select 'destructive-commands' as hunt_id, 'Destructive <b>command</b>' as title, 'high' as severity, 'T1485,T1059' as attack,
           host, session_id, row_id, timestamp_utc, 'ran: ' || text as summary, source_file
         from events where turn_type = 'tool_use' and tool_name in ('execute_command', 'bash', 'run_commands')
         union all
         select 'secret-in-prompt', 'Secret pasted into a prompt', 'critical', null, host, session_id, row_id, timestamp_utc, text, source_file
-        from events where turn_type = 'user' and text like '%[REDACTED:%'`);
+        from events where turn_type = 'user' and text like '%[REDACTED:%'
+        union all
+        select 'mcp-auto-approve', 'MCP tool approved for good', 'medium', null, host, session_id, row_id, timestamp_utc, text, source_file
+        from events where kind = 'permission' and session_id is null and text like '%.autoApprove=%'`);
     } finally {
       conn.closeSync();
       instance.closeSync();
@@ -204,12 +228,106 @@ describe('with a findings table', () => {
       .map(textOf);
     expect(summaries.some((s) => /finding\(s\)/.test(s))).toBe(true);
     // each finding's session links to its timeline on the page
-    const links = elements(byId(page, 'findings')).filter((e) => e.tagName === 'a');
+    const links = elements(byId(page, 'findings')).filter((e) => e.tagName === 'a' && attr(e, 'href')?.startsWith('#session-'));
     expect(links.length).toBeGreaterThan(0);
     for (const link of links) {
       const target = byId(page, attr(link, 'href')!.slice(1));
       expect(target.tagName).toBe('details');
       expect(textOf(target)).toContain(textOf(link));
     }
+  });
+
+  /** The finding blocks of the page with their summary and their rows' texts by role. */
+  function contexts(): { summary: string; roles: Map<string, string>; texts: string[] }[] {
+    return elements(byId(page, 'findings'))
+      .filter((e) => e.tagName === 'div' && attr(e, 'class') === 'finding')
+      .map((block) => {
+        const rows = elements(block).filter((e) => e.tagName === 'tr' && attr(e, 'class') !== 'gap');
+        const cells = (tr: Element) => tr.childNodes.filter((c): c is Element => 'tagName' in c && c.tagName === 'td');
+        const text = (tr: Element) => textOf(cells(tr)[5]);
+        return {
+          summary: textOf(elements(block).filter((e) => e.tagName === 'p')[1]),
+          roles: new Map(
+            rows.filter((tr) => attr(tr, 'class')?.startsWith('role-')).map((tr) => [attr(tr, 'class')!.slice(5), text(tr)]),
+          ),
+          texts: rows.filter((tr) => cells(tr).length === 7).map(text),
+        };
+      });
+  }
+
+  it('shows each command finding with the prompt before it and its result, as the session holds them', async () => {
+    // the order of events (README "Tables"), spelled out here
+    const expected = await sql(
+      out,
+      `with e as (select *, row_number() over (partition by host, session_id
+          order by timestamp_utc nulls last, source_file, source_line nulls first, source_seq, kind) as n
+        from events where session_id is not null)
+      select f.summary, c.text as command,
+        (select p.text from e p where p.host = c.host and p.session_id = c.session_id and p.turn_type = 'user' and p.n < c.n
+          order by p.n desc limit 1) as prompt,
+        (select r.text from e r where r.host = c.host and r.session_id = c.session_id and r.turn_type = 'tool_result'
+          and r.tool_use_id = c.tool_use_id and r.n > c.n order by r.n limit 1) as result
+      from findings f join e c on c.row_id = f.row_id where f.hunt_id = 'destructive-commands'`,
+    );
+    expect(expected.length).toBeGreaterThan(2);
+    expect(expected.some((e) => e.prompt !== null && e.result !== null)).toBe(true);
+    const shown = contexts().filter((c) => c.summary.startsWith('ran: '));
+    const key = (summary: unknown, finding: unknown, prompt: unknown, result: unknown) =>
+      JSON.stringify([summary, finding, prompt ?? null, result ?? null]);
+    expect(shown.map((c) => key(c.summary, c.roles.get('finding'), c.roles.get('prompt'), c.roles.get('result'))).sort()).toEqual(
+      expected.map((e) => key(e.summary, e.command, e.prompt, e.result)).sort(),
+    );
+    // the hostile prompt and command are text in their context, as in the timelines
+    expect(shown.some((c) => c.roles.get('finding') === HOSTILE_COMMAND)).toBe(true);
+    expect(shown.some((c) => c.roles.get('prompt') === `${HOSTILE_PROMPT} key [REDACTED:github:${FINGERPRINT}]`)).toBe(true);
+  });
+
+  it("shows a setting's finding among the settings of its file, the rows on each side of it", async () => {
+    const expected = await sql(
+      out,
+      `with e as (select *, row_number() over (partition by host, source_file
+          order by timestamp_utc nulls last, source_file, source_line nulls first, source_seq, kind) as n
+        from events where session_id is null)
+      select f.summary, to_json(list(s.text order by s.n))::varchar as texts
+      from findings f join e c on c.row_id = f.row_id
+        join e s on s.host = c.host and s.source_file = c.source_file and abs(s.n - c.n) <= ${DEFAULT_CAPS.fileContextRows}
+      where f.hunt_id = 'mcp-auto-approve' group by f.summary`,
+    );
+    expect(expected.length).toBeGreaterThan(1);
+    const shown = contexts().filter((c) => c.summary.includes('.autoApprove='));
+    expect(shown.map((c) => JSON.stringify([c.summary, c.texts])).sort()).toEqual(
+      expected.map((e) => JSON.stringify([e.summary, JSON.parse(String(e.texts))])).sort(),
+    );
+    for (const c of shown) expect(c.roles.get('finding')).toBe(c.summary);
+  });
+
+  it('gives the host whose name is markup a section, linked from its findings, and a row of the timeline', () => {
+    expectInert(page, pageText);
+    const section = elements(byId(page, 'byhost')).find(
+      (e) => e.tagName === 'section' && textOf(elements(e).find((h) => h.tagName === 'h3')!) === HOST,
+    )!;
+    expect(section).toBeDefined();
+    const id = attr(section, 'id');
+    const links = elements(byId(page, 'findings')).filter((e) => e.tagName === 'a' && textOf(e) === HOST);
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) expect(attr(link, 'href')).toBe(`#${id}`);
+    const labels = elements(byId(page, 'timeline')).filter((e) => e.tagName === 'a');
+    expect(
+      labels.filter((a) => textOf(elements(a).find((t) => t.tagName === 'title')!) === HOST).map((a) => attr(a, 'href')),
+    ).toEqual([`#${id}`]);
+  });
+
+  it("gives a host's cut session list the command that prints it, quoted so that a shell runs that query only", async () => {
+    const caps = { ...DEFAULT_CAPS, perHost: 1 };
+    const capped = parse(renderReport(await readReport(out, caps, fs.mkdtempSync(path.join(tmp, 'spill-')))));
+    const section = elements(byId(capped, 'byhost')).find(
+      (e) => e.tagName === 'section' && textOf(elements(e).find((h) => h.tagName === 'h3')!) === HOST,
+    )!;
+    const line = textOf(elements(section).find((e) => e.tagName === 'p' && textOf(e).includes('more sessions:'))!);
+    const { rows } = await runPrinted(line);
+    const [{ n }] = await sql(out, `select count(*) as n from sessions where host = '${HOST.replace(/'/g, "''")}'`);
+    expect(rows.length).toBe(Number(n));
+    expect(rows.every((r) => r.host === HOST)).toBe(true);
+    expect(Number(line.split(' ')[0])).toBe(rows.length - 1);
   });
 });

@@ -15,6 +15,7 @@ import { parse } from 'parse5';
 import { REPO } from '../helpers/source.js';
 import { queryInProcess } from '../helpers/query-in-process.js';
 import {
+  attr,
   byId,
   cli,
   elements,
@@ -254,5 +255,56 @@ describe('the command line', () => {
     const other = parse(fs.readFileSync(to, 'utf8'));
     for (const id of ['glance-first', 'glance-last']) expect(textOf(byId(other, id))).toBe(textOf(byId(doc, id)));
     expect(tableRows(byId(other, 'activity'))).toEqual(tableRows(byId(doc, 'activity')));
+  });
+});
+
+describe('the drill-down', () => {
+  it('gives each host a section listing its sessions as the warehouse does, linked from the hosts table', async () => {
+    const sessions = await sql(out, 'select host, session_id from sessions');
+    const [{ n: hosts }] = await sql(out, 'select count(*) as n from hosts');
+    const sections = elements(byId(doc, 'byhost')).filter((e) => e.tagName === 'section' && attr(e, 'class') === 'host');
+    expect(sections).toHaveLength(Number(hosts));
+    const links = elements(byId(doc, 'activity')).filter((e) => e.tagName === 'a');
+    for (const section of sections) {
+      const host = textOf(elements(section).find((e) => e.tagName === 'h3')!);
+      const shown = tableRows(section).map((r) => r[0]);
+      expect(shown.sort(), host).toEqual(
+        sessions
+          .filter((s) => s.host === host)
+          .map((s) => String(s.session_id))
+          .sort(),
+      );
+      expect(links.filter((a) => textOf(a) === host).map((a) => attr(a, 'href'))).toEqual([`#${attr(section, 'id')}`]);
+    }
+  });
+
+  it('cuts the host sections, their lists and the timeline at the caps, with the command that prints the rest', async () => {
+    const caps = { ...DEFAULT_CAPS, hostSections: 2, perHost: 1, timelineHosts: 2 };
+    const capped = parse(renderReport(await readReport(out, caps, fs.mkdtempSync(path.join(tmp, 'spill-')))));
+    // no findings on this OUT: the hosts with most sessions, then by name
+    const busiest = await sql(out, 'select host from sessions group by host order by count(*) desc, host limit 2');
+    const [{ n: hosts }] = await sql(out, 'select count(*) as n from hosts');
+    const sections = elements(byId(capped, 'byhost')).filter((e) => e.tagName === 'section' && attr(e, 'class') === 'host');
+    expect(sections.map((s) => textOf(elements(s).find((e) => e.tagName === 'h3')!)).sort()).toEqual(
+      busiest.map((b) => String(b.host)).sort(),
+    );
+    expect(textOf(byId(capped, 'byhost'))).toContain(`2 of ${hosts} hosts have a section shown (page cap).`);
+    for (const section of sections) {
+      expect(tableRows(section)).toHaveLength(1);
+      const line = textOf(elements(section).find((e) => e.tagName === 'p' && textOf(e).includes('more sessions:'))!);
+      const m = /^(\d+) more sessions: clinetrail query --out (\S+) "(.*)"$/.exec(line);
+      expect(m, line).not.toBeNull();
+      expect(m![2]).toBe(out);
+      const all = await queryInProcess(out, m![3], 'json');
+      expect(all.stdout.trim().split('\n').length).toBe(Number(m![1]) + 1);
+    }
+    const [{ n: active }] = await sql(
+      out,
+      'select count(distinct host) as n from sessions where first_timestamp_utc is not null',
+    );
+    const timeline = byId(capped, 'timeline');
+    expect(textOf(timeline)).toContain(`2 of ${active} hosts with a mark shown (page cap).`);
+    const labels = elements(timeline).filter((e) => e.tagName === 'text' && elements(e).some((t) => t.tagName === 'title'));
+    expect(labels).toHaveLength(2);
   });
 });

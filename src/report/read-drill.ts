@@ -1,0 +1,101 @@
+/**
+ * Reads the report's drill-down from the warehouse (the SQL is report/queries-drill.ts): the chosen
+ * hosts' sections, the fleet timeline's marks and the findings' contexts, on the report's one sandboxed
+ * connection (report/read.ts).
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ContextRole, FindingContext, FleetTimeline, HostDetail, ReportCaps } from './data.js';
+import * as q from './queries-drill.js';
+import { chooseUnit, num, type Row, select, str, timelineRow } from './read-rows.js';
+
+/** Rows of a per-host query grouped by host, with the host's uncapped total. */
+function byHost(rows: Row[]): Map<string, { rows: Row[]; total: number }> {
+  const out = new Map<string, { rows: Row[]; total: number }>();
+  for (const r of rows) {
+    const entry = out.get(String(r.host)) ?? { rows: [], total: num(r.host_total) };
+    entry.rows.push(r);
+    out.set(String(r.host), entry);
+  }
+  return out;
+}
+
+export async function readHostDetails(
+  conn: DuckDBConnection,
+  caps: ReportCaps,
+  withFindings: boolean,
+): Promise<{ details: HostDetail[]; total: number }> {
+  const hosts = await select(conn, q.hostSectionsSql(caps, withFindings));
+  const sessions = byHost(await select(conn, q.hostSessionsSql(caps, withFindings)));
+  const findings = byHost(withFindings ? await select(conn, q.hostFindingsSql(caps)) : []);
+  const secrets = byHost(await select(conn, q.hostSecretsSql(caps, withFindings)));
+  const none = { rows: [], total: 0 };
+  const details = hosts.map((h): HostDetail => {
+    const host = String(h.host);
+    const s = sessions.get(host) ?? none;
+    const f = findings.get(host) ?? none;
+    const k = secrets.get(host) ?? none;
+    return {
+      host,
+      sessions: s.rows.map((r) => ({
+        sessionId: String(r.session_id),
+        projectPath: str(r.project_path),
+        firstUtc: str(r.first_utc),
+        lastUtc: str(r.last_utc),
+        rows: num(r.rows),
+        findings: num(r.findings),
+      })),
+      sessionsTotal: s.total,
+      findings: f.rows.map((r) => ({
+        severity: String(r.severity ?? ''),
+        huntId: String(r.hunt_id ?? ''),
+        rowId: str(r.row_id),
+        timeUtc: str(r.time_utc),
+        summary: str(r.summary),
+      })),
+      findingsTotal: f.total,
+      secrets: k.rows.map((r) => ({
+        fingerprint: String(r.fingerprint),
+        kind: String(r.kind),
+        rows: num(r.rows),
+        sessions: num(r.sessions),
+        otherHosts: num(r.other_hosts),
+        firstUtc: str(r.first_utc),
+        lastUtc: str(r.last_utc),
+      })),
+      secretsTotal: k.total,
+    };
+  });
+  return { details, total: hosts.length > 0 ? num(hosts[0].total) : 0 };
+}
+
+export async function readFleetTimeline(conn: DuckDBConnection, caps: ReportCaps, withFindings: boolean): Promise<FleetTimeline> {
+  const [span] = await select(conn, q.timelineSpanSql(withFindings));
+  const unit = chooseUnit(str(span.first_utc), str(span.last_utc));
+  const rows = await select(conn, q.timelineMarksSql(caps, unit, withFindings));
+  const buckets = rows.filter((r) => r.host === null).map((r) => String(r.bucket));
+  const marks = rows
+    .filter((r) => r.host !== null)
+    .map((r) => ({ host: String(r.host), bucket: String(r.bucket), sessions: num(r.sessions), findings: num(r.findings) }));
+  return {
+    unit,
+    buckets,
+    hosts: [...new Set(marks.map((m) => m.host))].sort(),
+    hostsTotal: rows.length > 0 ? num(rows[0].hosts_total) : 0,
+    marks,
+    undatedFindings: num(span.undated_findings),
+  };
+}
+
+export async function readContexts(conn: DuckDBConnection, caps: ReportCaps): Promise<Map<string, FindingContext>> {
+  const contexts = new Map<string, FindingContext>();
+  for (const r of await select(conn, q.findingContextsSql(caps))) {
+    const rowId = String(r.finding_row);
+    let context = contexts.get(rowId);
+    if (!context) {
+      context = { rowId, scope: r.scope === 'file' ? 'file' : 'session', scopeRows: num(r.scope_rows), rows: [] };
+      contexts.set(rowId, context);
+    }
+    context.rows.push({ ...timelineRow(r), position: num(r.position), role: str(r.role) as ContextRole });
+  }
+  return contexts;
+}
