@@ -6,6 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { hasFindings } from '../hunt/findings-table.js';
 import { sqlString } from '../warehouse/sql-literal.js';
 import { streamOnConnection } from '../warehouse/query-stream.js';
 import { answerSchema, evidenceDescription, guarded, HUNTS_NOT_RUN, toolAnswer, toolError } from './answers.js';
@@ -103,16 +104,17 @@ export function registerListTablesTool(server: McpServer, ctx: ToolContext): voi
     (args, extra) =>
       guarded('list_tables', ctx.log, async () => {
         const only = args.table ?? null;
-        const { tables, hasFindings } = await ctx.calls.run({ timeoutMs: 30_000, signal: extra.signal }, async (conn) => ({
+        // the same question as list_hunts and the report: a findings table of a build run with --no-hunts is empty
+        const { tables, present } = await ctx.calls.run({ timeoutMs: 30_000, signal: extra.signal }, async (conn) => ({
           tables: await readCatalog(conn, only, args.include_intermediate),
-          hasFindings: (await readCatalog(conn, 'findings', false)).length > 0,
+          present: await hasFindings(conn),
         }));
         if (only !== null && tables.length === 0) {
           // the name asked for is not repeated: it may come from evidence
           const hint = only === 'findings' ? HUNTS_NOT_RUN : 'call list_tables without arguments for the names';
           return toolError('not_found', `no table or view of that name in the warehouse (${hint})`);
         }
-        const findings = hasFindings ? 'present' : HUNTS_NOT_RUN;
+        const findings = present ? 'present' : HUNTS_NOT_RUN;
         const columns = tables.reduce((n, t) => n + t.columns.length, 0);
         const summary = `${tables.length} table(s) and view(s), ${columns} column(s); findings: ${findings}`;
         return toolAnswer({ summary, tables, findings }, null);

@@ -38,6 +38,9 @@ const EXCLUDED: Record<string, Record<string, string>> = {
     ended_at_utc: 'when the run ran',
     finished_at_utc: 'when the run ran',
   },
+  hunt_runs: {
+    ran_at_utc: 'when the hunt pack ran (every build runs it)',
+  },
   hosts: {
     first_seen_at_utc: 'the start of a run',
     first_loaded_at_utc: 'the start of a run',

@@ -26,7 +26,7 @@ let n = 0;
 const newOut = () => path.join(work, `out-${++n}`);
 const image = (host: string) => ({ host, root: path.join(FLEET, host) });
 
-/** Every table and view of the warehouse but the load records, each as its rows in a total order. */
+/** Every table and view of the warehouse but the load records, each as its rows in a total order (hunt_runs without the time the pack ran). */
 async function contents(out: string): Promise<Record<string, unknown[][]>> {
   const names = (
     await queryWarehouse(
@@ -35,7 +35,10 @@ async function contents(out: string): Promise<Record<string, unknown[][]>> {
     )
   ).rows.map((r) => r[0] as string);
   const all: Record<string, unknown[][]> = {};
-  for (const name of names) all[name] = (await queryWarehouse(out, `select * from "${name}" order by all`)).rows;
+  for (const name of names) {
+    const columns = name === 'hunt_runs' ? '* exclude (ran_at_utc)' : '*';
+    all[name] = (await queryWarehouse(out, `select ${columns} from "${name}" order by all`)).rows;
+  }
   // hosts but the times of the loads and the status (one by one, all but the last are absent from the last input)
   all.hosts = (
     await queryWarehouse(

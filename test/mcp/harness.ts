@@ -14,11 +14,12 @@ import { REPO } from '../helpers/source.js';
 export const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
 
 /** Loads fixtures/fleet into `<tmp>/out` with the built CLI; returns OUT. */
-export function loadDemoFleet(tmp: string): string {
+/** Loads the demo fleet into `tmp/out` (`args`: more load arguments, e.g. `--no-hunts`). */
+export function loadDemoFleet(tmp: string, args: readonly string[] = []): string {
   if (!fs.existsSync(CLI))
     throw new Error(`${path.relative(REPO, CLI)} not found: build first (npx tsc -p tsconfig.json, or make test)`);
   const out = path.join(tmp, 'out');
-  const load = spawnSync(process.execPath, [CLI, 'load', '--fleet', 'fixtures/fleet', '--out', out, '--quiet'], {
+  const load = spawnSync(process.execPath, [CLI, 'load', '--fleet', 'fixtures/fleet', '--out', out, '--quiet', ...args], {
     cwd: REPO,
     encoding: 'utf8',
     env: { ...process.env, TZ: 'UTC' },

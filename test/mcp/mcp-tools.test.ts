@@ -14,7 +14,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLUMNS } from '../../src/core/records.js';
 import { partitionRows } from '../../src/load/partition-rows.js';
-import { setOutStatement } from '../../src/warehouse/build.js';
 import { fixture, REPO } from '../helpers/source.js';
 import { snapshotTree } from '../hostile/harness.js';
 import { answerFields, CLI, connectClient, isRunning, loadDemoFleet, tempDir, toolErrorOf } from './harness.js';
@@ -26,7 +25,8 @@ let transport: StdioClientTransport;
 
 beforeAll(async () => {
   tmp = tempDir('clinetrail-mcp-');
-  out = loadDemoFleet(tmp);
+  // --no-hunts: a warehouse whose hunts have not run (a load runs the pack into the warehouse it builds)
+  out = loadDemoFleet(tmp, ['--no-hunts']);
   ({ client, transport } = await connectClient(out, 'Asia/Kolkata'));
 }, 120_000);
 
@@ -98,10 +98,11 @@ describe('clinetrail mcp: tools', () => {
 
     const one = await call('list_tables', { table: 'int_timeline' });
     expect((one.structuredContent as { tables: unknown[] }).tables).toHaveLength(1);
-    expect(toolErrorOf(await call('list_tables', { table: 'findings' }))).toMatchObject({
-      kind: 'not_found',
-      message: expect.stringContaining('hunts not run yet: clinetrail hunt --out OUT'),
-    });
+    // a build without hunts still has the (empty) findings table: listed, and the answer says the hunts did not run
+    const findingsTable = await call('list_tables', { table: 'findings' });
+    expect(toolErrorOf(findingsTable)).toBeNull();
+    expect(findingsTable.structuredContent).toMatchObject({ findings: 'hunts not run yet: clinetrail hunt --out OUT' });
+    expect(toolErrorOf(await call('list_tables', { table: 'no_such_table' }))?.kind).toBe('not_found');
   });
 
   it("query: the rows per host and store are the partition manifests' counts", async () => {
@@ -160,7 +161,11 @@ describe('clinetrail mcp: tools', () => {
 
   it('a failing query and bad arguments are tool errors; the server goes on', async () => {
     expect(toolErrorOf(await call('query', { sql: 'select nope from events' }))?.kind).toBe('sql_error');
-    expect(toolErrorOf(await call('query', { sql: 'select * from findings' }))?.message).toMatch(/hunts not run yet/);
+    // a build without hunts has an empty findings table and a hunt_runs row saying why
+    expect((await query('select count(*)::int from findings')).rows).toEqual([[0]]);
+    expect((await query('select status from hunt_runs')).rows).toEqual([
+      [`not run: load --no-hunts; run clinetrail hunt --out ${out}`],
+    ]);
     expect((await call('query', { sql: 'select 1', max_rows: 0 })).isError).toBe(true);
     expect((await call('query', {})).isError).toBe(true);
     expect((await call('no_such_tool', {})).isError).toBe(true);
@@ -267,25 +272,28 @@ describe('clinetrail mcp: tools', () => {
   }, 120_000);
 
   it('lists and queries a findings table once one exists (the hunt command writes it)', async () => {
+    const hunt = spawnSync(process.execPath, [CLI, 'hunt', '--out', out], {
+      encoding: 'utf8',
+      env: { ...process.env, TZ: 'UTC' },
+    });
+    expect(hunt.status, hunt.stderr).toBe(0);
     const { DuckDBInstance } = await import('@duckdb/node-api');
     const db = await DuckDBInstance.create(path.join(out, 'fleet.duckdb'), {
+      access_mode: 'READ_ONLY',
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
     });
     const conn = await db.connect();
-    await conn.run(setOutStatement(out));
-    await conn.run(`create table findings as select 'H-1' as hunt_id, 'Destructive command' as title, 'high' as severity,
-      'T1485' as attack, host, session_id, row_id, timestamp_utc, text as summary, source_file
-      from events where kind = 'tool_use' and text like 'sudo rm -rf%'`);
-    await conn.run("comment on table findings is 'What the hunts found (test stand-in).'");
+    const sql = 'select hunt_id, host, session_id, summary from findings order by all';
+    const stored = (await conn.runAndReadAll(sql)).getRowsJson();
     conn.closeSync();
     db.closeSync();
+    expect(stored.length).toBeGreaterThan(0);
     const listed = await call('list_tables', {});
     const { tables, findings } = listed.structuredContent as { tables: Array<{ name: string }>; findings: string };
     expect(findings).toBe('present');
     expect(tables.map((t) => t.name)).toContain('findings');
-    const rows = await query('select hunt_id, host, session_id, summary from findings');
-    expect(rows.rows).toEqual([['H-1', '0042', '1760300000000_d3v0p', 'sudo rm -rf /var/lib/docker/tmp']]);
+    expect((await query(sql)).rows).toEqual(stored);
   });
 
   it('exits by itself when the client closes its stdin, leaving no process behind', async () => {

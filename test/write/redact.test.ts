@@ -4,7 +4,8 @@
  * that a secret scanner would flag.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redact, secretFingerprint } from '../../src/write/redact.js';
 import { B64, chars, FAKE, FAKE_MISSED, issue24Secrets } from '../helpers/fake-secrets.js';
@@ -233,14 +234,18 @@ describe('redact: tokens glued to a word, environment names, prefixes whatever t
     expect(redact(`x${ghp} n${ghp}`).hits).toEqual([]);
   });
 
-  it('the real 1.x environment dump (fixtures/real-producer/cline-1.0.10) holds no secret', () => {
-    const log = readFileSync(
-      fixture('real-producer', 'cline-1.0.10', 'home', '.cline', 'logs', 'cline-core-2026-12-01-19-24-58-localhost-40257.log'),
-      'utf8',
-    );
-    const dump = log.split('\n').find((l) => l.includes('Environment variables: {'))!;
-    expect(dump).toContain('"npm_config_update_notifier":"false"');
-    expect(redact(dump)).toEqual({ text: dump, hits: [] });
+  it('the real 1.x environment dumps (fixtures/real-producer/cline-1.0.10) hold no secret', () => {
+    // every cline-core log of the corpus that printed its environment (their names change with each `make real-corpus`)
+    const logs = fixture('real-producer', 'cline-1.0.10', 'home', '.cline', 'logs');
+    const dumps = readdirSync(logs)
+      .filter((f) => f.startsWith('cline-core-'))
+      .flatMap((f) => readFileSync(path.join(logs, f), 'utf8').split('\n'))
+      .filter((l) => l.includes('Environment variables: {'));
+    expect(dumps.length).toBeGreaterThan(0);
+    for (const dump of dumps) {
+      expect(dump).toContain('"npm_config_update_notifier":"false"');
+      expect(redact(dump)).toEqual({ text: dump, hits: [] });
+    }
   });
 });
 
