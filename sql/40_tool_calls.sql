@@ -6,7 +6,9 @@
 --   call_type  final answer (is_final_answer_tool: never a command or a file access, whatever its text names),
 --              command (is_command_call), file (file_tool_operation), mcp, browser, web, or other
 --   approval   denied     a result of the call says the user denied it or it was not approved: it never ran
---              asked      a legacy ask: message (Cline asked; approved unless a result says otherwise)
+--              asked      a legacy ask: message of Cline (Cline asked; approved unless a result says otherwise); Roo
+--                         Code and Kilo Code write ask: for every call, so theirs is auto when the same agent's standing
+--                         settings in that home approve every command (or, Kilo Code, every action), else unknown
 --              auto       ran with no human approving: a legacy say: message (Cline writes say for a call it did
 --                         not ask about), a hook policy's autoApprove for the call, a session in yolo (task
 --                         settings, a mode change) or non-interactive (an SDK session's own setting: nobody could
@@ -47,7 +49,7 @@ yolo_sessions as (
 ),
 
 approving_homes as (
-    select host, home, min(what) as what
+    select host, home, agent, min(what) as what
     from safety_off
     where scope = 'home' and what in ('yolo mode', 'every command', 'every tool')
     group by all
@@ -74,6 +76,8 @@ select
     t.call_type,
     case
         when d.tool_use_id is not null then 'denied'
+        when fa.what = 'yolo mode' or (fa.what = 'every command' and t.call_type = 'command') then 'auto'
+        when t.agent in ('roo-code', 'kilo-code') and t.kind like 'ask:%' then 'unknown'
         when t.kind like 'ask:%' then 'asked'
         when t.kind like 'say:%' then 'auto'
         when h.tool_use_id is not null or y.what is not null then 'auto'
@@ -82,6 +86,10 @@ select
     end as approval,
     case
         when d.tool_use_id is not null then 'a result says it was denied or not approved'
+        when fa.what = 'yolo mode' then 'standing settings of the agent approve every action (' || t.agent || ' yolo mode)'
+        when fa.what = 'every command' and t.call_type = 'command'
+            then 'standing settings of the agent approve every command (' || t.agent || ')'
+        when t.agent in ('roo-code', 'kilo-code') and t.kind like 'ask:%' then null
         when t.kind like 'ask:%' then 'Cline asked (' || t.kind || ')'
         when t.kind like 'say:%' then 'auto-approved: ' || t.kind
         when h.tool_use_id is not null then 'a hook policy answered autoApprove'
@@ -94,7 +102,11 @@ from typed as t
 left join int_denied_calls as d on d.host = t.host and d.session_id is not distinct from t.session_id and d.tool_use_id = t.tool_use_id
 left join hook_approved as h on h.host = t.host and h.session_id is not distinct from t.session_id and h.tool_use_id = t.tool_use_id
 left join yolo_sessions as y on y.host = t.host and y.session_id = t.session_id
-left join approving_homes as a on a.host = t.host and a.home = t.home and t.kind not like 'say:%' and t.kind not like 'ask:%';
+left join approving_homes as a on a.host = t.host and a.home = t.home and a.agent = t.agent and t.kind not like 'say:%' and t.kind not like 'ask:%'
+-- Roo Code and Kilo Code write an ask: message for every call, approved by their settings or by a person
+-- (their Task.ask adds it before checkAutoApproval): only their own standing settings tell the two apart
+left join approving_homes as fa on fa.host = t.host and fa.home = t.home and fa.agent = t.agent
+    and t.agent in ('roo-code', 'kilo-code') and t.kind like 'ask:%';
 
 create or replace view tool_calls as
 select c.*, r.text
