@@ -4,6 +4,7 @@
  * fixed rule order hook_tool_call, hook_text, input_history, search_index.
  */
 import { describe, expect, it } from 'vitest';
+import type { AgentId } from '../../src/core/root-kinds.js';
 import { files, useModelDbs, type ModelDb, type TestRow } from '../helpers/models.js';
 
 const T0 = Date.parse('2025-10-09T08:00:00.000Z');
@@ -831,7 +832,7 @@ describe('duplicates table and events', () => {
   });
 
   it('never pairs rows of different agents: a Roo Code prompt is no copy of a Cline history line or hook prompt', async () => {
-    const rooPrompt = (agent: string): TestRow => ({
+    const rooPrompt = (agent: AgentId): TestRow => ({
       store: 'roo-tasks',
       session_id: 'r1',
       source_line: 1,
