@@ -35,7 +35,11 @@ const TABLE_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
   ['timestamp_utc', 'TIMESTAMPTZ', 'time of the evidence row, or NULL'],
   ['summary', 'VARCHAR', 'what the hunt saw, in one line'],
   ['source_file', 'VARCHAR', 'file of the evidence row, relative to the image root'],
-  ['agent', 'VARCHAR', 'agent of the evidence row (events.agent): cline, roo-code or kilo-code; NULL when the evidence is no single row'],
+  [
+    'agent',
+    'VARCHAR',
+    'agent of the evidence row (events.agent): cline, roo-code or kilo-code; NULL when the evidence is no single row',
+  ],
 ];
 
 const RUN_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
