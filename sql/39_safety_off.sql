@@ -49,7 +49,7 @@ fork_switches as (
 
 from_settings as (
     select
-        s.row_id, s.host, s.home, s.agent, s.session_id, s.timestamp_utc, s.source_file, s.scope, s.setting_name, s.setting_value,
+        s.row_id, s.host, s.home, s.client, s.agent, s.session_id, s.timestamp_utc, s.source_file, s.scope, s.setting_name, s.setting_value,
         s.tool_name, s.tool_use_id,
         case
             when f.agent is not null then
@@ -78,13 +78,13 @@ from_settings as (
 ),
 
 yolo_sessions as (
-    select row_id, host, home, agent, session_id, timestamp_utc, source_file, 'session' as scope, 'mode' as setting_name,
+    select row_id, host, home, client, agent, session_id, timestamp_utc, source_file, 'session' as scope, 'mode' as setting_name,
         permission_mode as setting_value, tool_name, tool_use_id, 'yolo session' as what
     from int_timeline
     where kind = 'permission' and store <> 'settings' and permission_mode = 'yolo'
 )
 
-select row_id, host, home, agent, session_id, timestamp_utc, source_file, scope, setting_name, setting_value, tool_name, tool_use_id, what
+select row_id, host, home, client, agent, session_id, timestamp_utc, source_file, scope, setting_name, setting_value, tool_name, tool_use_id, what
 from from_settings
 where what is not null
 union all
@@ -94,6 +94,7 @@ comment on table safety_off is 'The settings and mode changes that let an agent 
 comment on column safety_off.row_id is 'row_id of the setting''s or mode change''s row: join events on it.';
 comment on column safety_off.host is 'Host image name.';
 comment on column safety_off.home is 'The home as the machine names it (C:/Users/alice), as in events.';
+comment on column safety_off.client is 'Whose store: the editor (vscode, cursor, ...), or cline for ~/.cline/data, as in events.';
 comment on column safety_off.agent is 'Whose safeguard: cline, roo-code or kilo-code; a setting of one agent never stands for another''s, in one state database either.';
 comment on column safety_off.session_id is 'The task or session it governs; null for a home''s standing setting.';
 comment on column safety_off.timestamp_utc is 'When it came into force as far as the evidence tells (file mtime, record update, the answer or mode change).';

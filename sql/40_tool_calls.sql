@@ -8,7 +8,8 @@
 --   approval   denied     a result of the call says the user denied it or it was not approved: it never ran
 --              asked      a legacy ask: message of Cline (Cline asked; approved unless a result says otherwise); Roo
 --                         Code and Kilo Code write ask: for every call, so theirs is auto when the same agent's standing
---                         settings in that home approve every command (or, Kilo Code, every action), else unknown
+--                         settings in that home and editor approve every command (or, Kilo Code, every action), else
+--                         unknown
 --              auto       ran with no human approving: a legacy say: message (Cline writes say for a call it did
 --                         not ask about), a hook policy's autoApprove for the call, a session in yolo (task
 --                         settings, a mode change) or non-interactive (an SDK session's own setting: nobody could
@@ -52,6 +53,14 @@ approving_homes as (
     select host, home, agent, min(what) as what
     from safety_off
     where scope = 'home' and what in ('yolo mode', 'every command', 'every tool')
+    group by all
+),
+
+-- Roo Code's and Kilo Code's settings are per editor: one home may run Roo Code in Code and in Cursor
+approving_fork_editors as (
+    select host, home, client, agent, min(what) as what
+    from safety_off
+    where scope = 'home' and agent in ('roo-code', 'kilo-code') and what in ('yolo mode', 'every command')
     group by all
 ),
 
@@ -105,8 +114,8 @@ left join yolo_sessions as y on y.host = t.host and y.session_id = t.session_id
 left join approving_homes as a on a.host = t.host and a.home = t.home and a.agent = t.agent and t.kind not like 'say:%' and t.kind not like 'ask:%'
 -- Roo Code and Kilo Code write an ask: message for every call, approved by their settings or by a person
 -- (their Task.ask adds it before checkAutoApproval): only their own standing settings tell the two apart
-left join approving_homes as fa on fa.host = t.host and fa.home = t.home and fa.agent = t.agent
-    and t.agent in ('roo-code', 'kilo-code') and t.kind like 'ask:%';
+left join approving_fork_editors as fa on fa.host = t.host and fa.home = t.home and fa.client = t.client and fa.agent = t.agent
+    and t.kind like 'ask:%';
 
 create or replace view tool_calls as
 select c.*, r.text
