@@ -2,6 +2,7 @@
 -- title: The agent read credentials (secret files, keys, browser or keychain stores, environment, cloud metadata)
 -- severity: high
 -- attack: T1552.001, T1552.004, T1555.001, T1555.003, T1552.005
+-- agents: cline, roo-code, kilo-code
 -- description: A command or file tool call of the agent (never a prompt, never a tool's output, never a
 --   final-answer tool such as attempt_completion or submit_and_exit whose text only names a file; a file write
 --   by the file it writes, not by what it writes there) that reaches for credentials. Paths come from

@@ -2,6 +2,7 @@
 -- title: Instructions planted in a tool result (fetched page, file, MCP answer), then a command
 -- severity: high
 -- attack: T1059
+-- agents: cline, roo-code, kilo-code
 -- description: A tool result (a fetched web page, a file the agent read, an MCP server's answer, a
 --   command's output) that holds text written to steer the agent: "ignore (all) previous/prior/above
 --   instructions", "disregard previous instructions", "forget your instructions", "new instructions:",

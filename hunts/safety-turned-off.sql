@@ -2,6 +2,7 @@
 -- title: Approval safeguards turned off (auto-approve, yolo, MCP tools always allowed)
 -- severity: medium
 -- attack: T1562.001
+-- agents: cline, roo-code, kilo-code
 -- description: Each row of safety_off (sql/39, the model the report's safety section reads too): settings that
 --   let Cline act without asking, at the time the evidence gives (a settings file's mtime, a task's settings
 --   file, a mode change), so the timeline shows when each came into force: yolo mode (yoloModeToggled=true in
@@ -11,6 +12,9 @@
 --   same condition), toolAutoApprove=true, MCP tools approved for good (mcpServers.<server>.autoApprove or
 --   alwaysAllow), the 3.x agenda's automation policy set to auto_start or unattended (tasks.db: agents start
 --   tasks with nobody watching), and tool calls a hook policy answered with autoApprove (3.x hub event log).
+--   Roo Code and Kilo Code (their globalState in an editor's state.vscdb): every command approved
+--   (alwaysAllowExecute=true with `*` allowed), edits outside the workspace approved, Kilo Code's yoloMode, each
+--   only under that agent's own autoApprovalEnabled in the same database (Kilo Code's is on unless set).
 --   Read from the readers' setting_name and setting_value columns, never from texts. Plan/act mode changes,
 --   the default autoApprovalSettings (read files, safe commands only), toolAutoApprove=false and disabled tools
 --   are not findings.

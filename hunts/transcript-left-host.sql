@@ -2,6 +2,7 @@
 -- title: Session transcript copied off the host (blob upload, upload queue, Cline Cloud)
 -- severity: low
 -- attack: T1567.002
+-- agents: cline
 -- description: Each `session synced:` row: a session whose transcript Cline uploaded to an enterprise
 --   bucket (S3, R2, GCS, Azure: the bucket and object are in sync_target), uploaded through the queue
 --   (an item of the extension's sync-queue.json marked synced), or that Cline Cloud holds. A queue item still

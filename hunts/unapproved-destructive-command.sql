@@ -2,6 +2,7 @@
 -- title: Destructive or privileged command run with no human approval
 -- severity: high
 -- attack: T1485, T1548.003, T1222.002, T1059.004
+-- agents: cline, roo-code, kilo-code
 -- description: A command Cline ran, read as a shell would (commands.command_read: the strings of sh -c and
 --   bash -c, variables set earlier in the line, base64 payloads piped into a shell), that deletes a tree
 --   (rm -rf, find -delete or -exec rm, an interpreter one-liner: python -c shutil.rmtree, node -e fs.rmSync,
@@ -10,7 +11,9 @@
 --   wipefs, shred, fdisk, parted), drops a database (DROP DATABASE/TABLE/SCHEMA, TRUNCATE TABLE, dropdb,
 --   FLUSHALL), pipes a download into a shell (curl|sh) or downloads a file and then runs it (curl -o f && sh f),
 --   while no human approved it (commands.approval = auto: a legacy say:command, a hook policy's autoApprove, a
---   yolo session, or an SDK command in a home whose standing settings approve every command; sql/40). A call
+--   yolo session, or an SDK command in a home whose standing settings approve every command; a Roo Code or Kilo
+--   Code command, whose ask: is written approved or not, when that agent's settings in the same editor approve
+--   every command or action; sql/40). A call
 --   whose result says it was denied or not approved never ran and is left out. One finding per call.
 -- false_positives: Routine clean-up of build output (rm -rf node_modules, dist) in a yolo session; sudo
 --   package installs on a throw-away VM or CI runner; an SDK session in a home whose standing settings

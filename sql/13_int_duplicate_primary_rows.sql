@@ -37,7 +37,7 @@ hub_sessions as (
 
 primary_rows as (
     select
-        row_id, host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id,
+        row_id, host, store, home, agent, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id,
         timestamp_utc, tokens_in, tokens_out, {{is_transcript_file}} as is_transcript_file, hash(text) as text_hash, text
     from int_primary_events
     where store in {{transcript_stores}} or store = 'sessions-db'

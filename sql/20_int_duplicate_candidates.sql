@@ -8,11 +8,11 @@
 --
 -- The rules, in the order sql/22 to sql/25 run them (store specification, "Past-use rows and secondary
 -- sources"); a secondary row belongs to one rule:
---   hook_tool_call  hooks.jsonl tool_use/tool_result rows        key (host, turn type, call id)          coordinate time
---   hook_text       hooks.jsonl prompt (user) and reply (assistant) key (host, session, turn type, text)   coordinate time
---   input_history   user_input_history.jsonl lines (user)          key (host, home, text)                  coordinate time, null when undated
---   search_index    session-search.db message documents             key (host, session, turn type, call id) coordinate record position
---                   (a tool_use or tool_result document; any other: (host, session, turn type, text), the text of
+--   hook_tool_call  hooks.jsonl tool_use/tool_result rows        key (host, agent, turn type, call id)          coordinate time
+--   hook_text       hooks.jsonl prompt (user) and reply (assistant) key (host, agent, session, turn type, text)   coordinate time
+--   input_history   user_input_history.jsonl lines (user)          key (host, agent, home, text)                  coordinate time, null when undated
+--   search_index    session-search.db message documents             key (host, agent, session, turn type, call id) coordinate record position
+--                   (a tool_use or tool_result document; any other: (host, agent, session, turn type, text), the text of
 --                   an assistant document being the part before its first tool call, as its message's text row holds)
 -- hook_text keys on the session too: a hook line's session_id is sessionContext.rootSessionId, the
 -- transcript's session directory name (store specification; every fixture agrees), so the hook copy of a
@@ -24,7 +24,7 @@
 create or replace table int_duplicate_candidates as
 with secondary_rows as (
     select
-        row_id, host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, timestamp_utc, text,
+        row_id, host, store, home, agent, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, timestamp_utc, text,
         case
             when store = 'hooks-log' and turn_type in ('tool_use', 'tool_result') then 'hook_tool_call'
             when store = 'hooks-log' and turn_type in ('user', 'assistant') then 'hook_text'
@@ -59,7 +59,7 @@ secondary as materialized (
 -- Transcript rows that can repeat a secondary row, found by hash semi-joins on the few keys the secondary
 -- rows have (call ids; text hashes).
 transcript_rows as (
-    select row_id, host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, timestamp_utc, text_hash, text_sha256
+    select row_id, host, store, home, agent, source_file, source_line, source_seq, session_id, kind, turn_type, tool_use_id, timestamp_utc, text_hash, text_sha256
     from int_duplicate_primary_rows
     where store in {{transcript_stores}}
       and turn_type in ('user', 'assistant', 'tool_use', 'tool_result')
@@ -98,18 +98,19 @@ both_sides as (
 keyed as (
     select
         *,
+        -- every key holds the agent: a Cline input history line is never the copy of a Roo Code prompt of the same text
         case rule
-            when 'hook_tool_call' then case when turn_type in ('tool_use', 'tool_result') and tool_use_id is not null then [host, turn_type, tool_use_id] end
-            when 'hook_text' then case when turn_type in ('user', 'assistant') and session_id is not null and text_sha256 is not null then [host, session_id, turn_type, text_sha256] end
-            when 'input_history' then case when turn_type = 'user' and home is not null and text_sha256 is not null then [host, home, text_sha256] end
+            when 'hook_tool_call' then case when turn_type in ('tool_use', 'tool_result') and tool_use_id is not null then [host, agent_key, turn_type, tool_use_id] end
+            when 'hook_text' then case when turn_type in ('user', 'assistant') and session_id is not null and text_sha256 is not null then [host, agent_key, session_id, turn_type, text_sha256] end
+            when 'input_history' then case when turn_type = 'user' and home is not null and text_sha256 is not null then [host, agent_key, home, text_sha256] end
             when 'search_index' then case
                 when session_id is null then null
-                when turn_type in ('tool_use', 'tool_result') and tool_use_id is not null then [host, session_id, turn_type, tool_use_id]
-                when text_sha256 is not null then [host, session_id, turn_type, text_sha256]
+                when turn_type in ('tool_use', 'tool_result') and tool_use_id is not null then [host, agent_key, session_id, turn_type, tool_use_id]
+                when text_sha256 is not null then [host, agent_key, session_id, turn_type, text_sha256]
             end
         end as group_key,
         epoch_ms(timestamp_utc) as timestamp_ms
-    from both_sides
+    from (select *, coalesce(agent, '-') as agent_key from both_sides)
 ),
 
 final as (

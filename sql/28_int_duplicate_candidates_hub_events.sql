@@ -24,7 +24,7 @@
 insert into int_duplicate_candidates by name
 with hub_rows as (
     select
-        row_id, host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, timestamp_utc,
+        row_id, host, store, home, agent, source_file, source_line, source_seq, session_id, kind, turn_type, timestamp_utc,
         tokens_in, tokens_out, text,
         case
             when kind in ('session_start', 'model', 'sync', 'session_end') then 'hub_session'
@@ -46,7 +46,7 @@ secondary as materialized (
 
 transcript_rows as (
     select
-        row_id, host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type, timestamp_utc,
+        row_id, host, store, home, agent, source_file, source_line, source_seq, session_id, kind, turn_type, timestamp_utc,
         tokens_in, tokens_out, text_hash, text_sha256
     from int_duplicate_primary_rows
     where store in {{transcript_stores}}
@@ -71,7 +71,7 @@ usage_twins as (
 
 session_twins as (
     select
-        p.row_id, p.host, p.store, p.home, p.source_file, p.source_line, p.source_seq, p.session_id, p.kind, p.turn_type,
+        p.row_id, p.host, p.store, p.home, p.agent, p.source_file, p.source_line, p.source_seq, p.session_id, p.kind, p.turn_type,
         p.timestamp_utc, p.tokens_in, p.tokens_out, null::VARCHAR as text_sha256, 'hub_session' as rule
     from int_duplicate_primary_rows as p
     semi join (select distinct host, session_id, kind from secondary where rule = 'hub_session') as k
@@ -93,11 +93,12 @@ keyed as (
     select
         *,
         case rule
-            when 'hub_message' then case when text_sha256 is not null then [host, session_id, turn_type, text_sha256] end
+            -- the agent in every key: rows of different agents are never paired
+            when 'hub_message' then case when text_sha256 is not null then [host, coalesce(agent, '-'), session_id, turn_type, text_sha256] end
             when 'hub_usage' then
                 case when tokens_in is not null or tokens_out is not null
-                    then [host, session_id, coalesce(tokens_in::VARCHAR, '-'), coalesce(tokens_out::VARCHAR, '-')] end
-            when 'hub_session' then [host, session_id, kind]
+                    then [host, coalesce(agent, '-'), session_id, coalesce(tokens_in::VARCHAR, '-'), coalesce(tokens_out::VARCHAR, '-')] end
+            when 'hub_session' then [host, coalesce(agent, '-'), session_id, kind]
         end as group_key,
         epoch_ms(timestamp_utc) as timestamp_ms
     from both_sides

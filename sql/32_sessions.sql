@@ -31,6 +31,7 @@ summary as (
         -- the user of that home (null when its layout names none), not the least user of any home
         arg_min_null(user, home) as user,
         min(client) as client,
+        min(agent) as agent,
         arg_min(project_path, coalesce(timestamp_utc, '9999-12-31'::TIMESTAMPTZ)) filter (where project_path is not null) as project_path,
         min(timestamp_utc) as first_timestamp_utc,
         max(timestamp_utc) as last_timestamp_utc,
@@ -60,6 +61,7 @@ final as (
         s.home,
         s.user,
         s.client,
+        s.agent,
         s.project_path,
         s.first_timestamp_utc,
         s.last_timestamp_utc,
@@ -93,6 +95,7 @@ comment on column sessions.session_id is 'Legacy task id, SDK session id or Clin
 comment on column sessions.home is 'Home of its rows, as the machine names it (the least, if several).';
 comment on column sessions.user is 'User of its home (the home column); null where the home''s layout does not say whose it is.';
 comment on column sessions.client is 'Client of its rows (the least, if several).';
+comment on column sessions.agent is 'Agent of the Cline family whose session it is: cline, roo-code or kilo-code (the least, if several; each agent keeps its own task ids).';
 comment on column sessions.project_path is 'project_path of its earliest dated row that has one.';
 comment on column sessions.first_timestamp_utc is 'Time of its first dated event.';
 comment on column sessions.last_timestamp_utc is 'Time of its last dated event.';

@@ -11,6 +11,7 @@ select
     home,
     user,
     client,
+    coalesce(agents, []) as agents,
     source_file,
     size as size_bytes,
     to_timestamp(mtime_ms / 1000) as mtime_utc,
@@ -30,6 +31,7 @@ comment on column files.store is 'Cline store of the partition.';
 comment on column files.home is 'The home as the machine names it (C:/Users/alice), as in events; source_file is the path in the image.';
 comment on column files.user is 'The home''s user, as in events (null where the home''s layout does not say).';
 comment on column files.client is 'Whose store: the editor, or cline for ~/.cline/data.';
+comment on column files.agents is 'Agents of the Cline family its rows are of (cline, roo-code, kilo-code), sorted: one editor state database holds several; empty when no row names one (or the load that read it predates the column).';
 comment on column files.source_file is 'Path of the evidence file relative to the image root, / separated.';
 comment on column files.size_bytes is 'Size in bytes when fingerprinted, before it was read.';
 comment on column files.mtime_utc is 'Modification time, UTC.';

@@ -36,6 +36,7 @@ held as (
         host,
         list(distinct store order by store) filter (where store <> 'discovery') as stores,
         list(distinct user order by user) filter (where user is not null) as users,
+        list_sort(list_distinct(flatten(list(coalesce(agents, []))))) as agents,
         count(*) as count_files,
         coalesce(sum(rows), 0) as count_rows,
         coalesce(sum(errors), 0) as count_parser_errors
@@ -74,6 +75,7 @@ select
     p.last_seen_at_utc,
     coalesce(h.stores, []) as stores,
     coalesce(h.users, []) as users,
+    coalesce(h.agents, []) as agents,
     coalesce(h.count_files, 0) as count_files,
     coalesce(h.count_rows, 0) as count_rows,
     coalesce(h.count_parser_errors, 0) as count_parser_errors
@@ -94,6 +96,7 @@ comment on column hosts.last_loaded_at_utc is 'Start of the last load that found
 comment on column hosts.last_seen_at_utc is 'Start of the last load given it.';
 comment on column hosts.stores is 'Stores the warehouse holds of it, sorted (discovery left out).';
 comment on column hosts.users is 'Users of the homes the warehouse holds files of on it, sorted (homes whose layout says no user left out): one host, several people. events, sessions and files have each row''s user.';
+comment on column hosts.agents is 'Agents of the Cline family the warehouse holds records of on it (cline, roo-code, kilo-code), sorted: Roo Code and Kilo Code beside Cline on one machine.';
 comment on column hosts.count_files is 'Evidence files its partitions read (discovery problems included).';
 comment on column hosts.count_rows is 'Rows its partitions hold, parser rows included.';
 comment on column hosts.count_parser_errors is 'parser: rows of its partitions.';

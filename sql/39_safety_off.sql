@@ -14,20 +14,52 @@
 --                         (metadata.interactive=false: the 3.x CLI's one-shot runs, auto-approved by default; a call
 --                         that would need approval there is refused, and its result says so)
 --   yolo session          a mode change of a session into yolo (3.x prompts typed in mode yolo)
+-- Roo Code and Kilo Code (their globalState in an editor state database, store vscode-state; their
+-- src/core/auto-approval/index.ts), only while the same database's autoApprovalEnabled is on for that agent:
+--   every command         alwaysAllowExecute=true with `*` among its allowedCommands
+--   external edits        alwaysAllowWriteOutsideWorkspace=true with alwaysAllowWrite=true
+--   yolo mode             Kilo Code's yoloMode=true (AutoApprovalHandler: every ask approved)
+-- Each agent's settings are matched with its own: one editor database holds Cline's and Roo Code's side by side.
 -- The default auto-approval (read files, safe commands), toolAutoApprove=false, disabled tools and plan/act
 -- changes are not in it.
 create or replace table safety_off as
 with enabled_files as (
-    select distinct host, source_file
+    select distinct host, source_file, agent
     from settings
     where scope = 'home' and setting_name = 'autoApprovalSettings.enabled' and setting_value = 'true'
 ),
 
+-- Roo Code's and Kilo Code's switches of one state database, per agent: its master switch
+-- autoApprovalEnabled (unset: off in Roo Code, on in Kilo Code, their ClineProvider.getState defaults),
+-- and whether the allowed commands hold `*` (every command) and edits are approved at all
+fork_settings as (
+    select host, source_file, agent,
+        bool_or(setting_value = 'true') filter (where setting_name = 'autoApprovalEnabled') as enabled_setting,
+        coalesce(bool_or(setting_value = '*') filter (where setting_name = 'allowedCommands'), false) as any_command,
+        coalesce(bool_or(setting_value = 'true') filter (where setting_name = 'alwaysAllowWrite'), false) as writes
+    from settings
+    where agent in ('roo-code', 'kilo-code') and kind = 'state_setting'
+    group by host, source_file, agent
+),
+
+fork_switches as (
+    select host, source_file, agent, coalesce(enabled_setting, agent = 'kilo-code') as enabled, any_command, writes
+    from fork_settings
+),
+
 from_settings as (
     select
-        s.row_id, s.host, s.home, s.session_id, s.timestamp_utc, s.source_file, s.scope, s.setting_name, s.setting_value,
+        s.row_id, s.host, s.home, s.client, s.agent, s.session_id, s.timestamp_utc, s.source_file, s.scope, s.setting_name, s.setting_value,
         s.tool_name, s.tool_use_id,
         case
+            when f.agent is not null then
+                case
+                    when s.setting_name = 'yoloMode' and s.setting_value = 'true' then 'yolo mode'
+                    when s.setting_name = 'alwaysAllowExecute' and s.setting_value = 'true' and f.enabled and f.any_command
+                        then 'every command'
+                    when s.setting_name = 'alwaysAllowWriteOutsideWorkspace' and s.setting_value = 'true' and f.enabled and f.writes
+                        then 'external edits'
+                end
             when s.setting_name = 'yoloModeToggled' and s.setting_value = 'true' then 'yolo mode'
             when s.setting_name = 'toolAutoApprove' and s.setting_value = 'true' then 'every tool'
             when s.setting_name = 'autoApprovalSettings.actions.executeAllCommands' and s.setting_value = 'true'
@@ -41,26 +73,29 @@ from_settings as (
             when s.scope = 'session' and s.setting_name = 'interactive' and s.setting_value = 'false' then 'non-interactive session'
         end as what
     from settings as s
-    left join enabled_files as e on e.host = s.host and e.source_file = s.source_file
+    left join enabled_files as e on e.host = s.host and e.source_file = s.source_file and e.agent = s.agent
+    left join fork_switches as f on f.host = s.host and f.source_file = s.source_file and f.agent = s.agent and s.kind = 'state_setting'
 ),
 
 yolo_sessions as (
-    select row_id, host, home, session_id, timestamp_utc, source_file, 'session' as scope, 'mode' as setting_name,
+    select row_id, host, home, client, agent, session_id, timestamp_utc, source_file, 'session' as scope, 'mode' as setting_name,
         permission_mode as setting_value, tool_name, tool_use_id, 'yolo session' as what
     from int_timeline
     where kind = 'permission' and store <> 'settings' and permission_mode = 'yolo'
 )
 
-select row_id, host, home, session_id, timestamp_utc, source_file, scope, setting_name, setting_value, tool_name, tool_use_id, what
+select row_id, host, home, client, agent, session_id, timestamp_utc, source_file, scope, setting_name, setting_value, tool_name, tool_use_id, what
 from from_settings
 where what is not null
 union all
 select * from yolo_sessions;
 
-comment on table safety_off is 'The settings and mode changes that let Cline act without a human approving: yolo, every command or tool approved, edits outside the workspace approved, MCP tools approved for good, an unattended agenda, a hook''s auto-approval, a session switched to yolo. The one definition the safety-turned-off hunt and the report share. Grain: one row per setting or mode row (row_id).';
+comment on table safety_off is 'The settings and mode changes that let an agent of the Cline family act without a human approving: yolo, every command or tool approved, edits outside the workspace approved, MCP tools approved for good, an unattended agenda, a hook''s auto-approval, a session switched to yolo. The one definition the safety-turned-off hunt and the report share. Grain: one row per setting or mode row (row_id).';
 comment on column safety_off.row_id is 'row_id of the setting''s or mode change''s row: join events on it.';
 comment on column safety_off.host is 'Host image name.';
 comment on column safety_off.home is 'The home as the machine names it (C:/Users/alice), as in events.';
+comment on column safety_off.client is 'Whose store: the editor (vscode, cursor, ...), or cline for ~/.cline/data, as in events.';
+comment on column safety_off.agent is 'Whose safeguard: cline, roo-code or kilo-code; a setting of one agent never stands for another''s, in one state database either.';
 comment on column safety_off.session_id is 'The task or session it governs; null for a home''s standing setting.';
 comment on column safety_off.timestamp_utc is 'When it came into force as far as the evidence tells (file mtime, record update, the answer or mode change).';
 comment on column safety_off.source_file is 'File of the row, relative to the image root.';

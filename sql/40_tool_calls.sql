@@ -6,7 +6,10 @@
 --   call_type  final answer (is_final_answer_tool: never a command or a file access, whatever its text names),
 --              command (is_command_call), file (file_tool_operation), mcp, browser, web, or other
 --   approval   denied     a result of the call says the user denied it or it was not approved: it never ran
---              asked      a legacy ask: message (Cline asked; approved unless a result says otherwise)
+--              asked      a legacy ask: message of Cline (Cline asked; approved unless a result says otherwise); Roo
+--                         Code and Kilo Code write ask: for every call, so theirs is auto when the same agent's standing
+--                         settings in that home and editor approve every command (or, Kilo Code, every action), else
+--                         unknown
 --              auto       ran with no human approving: a legacy say: message (Cline writes say for a call it did
 --                         not ask about), a hook policy's autoApprove for the call, a session in yolo (task
 --                         settings, a mode change) or non-interactive (an SDK session's own setting: nobody could
@@ -47,9 +50,17 @@ yolo_sessions as (
 ),
 
 approving_homes as (
-    select host, home, min(what) as what
+    select host, home, agent, min(what) as what
     from safety_off
     where scope = 'home' and what in ('yolo mode', 'every command', 'every tool')
+    group by all
+),
+
+-- Roo Code's and Kilo Code's settings are per editor: one home may run Roo Code in Code and in Cursor
+approving_fork_editors as (
+    select host, home, client, agent, min(what) as what
+    from safety_off
+    where scope = 'home' and agent in ('roo-code', 'kilo-code') and what in ('yolo mode', 'every command')
     group by all
 ),
 
@@ -74,6 +85,8 @@ select
     t.call_type,
     case
         when d.tool_use_id is not null then 'denied'
+        when fa.what = 'yolo mode' or (fa.what = 'every command' and t.call_type = 'command') then 'auto'
+        when t.agent in ('roo-code', 'kilo-code') and t.kind like 'ask:%' then 'unknown'
         when t.kind like 'ask:%' then 'asked'
         when t.kind like 'say:%' then 'auto'
         when h.tool_use_id is not null or y.what is not null then 'auto'
@@ -82,6 +95,10 @@ select
     end as approval,
     case
         when d.tool_use_id is not null then 'a result says it was denied or not approved'
+        when fa.what = 'yolo mode' then 'standing settings of the agent approve every action (' || t.agent || ' yolo mode)'
+        when fa.what = 'every command' and t.call_type = 'command'
+            then 'standing settings of the agent approve every command (' || t.agent || ')'
+        when t.agent in ('roo-code', 'kilo-code') and t.kind like 'ask:%' then null
         when t.kind like 'ask:%' then 'Cline asked (' || t.kind || ')'
         when t.kind like 'say:%' then 'auto-approved: ' || t.kind
         when h.tool_use_id is not null then 'a hook policy answered autoApprove'
@@ -94,7 +111,11 @@ from typed as t
 left join int_denied_calls as d on d.host = t.host and d.session_id is not distinct from t.session_id and d.tool_use_id = t.tool_use_id
 left join hook_approved as h on h.host = t.host and h.session_id is not distinct from t.session_id and h.tool_use_id = t.tool_use_id
 left join yolo_sessions as y on y.host = t.host and y.session_id = t.session_id
-left join approving_homes as a on a.host = t.host and a.home = t.home and t.kind not like 'say:%' and t.kind not like 'ask:%';
+left join approving_homes as a on a.host = t.host and a.home = t.home and a.agent = t.agent and t.kind not like 'say:%' and t.kind not like 'ask:%'
+-- Roo Code and Kilo Code write an ask: message for every call, approved by their settings or by a person
+-- (their Task.ask adds it before checkAutoApproval): only their own standing settings tell the two apart
+left join approving_fork_editors as fa on fa.host = t.host and fa.home = t.home and fa.client = t.client and fa.agent = t.agent
+    and t.kind like 'ask:%';
 
 create or replace view tool_calls as
 select c.*, r.text
@@ -104,5 +125,5 @@ join (select row_id, text from raw_events where turn_type = 'tool_use') as r on 
 comment on view tool_calls is 'Every tool call of the agent in events, with its kind (final answer, command, file, mcp, browser, web, other) and how its approval stood (denied, asked, auto, unknown). Grain: one row per tool_use row of events (row_id); the columns of events, then call_type, approval and approval_reason.';
 {{tool_calls_column_comments}}
 comment on column tool_calls.call_type is 'final answer (attempt_completion, submit_and_exit, plan_mode_respond, ...: never a command or a file access), command, file, mcp, browser, web or other.';
-comment on column tool_calls.approval is 'denied (a result says so: it never ran), asked (a legacy ask: message), auto (ran with no human approving: a legacy say: message, a hook''s autoApprove, a yolo session, or a command in a home whose settings approve every command), unknown.';
+comment on column tool_calls.approval is 'denied (a result says so: it never ran), asked (a legacy ask: message of Cline), auto (ran with no human approving: a legacy say: message, a hook''s autoApprove, a yolo session, a command in a home whose settings approve every command, or a Roo Code or Kilo Code call its own settings in that editor approve), unknown (a fork''s ask:, written whether or not a person approved, included).';
 comment on column tool_calls.approval_reason is 'What the evidence says about the approval, in words; null when unknown.';

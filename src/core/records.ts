@@ -47,6 +47,8 @@ export interface FileRecord {
   rows: number;
   errors: number;
   first_error: string | null;
+  /** The agents of the Cline family its rows are of (raw_events.agent), sorted: one state database holds several. */
+  agents: string[];
   /** The archive (or encoded collection folder) the file was read from, as the load was given it; null for a folder image. */
   archive: string | null;
   /** The file's path inside that archive as stored there (raw, undecoded); null for a folder image. */
@@ -69,6 +71,10 @@ export const FILE_SHAPE: RecordShape<FileRecord> = {
   rows: { sql: 'BIGINT', doc: 'Rows the file gave, parser: rows included.' },
   errors: { sql: 'BIGINT', doc: 'parser: rows among them.' },
   first_error: { sql: 'VARCHAR', doc: 'Text of the first parser: row of the file.' },
+  agents: {
+    sql: 'VARCHAR[]',
+    doc: 'Agents of the Cline family its rows are of (cline, roo-code, kilo-code), sorted; empty when no row names one, null in inventories written before it was recorded.',
+  },
   archive: {
     sql: 'VARCHAR',
     doc: 'Archive (zip, tar, tar.gz) or encoded collection folder the file was read from, as given to the load; null for a folder image.',

@@ -35,6 +35,11 @@ const TABLE_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
   ['timestamp_utc', 'TIMESTAMPTZ', 'time of the evidence row, or NULL'],
   ['summary', 'VARCHAR', 'what the hunt saw, in one line'],
   ['source_file', 'VARCHAR', 'file of the evidence row, relative to the image root'],
+  [
+    'agent',
+    'VARCHAR',
+    'agent of the evidence row (events.agent): cline, roo-code or kilo-code; NULL when the evidence is no single row',
+  ],
 ];
 
 const RUN_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
@@ -77,6 +82,7 @@ async function appendFindings(conn: DuckDBConnection, findings: readonly Finding
     else appender.appendTimestampTZ(new DuckDBTimestampTZValue(f.timestamp_us));
     text(f.summary);
     text(f.source_file);
+    text(f.agent);
     appender.endRow();
   }
   appender.closeSync();

@@ -1,13 +1,14 @@
 /**
  * The hunt pack: `hunts/<id>.sql` at the repository root (beside `sql/`), each one read-only SELECT over
  * the warehouse with a header of `-- key: value` comment lines before it (README "Hunts"). The header is
- * the hunt's documentation: id, title, severity, MITRE ATT&CK techniques, description, known false
- * positives and the columns it returns. A hunt file with a missing or bad key is an error naming the
+ * the hunt's documentation: id, title, severity, MITRE ATT&CK techniques, the agents of the Cline family it
+ * was checked on, description, known false positives and the columns it returns. A hunt file with a missing or bad key is an error naming the
  * file, so a broken pack never runs half.
  */
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AGENT_EXTENSIONS, type AgentId } from '../core/root-kinds.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -27,6 +28,8 @@ export interface Hunt {
   severity: Severity;
   /** MITRE ATT&CK technique ids (`T1059.004`), possibly none. */
   attack: string[];
+  /** The agents of the Cline family its tests check it on (cline, roo-code, kilo-code), at least one. */
+  agents: AgentId[];
   description: string;
   falsePositives: string;
   /** The columns its SELECT returns, in order. */
@@ -38,7 +41,7 @@ export interface Hunt {
 }
 
 /** The header keys every hunt file must have, in the order they are documented. */
-export const HEADER_KEYS = ['id', 'title', 'severity', 'attack', 'description', 'false_positives', 'columns'] as const;
+export const HEADER_KEYS = ['id', 'title', 'severity', 'attack', 'agents', 'description', 'false_positives', 'columns'] as const;
 type HeaderKey = (typeof HEADER_KEYS)[number];
 
 /** The columns every hunt must return: what a finding is made of (src/hunt/run.ts adds the hunt's own fields). */
@@ -102,6 +105,13 @@ export function parseHunt(text: string, file: string): Hunt {
     .filter((t) => t !== '');
   const badTechnique = attack.find((t) => !TECHNIQUE.test(t));
   if (badTechnique !== undefined) fail(file, `attack '${badTechnique}' is not an ATT&CK technique id (T1234 or T1234.001)`);
+  const agents = get('agents')
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
+  if (agents.length === 0) fail(file, `header 'agents' is empty`);
+  const badAgent = agents.find((a) => !Object.hasOwn(AGENT_EXTENSIONS, a));
+  if (badAgent !== undefined) fail(file, `agents '${badAgent}' is not one of ${Object.keys(AGENT_EXTENSIONS).join(', ')}`);
   const columns = get('columns')
     .split(',')
     .map((c) => c.trim())
@@ -115,6 +125,7 @@ export function parseHunt(text: string, file: string): Hunt {
     title: get('title'),
     severity: severity as Severity,
     attack,
+    agents: agents as AgentId[],
     description: get('description'),
     falsePositives: get('false_positives'),
     columns,

@@ -29,6 +29,8 @@ export interface Finding {
   timestamp_us: bigint | null;
   summary: string;
   source_file: string | null;
+  /** The agent of the evidence row (events.agent: cline, roo-code, kilo-code), or null when the evidence is no single row. */
+  agent: string | null;
 }
 
 /** What one hunt gave, for progress and summaries. */
@@ -40,12 +42,16 @@ export interface HuntRun {
   ms: number;
 }
 
-/** The hunt's SELECT projected onto the finding columns, in a stable order, at most one row past the cap. */
+/**
+ * The hunt's SELECT projected onto the finding columns, in a stable order, at most one row past the cap, with
+ * the agent of its evidence row: a hunt says what it found, the row says whose record it is (issue 31).
+ */
 function wrapped(hunt: Hunt): string {
   return `select host::varchar as host, session_id::varchar as session_id, row_id::uuid::varchar as row_id,
   epoch_us(timestamp_utc::timestamptz) as timestamp_us,
   strftime(make_timestamp(epoch_us(timestamp_utc::timestamptz)), '%Y-%m-%dT%H:%M:%S.%fZ') as timestamp_iso,
-  summary::varchar as summary, source_file::varchar as source_file
+  summary::varchar as summary, source_file::varchar as source_file,
+  (select any_value(e.agent) from events as e where e.row_id = finding.row_id::uuid) as agent
 from (
 ${hunt.sql}
 ) finding
@@ -83,7 +89,7 @@ export async function selectFindings(
       throw new Error(`hunt ${hunt.id}: ${(err as Error).message.split('\n')[0]}`);
     }
     const truncated = rows.length > MAX_FINDINGS_PER_HUNT;
-    for (const [host, session, rowId, us, iso, summary, sourceFile] of rows.slice(0, MAX_FINDINGS_PER_HUNT)) {
+    for (const [host, session, rowId, us, iso, summary, sourceFile, agent] of rows.slice(0, MAX_FINDINGS_PER_HUNT)) {
       findings.push({
         hunt_id: hunt.id,
         title: hunt.title,
@@ -96,6 +102,7 @@ export async function selectFindings(
         timestamp_us: (us as bigint | null) ?? null,
         summary: String(summary ?? ''),
         source_file: (sourceFile as string | null) ?? null,
+        agent: (agent as string | null) ?? null,
       });
     }
     onHunt({ hunt, findings: Math.min(rows.length, MAX_FINDINGS_PER_HUNT), truncated, ms: Date.now() - t0 });

@@ -174,6 +174,7 @@ async function stageGeneration(
         rows: 0,
         errors: 0,
         first_error: null,
+        agents: [],
         archive: source.archive?.path ?? null,
         archive_member: source.archive?.members[key] ?? null,
       };
@@ -225,6 +226,7 @@ async function stageGeneration(
     if (redactor) secrets += redactor.redactRow(row, secretLines);
     const rec = fileRecord(source, file);
     rec.rows += 1;
+    if (row.agent !== null && !rec.agents.includes(row.agent)) rec.agents = [...rec.agents, row.agent].sort();
     if (row.kind === 'parser') {
       rec.errors += 1;
       errors += 1;

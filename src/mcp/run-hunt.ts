@@ -27,6 +27,7 @@ export interface FindingOut {
   timestamp_utc: string | null;
   summary: string;
   source_file: string | null;
+  agent: string | null;
 }
 
 function findingOut(f: Finding): FindingOut {
@@ -41,6 +42,7 @@ function findingOut(f: Finding): FindingOut {
     timestamp_utc: f.timestamp_utc,
     summary: f.summary,
     source_file: f.source_file,
+    agent: f.agent,
   };
 }
 
@@ -77,7 +79,7 @@ function cut(findings: readonly Finding[], maxRows: number) {
 
 const DESCRIPTION = `Run hunts of the clinetrail hunt pack now on the warehouse of Cline (AI coding agent) records and get their findings. Call list_hunts first for the ids, what each hunt finds and its false positives.
 ids: the hunts to run (default: every hunt of the pack); an unknown id is a tool error listing the known ids. Read-only: the findings are returned, NOT stored; the command clinetrail hunt --out OUT runs the pack and stores them in the findings table (then readable with the query tool), and list_hunts says when it last did.
-Each finding: hunt_id, title, severity, attack (ATT&CK ids), host, session_id, row_id (the evidence row of the events table, as the text of its UUID), timestamp_utc (ISO 8601 UTC), summary (what the hunt saw, one line; secrets stay [REDACTED:<kind>:<fingerprint>] markers), source_file (the evidence file, relative to the image root). Findings come hunt by hunt, each hunt's by host and time.
+Each finding: hunt_id, title, severity, attack (ATT&CK ids), host, session_id, row_id (the evidence row of the events table, as the text of its UUID), timestamp_utc (ISO 8601 UTC), summary (what the hunt saw, one line; secrets stay [REDACTED:<kind>:<fingerprint>] markers), source_file (the evidence file, relative to the image root), agent (whose record the evidence row is: cline, roo-code, kilo-code). Findings come hunt by hunt, each hunt's by host and time.
 To follow a finding: session_timeline with its host and session_id reads the whole session around it (what the user asked, what ran before and after); query "select * from events where row_id = '<row_id>'" gives the evidence row with source_line; query the sessions, files and secrets tables for the session, the file and the secret's fingerprint on other hosts. Weigh each finding against the hunt's false_positives before reporting it.
 Limits: max_rows (default ${QUERY_LIMITS.defaultRows}, at most ${QUERY_LIMITS.maxRows}) findings returned in all; hunts[] gives each hunt's count and how many came back, and truncated says when findings were left out (run one hunt by its id for its rest). timeout_seconds (default ${QUERY_LIMITS.defaultSeconds}, at most ${QUERY_LIMITS.maxSeconds}) interrupts DuckDB. A hunt that fails is a tool error naming it.
 ${evidenceDescription(['findings'])}`;
@@ -132,6 +134,7 @@ export function registerRunHuntTool(server: McpServer, ctx: ToolContext): void {
                 timestamp_utc: z.string().nullable(),
                 summary: z.string(),
                 source_file: z.string().nullable(),
+                agent: z.string().nullable(),
               }),
             )
             .describe('The findings returned, hunt by hunt'),

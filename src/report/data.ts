@@ -163,6 +163,8 @@ export interface Findings {
     timeUtc: string | null;
     summary: string | null;
     sourceFile: string | null;
+    /** Whose record the evidence row is: cline, roo-code, kilo-code (findings.agent). */
+    agent: string | null;
   }[];
 }
 
@@ -180,6 +182,8 @@ export interface TimelineRow {
 export interface SessionTimeline {
   host: string;
   sessionId: string;
+  /** Whose session it is: cline, roo-code, kilo-code (sessions.agent). */
+  agent: string | null;
   projectPath: string | null;
   firstUtc: string | null;
   lastUtc: string | null;

@@ -140,7 +140,7 @@ export const FINDINGS_ORDER = `${SEVERITY_RANK}, timestamp_utc nulls last, host,
 
 export function findingRowsSql(caps: ReportCaps): string {
   return `select severity, hunt_id, row_id::varchar as row_id, host, session_id, ${utc('timestamp_utc')} as time_utc,
-  left(summary, ${caps.textChars}) as summary, source_file
+  left(summary, ${caps.textChars}) as summary, source_file, agent
 from findings
 order by ${FINDINGS_ORDER}
 limit ${caps.findings}`;
@@ -151,7 +151,7 @@ function chosenSessions(caps: ReportCaps, withFindings: boolean): string {
   const findings = withFindings
     ? 'left join (select host, session_id, count(*) as n from findings group by all) f using (host, session_id)'
     : '';
-  return `select s.host, s.session_id, s.project_path, s.first_timestamp_utc, s.last_timestamp_utc,
+  return `select s.host, s.session_id, s.agent, s.project_path, s.first_timestamp_utc, s.last_timestamp_utc,
     array_to_string(s.models, ', ') as models, ${withFindings ? 'coalesce(f.n, 0)' : '0'} as findings,
     count(*) over () as total
   from sessions s ${findings}
@@ -161,7 +161,7 @@ function chosenSessions(caps: ReportCaps, withFindings: boolean): string {
 }
 
 export function sessionsSql(caps: ReportCaps, withFindings: boolean): string {
-  return `select host, session_id, project_path, ${utc('first_timestamp_utc')} as first_utc,
+  return `select host, session_id, agent, project_path, ${utc('first_timestamp_utc')} as first_utc,
   ${utc('last_timestamp_utc')} as last_utc, models, findings, total
 from (${chosenSessions(caps, withFindings)})
 order by host, first_timestamp_utc nulls last, session_id`;

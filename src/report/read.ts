@@ -81,6 +81,7 @@ async function readFindings(conn: DuckDBConnection, caps: ReportCaps): Promise<F
     timeUtc: str(r.time_utc),
     summary: str(r.summary),
     sourceFile: str(r.source_file),
+    agent: str(r.agent),
   }));
   return {
     total: byHost.reduce((a, h) => a + h.total, 0),
@@ -103,6 +104,7 @@ async function readSessions(
     sessions.set(key(r.host, r.session_id), {
       host: String(r.host),
       sessionId: String(r.session_id),
+      agent: str(r.agent),
       projectPath: str(r.project_path),
       firstUtc: str(r.first_utc),
       lastUtc: str(r.last_utc),

@@ -84,6 +84,7 @@ function findingsBody(f: Findings, data: ReportData): Html {
     r.huntId,
     linkTo(hosts.get(r.host), r.host),
     session(r.host, r.sessionId),
+    r.agent,
     time(r.timeUtc),
     r.summary,
     r.sourceFile,
@@ -95,7 +96,7 @@ ${capLine(f.byHost.length, f.hostsTotal, 'hosts')}
 <h3>By hunt</h3>
 ${table(['severity', 'hunt', 'title', 'ATT&CK', 'findings', 'hosts'], hunts, [4, 5])}
 <h3>Findings, worst first</h3>
-${table(['severity', 'hunt', 'host', 'session', 'time (UTC)', 'summary', 'source file', 'rows around it'], rows)}
+${table(['severity', 'hunt', 'host', 'session', 'agent', 'time (UTC)', 'summary', 'source file', 'rows around it'], rows)}
 ${capLine(f.rows.length, f.total, 'findings', 'select * from findings order by timestamp_utc')}
 ${findingContexts(data)}
 <p class="dim">Run <code>clinetrail query --out ${data.out} "select * from findings"</code> for every column.</p>`;

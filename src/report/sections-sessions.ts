@@ -47,7 +47,7 @@ function sessionDetails(s: SessionTimeline, data: ReportData, id: string): Html 
   ]);
   const more = s.rowCount - s.rows.length;
   const findings = s.findings > 0 ? html` <span class="sev sev-high">${count(s.findings)} finding(s)</span>` : '';
-  return html`<details class="session" id="${id}"><summary><b>${s.host}</b> · <code>${s.sessionId}</code> · ${s.projectPath ?? ''} · ${time(
+  return html`<details class="session" id="${id}"><summary><b>${s.host}</b> · <code>${s.sessionId}</code> · ${s.agent ?? 'agent unknown'} · ${s.projectPath ?? ''} · ${time(
     s.firstUtc,
   )} → ${time(s.lastUtc)} · ${count(s.rowCount)} rows${findings}</summary>
 <p class="dim">Models: ${s.models ?? 'none recorded'}</p>

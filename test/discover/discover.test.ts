@@ -10,7 +10,71 @@ import { folderDepth } from '../../src/discover/store-files.js';
 
 const GS = 'User/globalStorage/saoudrizwan.claude-dev';
 
+/** Every layout of the VS Code family's user data: the editor `User` folder, its home and its client. */
+const EDITOR_LAYOUTS = [
+  ['C/Users/alice/AppData/Roaming/Code/User', 'C/Users/alice', 'vscode'],
+  ['C/Users/alice/AppData/Roaming/Code - Insiders/User', 'C/Users/alice', 'vscode-insiders'],
+  ['C/Users/alice/AppData/Roaming/Windsurf/User', 'C/Users/alice', 'windsurf'],
+  ['Users/bob/Library/Application Support/Cursor/User', 'Users/bob', 'cursor'],
+  ['Users/bob/Library/Application Support/Code/User', 'Users/bob', 'vscode'],
+  ['home/dev/.config/VSCodium/User', 'home/dev', 'vscodium'],
+  ['home/dev/.config/Windsurf/User', 'home/dev', 'windsurf'],
+  ['home/dev/.config/Trae/User', 'home/dev', 'trae'],
+  ['home/dev/.config/Kiro/User', 'home/dev', 'kiro'],
+  ['home/dev/.config/Positron/User', 'home/dev', 'positron'],
+  ['home/dev/.vscode-server/data/User', 'home/dev', 'vscode-server'],
+  ['home/dev/.cursor-server/data/User', 'home/dev', 'cursor-server'],
+  ['home/dev/.vscode-server-insiders/data/User', 'home/dev', 'vscode-server-insiders'],
+  ['home/dev/.windsurf-server/data/User', 'home/dev', 'windsurf-server'],
+  ['home/dev/.var/app/com.visualstudio.code/config/Code/User', 'home/dev', 'vscode'],
+  ['home/dev/.local/share/code-server/User', 'home/dev', 'code-server'],
+  ['root/.config/Code/User', 'root', 'vscode'],
+] as const;
+
+/** Each agent's extension folder under globalStorage, with its root kind and task store. */
+const AGENT_FOLDERS = [
+  ['saoudrizwan.claude-dev', 'vscode-globalstorage', 'vscode-tasks', 'cline'],
+  ['rooveterinaryinc.roo-cline', 'roo-globalstorage', 'roo-tasks', 'roo-code'],
+  ['kilocode.kilo-code', 'kilo-globalstorage', 'kilo-tasks', 'kilo-code'],
+] as const;
+
+describe('every editor of the VS Code family, for every agent', () => {
+  const image = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-editors-'));
+  afterAll(() => rmSync(image, { recursive: true, force: true }));
+  for (const [user] of EDITOR_LAYOUTS) {
+    for (const [folder] of AGENT_FOLDERS) {
+      const task = path.join(image, user, 'globalStorage', folder, 'tasks', '1760000000000');
+      mkdirSync(task, { recursive: true });
+      writeFileSync(path.join(task, 'ui_messages.json'), '[]');
+    }
+    writeFileSync(path.join(image, user, 'globalStorage', 'state.vscdb'), '');
+  }
+
+  it("finds each agent's tasks and each editor's state database, with the editor's home and client", async () => {
+    const found = await discoverImage({ host: 'h', root: image });
+    expect(found.problems).toEqual([]);
+    const seen = found.sources
+      .map((s) => [path.relative(image, s.root), s.store, s.agent, s.homeFolder, s.client].join(' | '))
+      .sort();
+    const expected = EDITOR_LAYOUTS.flatMap(([user, home, client]) => [
+      ...AGENT_FOLDERS.map(([folder, , store, agent]) =>
+        [`${user}/globalStorage/${folder}`, store, agent, home, client].join(' | '),
+      ),
+      [user, 'vscode-state', null, home, client].join(' | '),
+    ]).sort();
+    expect(seen).toEqual(expected);
+  });
+});
+
 describe('homeAndClient', () => {
+  it.each(
+    EDITOR_LAYOUTS.flatMap(([user, home, client]) =>
+      AGENT_FOLDERS.map(([folder, kind]) => [`${user}/globalStorage/${folder}`, kind, home, client] as const),
+    ),
+  )('%s (%s) is home %s, client %s', (rel, kind, home, client) => {
+    expect(homeAndClient(rel, kind)).toEqual({ home, client });
+  });
+
   it.each([
     [`C/Users/alice/AppData/Roaming/Code/${GS}`, 'C/Users/alice', 'vscode'],
     [`C/Users/alice/AppData/Roaming/Code - Insiders/${GS}`, 'C/Users/alice', 'vscode-insiders'],

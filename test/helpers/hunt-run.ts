@@ -19,6 +19,8 @@ export interface StoredFinding {
   row_id: string | null;
   summary: string;
   source_file: string | null;
+  /** The agent of the evidence row (findings.agent). */
+  agent: string | null;
   /** The evidence row's text, session and file, and the summary: where a fixture's marker shows. */
   identity: string;
   /** Whether events still holds the row the finding names. */
@@ -39,7 +41,7 @@ export async function cli(args: readonly string[]): Promise<CapturedRun> {
 export async function storedFindings(out: string): Promise<StoredFinding[]> {
   const { columns, rows } = await queryWarehouse(
     out,
-    `select f.hunt_id, f.severity, f.attack, f.host, f.session_id, f.row_id::varchar as row_id, f.summary, f.source_file,
+    `select f.hunt_id, f.severity, f.attack, f.host, f.session_id, f.row_id::varchar as row_id, f.summary, f.source_file, f.agent,
        concat_ws(' ', e.text, e.session_id, e.source_file, f.summary) as identity, e.row_id is not null as in_events
      from findings f left join events e on e.row_id = f.row_id
      order by f.hunt_id, f.host, f.summary`,

@@ -13,7 +13,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/source.js';
-import { CLINE_327_STATE } from '../helpers/vscode-state-fixtures.js';
+import { CLINE_327_STATE, KILO_STATE, ROO_STATE } from '../helpers/vscode-state-fixtures.js';
 import { assertBuilt, describeRun, filesUnder, lit, load, query, type CliRun, workDir } from './harness.js';
 
 const work = workDir('family');
@@ -89,5 +89,69 @@ describe('Roo Code, Kilo Code and the editor state databases beside Cline', () =
       `select distinct parent_session_id from events where session_id = ${lit(child.id)} and kind = 'task_history'`,
     );
     expect(rows).toEqual([[child.parentTaskId]]);
+  });
+
+  it("takes each agent's auto-approval in a state database to settings, safety_off and the safety-turned-off hunt, as its own", async () => {
+    // what the fixtures plant: every command approved under each agent's master switch (Kilo Code's is on unless set)
+    expect(CLINE_327_STATE.autoApprovalSettings.enabled && CLINE_327_STATE.autoApprovalSettings.actions.executeAllCommands).toBe(
+      true,
+    );
+    expect(ROO_STATE.autoApprovalEnabled && ROO_STATE.alwaysAllowExecute && ROO_STATE.allowedCommands.includes('*')).toBe(true);
+    expect('autoApprovalEnabled' in KILO_STATE).toBe(false);
+    expect(KILO_STATE.alwaysAllowExecute && KILO_STATE.allowedCommands.includes('*')).toBe(true);
+    const fromState = `host = 'dev-mac' and source_file like '%/state.vscdb'`;
+    expect(
+      await query(
+        out,
+        `select agent, setting_value from settings where ${fromState} and setting_name = 'allowedCommands' order by all`,
+      ),
+    ).toEqual(
+      [
+        ...KILO_STATE.allowedCommands.map((c) => ['kilo-code', c]),
+        ...ROO_STATE.allowedCommands.map((c) => ['roo-code', c]),
+      ].sort(),
+    );
+    expect(
+      await query(
+        out,
+        `select agent, scope, setting_name, setting_value, what from safety_off where ${fromState} order by agent`,
+      ),
+    ).toEqual([
+      ['cline', 'home', 'autoApprovalSettings.actions.executeAllCommands', 'true', 'every command'],
+      ['kilo-code', 'home', 'alwaysAllowExecute', 'true', 'every command'],
+      ['roo-code', 'home', 'alwaysAllowExecute', 'true', 'every command'],
+    ]);
+    const findings = await query(
+      out,
+      `select agent, summary like 'every command: %' from findings where hunt_id = 'safety-turned-off' and ${fromState} order by agent`,
+    );
+    expect(findings).toEqual([
+      ['cline', true],
+      ['kilo-code', true],
+      ['roo-code', true],
+    ]);
+  });
+
+  it('says whose each session, file and host is', async () => {
+    const [gone] = CLINE_327_STATE.taskHistory;
+    const sessions = await query(
+      out,
+      `select session_id, agent from sessions where session_id in (${lit(gone.id)}, ${lit(ROO_STATE.taskHistory[0].id)}, ${lit(KILO_STATE.taskHistory[0].id)}) order by agent`,
+    );
+    expect(sessions).toEqual([
+      [gone.id, 'cline'],
+      [KILO_STATE.taskHistory[0].id, 'kilo-code'],
+      [ROO_STATE.taskHistory[0].id, 'roo-code'],
+    ]);
+    expect(await query(out, `select agents from hosts where host = 'dev-mac'`)).toEqual([[['cline', 'kilo-code', 'roo-code']]]);
+    // one file of each store: a fork's task file is its agent's, a state database holds the agents of its keys
+    const files = await query(
+      out,
+      `select store, agents from files where host = 'dev-mac' and (source_file like '%/tasks/_index.json' or source_file like '%Cursor/User/globalStorage/state.vscdb') order by store`,
+    );
+    expect(files).toEqual([
+      ['roo-tasks', ['roo-code']],
+      ['vscode-state', ['roo-code']],
+    ]);
   });
 });

@@ -90,6 +90,7 @@ describe('clinetrail hunt', () => {
       ['timestamp_utc', 'TIMESTAMP WITH TIME ZONE'],
       ['summary', 'VARCHAR'],
       ['source_file', 'VARCHAR'],
+      ['agent', 'VARCHAR'],
     ]);
     const findings = await storedFindings(out);
     const summary = run.stdout

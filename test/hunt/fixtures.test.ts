@@ -16,6 +16,16 @@ import { cli, type StoredFinding, storedFindings, tempOut } from '../helpers/hun
 const FLEET = path.resolve('fixtures/hunts');
 const HUNT_IDS = (await loadHuntPack()).map((h) => h.id);
 const temp = tempOut('hunts');
+/** The hunts of the pack that read the agent's commands (sql/41, sql/42). */
+const COMMAND_HUNTS = [
+  'unapproved-destructive-command',
+  'credential-access',
+  'data-exfiltration',
+  'agent-persistence',
+  'prompt-injection',
+];
+const FORKS = ['roo-code', 'kilo-code'];
+const hosts = fs.readdirSync(FLEET).filter((n) => fs.statSync(path.join(FLEET, n)).isDirectory());
 let findings: StoredFinding[] = [];
 
 /** Every `<PREFIX>-<hunt id>-<n>` in the fixture tree, in file paths and file contents, per hunt id. */
@@ -51,7 +61,6 @@ afterAll(() => temp.remove());
 
 describe('the hunt fixtures (fixtures/hunts)', () => {
   it('have a positive and a negative host for every hunt of the pack, and load with no parser row but the planted one', async () => {
-    const hosts = fs.readdirSync(FLEET).filter((n) => fs.statSync(path.join(FLEET, n)).isDirectory());
     for (const id of HUNT_IDS) {
       expect(hosts.filter((h) => h.startsWith(`pos-${id}`)).length, id).toBeGreaterThan(0);
       expect(hosts, id).toContain(`neg-${id}`);
@@ -77,14 +86,35 @@ describe('the hunt fixtures (fixtures/hunts)', () => {
       expect(mine.flatMap((f) => named(f, id)).sort()).toEqual([...(planted.get(id) ?? [])].sort());
     });
 
-    it('finds nothing on its negative host, whose near misses are loaded', async () => {
-      expect(findings.filter((f) => f.hunt_id === id && f.host === `neg-${id}`).map((f) => f.summary)).toEqual([]);
+    it('finds nothing on its negative hosts, whose near misses are loaded', async () => {
+      const negative = (host: string) => host === `neg-${id}` || host.startsWith(`neg-${id}-`);
+      expect(findings.filter((f) => f.hunt_id === id && negative(f.host)).map((f) => f.summary)).toEqual([]);
       expect(near.get(id)?.size, `no near miss of ${id} in the fixtures`).toBeGreaterThan(0);
       const { rows } = await queryWarehouse(
         temp.out,
-        `select count(*) from events where host = 'neg-${id}' and (text ilike '%NEAR-${id}-%' or source_file ilike '%NEAR-${id}-%')`,
+        `select host, count(*) from events where (host = 'neg-${id}' or host like 'neg-${id}-%')
+           and (text ilike '%NEAR-${id}-%' or source_file ilike '%NEAR-${id}-%') group by host`,
       );
-      expect(Number(rows[0][0])).toBeGreaterThan(0);
+      const loaded = new Set(rows.map((r) => r[0] as string));
+      expect(hosts.filter(negative).filter((h) => !loaded.has(h))).toEqual([]);
     });
+  });
+
+  // The command hunts run on every agent of the family: each has a positive and a negative host per fork
+  // (`pos-<hunt>-<agent>`, `neg-<hunt>-<agent>`: Roo Code's tasks in Code on Linux, Kilo Code's in Cursor on
+  // macOS), and what they find there is that agent's record.
+  describe.each(COMMAND_HUNTS.flatMap((id) => FORKS.map((agent) => [id, agent])))('%s on %s', (id, agent) => {
+    it("finds the fork's planted record on its positive host, as that agent's, and has its negative host", () => {
+      const mine = findings.filter((f) => f.hunt_id === id && f.host === `pos-${id}-${agent}`);
+      expect(mine.length).toBeGreaterThan(0);
+      expect(mine.map((f) => f.agent)).toEqual(mine.map(() => agent));
+      expect(hosts).toContain(`neg-${id}-${agent}`);
+    });
+  });
+
+  it('gives the findings on Cline hosts the agent cline', () => {
+    const cline = findings.filter((f) => !FORKS.some((a) => f.host.endsWith(`-${a}`)));
+    expect(cline.length).toBeGreaterThan(0);
+    expect(cline.filter((f) => f.agent !== 'cline').map((f) => `${f.host}: ${f.summary}`)).toEqual([]);
   });
 });

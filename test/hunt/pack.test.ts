@@ -25,6 +25,7 @@ const GOOD = `-- id: some-hunt
 -- title: A hunt
 -- severity: low
 -- attack: T1059.004, T1552
+-- agents: cline, roo-code
 -- description: What it finds,
 --   over two lines.
 -- false_positives: none known
@@ -82,6 +83,7 @@ describe('the hunt pack (hunts/)', () => {
       id: 'some-hunt',
       severity: 'low',
       attack: ['T1059.004', 'T1552'],
+      agents: ['cline', 'roo-code'],
       description: 'What it finds, over two lines.',
       falsePositives: 'none known',
       columns: [...FINDING_COLUMNS],
@@ -104,6 +106,12 @@ describe('the hunt pack (hunts/)', () => {
     ],
     ['an empty title', GOOD.replace('title: A hunt', 'title:'), /hunt \/x\/some-hunt\.sql: header 'title' is empty/],
     ['a bad technique', GOOD.replace('T1552', 'TA0006'), /'TA0006' is not an ATT&CK technique id/],
+    [
+      'an agent of no family',
+      GOOD.replace('agents: cline, roo-code', 'agents: cline, copilot'),
+      /agents 'copilot' is not one of/,
+    ],
+    ['no agent', GOOD.replace('agents: cline, roo-code', 'agents:'), /header 'agents' is empty/],
     ['an id that is not the file name', GOOD.replace('id: some-hunt', 'id: other-hunt'), /differs from the file name/],
     ['a finding column missing', GOOD.replace(', source_file\n', '\n'), /columns must name source_file/],
     ['a key given twice', GOOD.replace('-- title: A hunt', '-- title: A hunt\n-- title: again'), /'title' given twice/],
@@ -124,6 +132,15 @@ describe('the hunt pack (hunts/)', () => {
   });
 
   it('header keys are the contract of issue 15', () => {
-    expect([...HEADER_KEYS]).toEqual(['id', 'title', 'severity', 'attack', 'description', 'false_positives', 'columns']);
+    expect([...HEADER_KEYS]).toEqual([
+      'id',
+      'title',
+      'severity',
+      'attack',
+      'agents',
+      'description',
+      'false_positives',
+      'columns',
+    ]);
   });
 });

@@ -83,7 +83,7 @@ async function stored(of: string): Promise<FindingOut[]> {
   const { columns, rows } = await queryWarehouse(
     of,
     `select hunt_id, title, severity, attack, host, session_id, row_id::varchar as row_id,
-       strftime(timestamp_utc::timestamp, '%Y-%m-%dT%H:%M:%S.%fZ') as timestamp_utc, summary, source_file
+       strftime(timestamp_utc::timestamp, '%Y-%m-%dT%H:%M:%S.%fZ') as timestamp_utc, summary, source_file, agent
      from findings`,
   );
   return rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])) as FindingOut);
@@ -134,6 +134,7 @@ describe('clinetrail mcp: list_hunts and run_hunt', () => {
       expect(h.title, h.id).toBe(header('title'));
       expect(h.severity, h.id).toBe(header('severity'));
       expect((h.attack as string[]).join(', '), h.id).toBe(header('attack'));
+      expect((h.agents as string[]).join(', '), h.id).toBe(header('agents'));
       expect(h.last_run, h.id).toBeNull();
     }
     const pack = await loadHuntPack();
@@ -143,6 +144,7 @@ describe('clinetrail mcp: list_hunts and run_hunt', () => {
         title: h.title,
         severity: h.severity,
         attack: h.attack,
+        agents: h.agents,
         description: h.description,
         false_positives: h.falsePositives,
         columns: h.columns,

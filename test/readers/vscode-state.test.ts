@@ -46,13 +46,19 @@ describe('readVscodeState', () => {
     });
     const global = `${ALICE}/globalStorage/state.vscdb`;
     const settings = rows.filter((r) => r.kind === 'state_setting' && r.source_file === global);
-    expect(settings.map((r) => r.text?.split('=')[0])).toEqual(
-      Object.keys(CLINE_327_STATE)
-        .filter((k) => k !== 'taskHistory')
-        .map((k) => `state setting: saoudrizwan.claude-dev ${k}`),
-    );
+    // autoApprovalSettings one row per leaf, named as the settings files' rows are; every other key as it stands
+    const { autoApprovalSettings: auto, taskHistory: _history, ...rest } = CLINE_327_STATE;
+    const expected = [
+      ...Object.entries(auto).flatMap(([k, v]) =>
+        k === 'actions'
+          ? Object.entries(v).map(([a, on]) => [`autoApprovalSettings.actions.${a}`, String(on)])
+          : [[`autoApprovalSettings.${k}`, typeof v === 'object' ? JSON.stringify(v) : String(v)]],
+      ),
+      ...Object.entries(rest).map(([k, v]) => [k, String(v)]),
+    ];
+    expect(settings.map((r) => [r.setting_name, r.setting_value])).toEqual(expected);
+    expect(settings.map((r) => r.text)).toEqual(expected.map(([k, v]) => `state setting: saoudrizwan.claude-dev ${k}=${v}`));
     expect(settings.every((r) => r.timestamp_utc === mtime(global))).toBe(true);
-    expect(settings.find((r) => r.text?.includes('autoApprovalSettings'))?.text).toContain('"executeAllCommands":true');
     // secrets by key name only; another extension's secret gives no row
     expect(rows.filter((r) => r.kind === 'secret_key').map((r) => r.text)).toEqual([
       'secret key: openRouterApiKey (value not read)',
@@ -69,7 +75,16 @@ describe('readVscodeState', () => {
     expect(rows.filter((r) => r.kind === 'task_history')).toEqual([
       expect.objectContaining({ session_id: item.id, permission_mode: item.mode, project_path: item.workspace }),
     ]);
-    expect(rows.filter((r) => r.kind === 'state_setting')).toHaveLength(Object.keys(ROO_STATE).length - 1);
+    // the command lists one row per entry (an empty one none), every other key one row
+    const settings = rows.filter((r) => r.kind === 'state_setting').map((r) => [r.setting_name, r.setting_value]);
+    expect(settings).toEqual([
+      ['autoApprovalEnabled', 'true'],
+      ['alwaysAllowExecute', 'true'],
+      ...ROO_STATE.allowedCommands.map((c) => ['allowedCommands', c]),
+      ['mode', ROO_STATE.mode],
+      ['customModes', JSON.stringify(ROO_STATE.customModes)],
+      ['currentApiConfigName', ROO_STATE.currentApiConfigName],
+    ]);
     expect(rows.filter((r) => r.kind === 'secret_key').map((r) => r.text)).toEqual([
       'secret key: roo_cline_config_api_config (value not read)',
       'secret key: openRouterApiKey (value not read)',

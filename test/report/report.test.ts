@@ -171,6 +171,21 @@ describe('the sections', () => {
   });
 });
 
+describe('the agent of each session', () => {
+  it("names each session's agent in its timeline's summary, as sessions holds it", async () => {
+    const sessions = await sql(out, 'select host, session_id, agent from sessions where session_id is not null');
+    const summaries = elements(byId(doc, 'sessions'))
+      .filter((e) => e.tagName === 'summary')
+      .map((e) => textOf(e));
+    expect(sessions.length).toBeGreaterThan(0);
+    for (const s of sessions) {
+      const mine = summaries.filter((t) => t.startsWith(`${s.host} · ${s.session_id} ·`));
+      expect(mine, `${s.host} ${s.session_id}`).toHaveLength(1);
+      expect(mine[0]).toContain(` · ${s.agent} · `);
+    }
+  });
+});
+
 describe('a warehouse without rows', () => {
   it('makes a page with zeros, no chart and the host whose image held no Cline data', async () => {
     const fleet = path.join(tmp, 'empty-fleet');

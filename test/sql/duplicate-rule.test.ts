@@ -4,6 +4,7 @@
  * fixed rule order hook_tool_call, hook_text, input_history, search_index.
  */
 import { describe, expect, it } from 'vitest';
+import type { AgentId } from '../../src/core/root-kinds.js';
 import { files, useModelDbs, type ModelDb, type TestRow } from '../helpers/models.js';
 
 const T0 = Date.parse('2025-10-09T08:00:00.000Z');
@@ -828,5 +829,31 @@ describe('duplicates table and events', () => {
     ]);
     expect((await db.query(`select count(*)::INTEGER as n from events`))[0].n).toBe(2);
     expect((await db.query(`select count(*)::INTEGER as n from duplicates`))[0].n).toBe(0);
+  });
+
+  it('never pairs rows of different agents: a Roo Code prompt is no copy of a Cline history line or hook prompt', async () => {
+    const rooPrompt = (agent: AgentId): TestRow => ({
+      store: 'roo-tasks',
+      session_id: 'r1',
+      source_line: 1,
+      turn_type: 'user',
+      kind: 'say:text',
+      text: 'ship it',
+      timestamp_utc: at(0),
+      agent,
+    });
+    const cline = [
+      history(1, 'ship it', at(0.5), { agent: 'cline' }),
+      hookPrompt(1, 'ship it', at(0.5), { agent: 'cline', session_id: 'r1' }),
+    ];
+    const mixed = await open([rooPrompt('roo-code'), ...cline]);
+    expect(await pairs(mixed)).toEqual([]);
+    expect(await keptSecondary(mixed)).toEqual([
+      ['hooks-log', 1, 'ship it'],
+      ['input-history', 1, 'ship it'],
+    ]);
+    // the same rows of one agent are paired: the agent alone kept them apart
+    const same = await open([rooPrompt('cline'), ...cline]);
+    expect((await pairs(same)).map(([rule]) => rule).sort()).toEqual(['hook_text', 'input_history']);
   });
 });

@@ -22,7 +22,7 @@ export const MAX_SETTINGS_DEPTH = 1000;
  * Every leaf of an object as a dotted key, in document order; arrays are leaves. An explicit stack, not
  * recursion, so no nesting overflows it: a part nested deeper than MAX_SETTINGS_DEPTH is one problem.
  */
-function* leaves(prefix: string, value: unknown): Generator<PermissionItem> {
+export function* leaves(prefix: string, value: unknown): Generator<PermissionItem> {
   const stack: { key: string; value: unknown; depth: number }[] = [{ key: prefix, value, depth: 0 }];
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
     const record = obj(top.value);
@@ -41,7 +41,7 @@ function* leaves(prefix: string, value: unknown): Generator<PermissionItem> {
 }
 
 /** One setting per array entry (`disabledTools=<name>`), or the value itself when it is not an array. */
-function* entries(key: string, value: unknown): Generator<PermissionItem> {
+export function* entries(key: string, value: unknown): Generator<PermissionItem> {
   if (!Array.isArray(value)) {
     yield { key, value };
     return;

@@ -8,8 +8,9 @@
  *
  * Rows, in ItemTable rowid order (`source_line` the rowid, `source_seq` the place in its value), each with
  * the `agent` its key names: one `task_history` row per item of a `taskHistory` array (history-item.ts:
- * a task whose folder is gone still gives its prompt), one `state_setting` row per other key of the value
- * (`state setting: <extension id> <key>=<JSON, cut at 300 characters>`), and one `secret_key` row per
+ * a task whose folder is gone still gives its prompt), one `state_setting` row per other setting of the value
+ * (`state setting: <extension id> <key>=<JSON, cut at 300 characters>`, with `setting_name` and the whole
+ * `setting_value`: see settingItems for how a key is split), and one `secret_key` row per
  * secret of the agent, by key name only. Settings and secrets record no time: their rows are at the
  * database's mtime. A workspace's rows take the folder its `workspace.json` names as `project_path`.
  */
@@ -21,6 +22,7 @@ import { hasTable, type PrivateCopy } from '../../evidence/sqlite-copy.js';
 import { readJsonFile } from '../parse/json-file.js';
 import { cutText } from '../parse/quote.js';
 import { historyItemRow } from '../shapes/history-item.js';
+import { entries, leaves, type PermissionItem } from '../shapes/settings-permissions.js';
 import { parserRow, rowFor } from '../shapes/rows.js';
 import { readEvidenceDatabases } from '../shapes/sqlite-evidence.js';
 import { obj, show } from '../shapes/values.js';
@@ -136,15 +138,37 @@ function* stateRows(ctx: DbContext, rowid: number, extension: string, agent: Age
       }
       continue;
     }
-    yield rowFor(ctx.source, ctx.file, {
-      agent,
-      source_line: rowid,
-      source_seq: seq++,
-      timestamp_utc: ctx.mtimeMs,
-      project_path: ctx.projectPath,
-      turn_type: 'system',
-      kind: 'state_setting',
-      text: `state setting: ${extension} ${name}=${cutText(show(value), MAX_SETTING_CHARS)}`,
-    });
+    for (const item of settingItems(name, value)) {
+      if ('problem' in item) {
+        yield parserRow(ctx.source, ctx.file, rowid, `${extension} ${item.problem}`, { agent, source_seq: seq++ });
+        continue;
+      }
+      const shown = show(item.value);
+      yield rowFor(ctx.source, ctx.file, {
+        agent,
+        source_line: rowid,
+        source_seq: seq++,
+        timestamp_utc: ctx.mtimeMs,
+        project_path: ctx.projectPath,
+        turn_type: 'system',
+        kind: 'state_setting',
+        text: `state setting: ${extension} ${item.key}=${cutText(shown, MAX_SETTING_CHARS)}`,
+        setting_name: item.key,
+        setting_value: shown,
+      });
+    }
   }
+}
+
+/**
+ * The settings one globalState key gives, as the settings files' are split (shapes/settings-permissions.ts), so
+ * the `settings` and `safety_off` models read them by the same names: Cline's `autoApprovalSettings` object one
+ * per leaf (`autoApprovalSettings.actions.executeAllCommands`), Roo Code's and Kilo Code's command lists one per
+ * entry (`allowedCommands=*`: Roo Code `src/core/auto-approval/commands.ts` reads `*` as every command), any
+ * other key as it stands.
+ */
+function settingItems(name: string, value: unknown): Iterable<PermissionItem> {
+  if (name === 'autoApprovalSettings' && obj(value) !== null) return leaves(name, value);
+  if (name === 'allowedCommands' || name === 'deniedCommands') return entries(name, value);
+  return [{ key: name, value }];
 }
