@@ -155,13 +155,13 @@ describe.skipIf(CHROMIUM === null)(
       expect(rows).toHaveLength(Number(n));
       for (const row of rows) {
         const cells = await row.locator('td').allTextContents();
-        const [host, context] = [row.locator('td').nth(2).locator('a'), row.locator('td').nth(7).locator('a')];
+        const [host, context] = [row.locator('td').nth(2).locator('a'), row.locator('td').nth(8).locator('a')];
         const hostId = (await host.getAttribute('href'))?.slice(1);
         await expect(page.locator(`section.host[id="${hostId}"] > h3`).textContent()).resolves.toBe(cells[2]);
         const block = page.locator(`div.finding[id="${(await context.getAttribute('href'))?.slice(1)}"]`);
         const text = (await block.textContent()) ?? '';
         expect(text).toContain(cells[1]);
-        expect(text).toContain(cells[5]);
+        expect(text).toContain(cells[6]); // the summary, after the agent column
         expect(await block.locator('tr.role-finding').count()).toBe(1);
       }
     });
