@@ -27,15 +27,16 @@ function formatterOf(zone: string): Intl.DateTimeFormat {
 }
 
 /**
- * The zone's canonical name when `zone` is an IANA Area/City zone Node knows (`Europe/Berlin`, `UTC`),
- * else null. Offsets (`+02:00`) and abbreviations (`CET`, `EST`) are not zones: a wall clock's offset
+ * `zone` as given when it is an IANA Area/City zone Node knows (`Europe/Berlin`, `Asia/Kolkata`, `UTC`),
+ * else null. The name is kept as the user spelled it: ICU would answer an old alias (`Asia/Calcutta`). Offsets (`+02:00`) and abbreviations (`CET`, `EST`) are not zones: a wall clock's offset
  * changes with daylight saving time, which only a named zone knows.
  */
 export function knownTimeZone(zone: string): string | null {
   if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(zone)) return null;
   if (zone !== 'UTC' && !zone.includes('/')) return null;
   try {
-    return formatterOf(zone).resolvedOptions().timeZone;
+    formatterOf(zone);
+    return zone;
   } catch {
     return null;
   }

@@ -166,6 +166,9 @@ export function currentInputs(
     }
   }
   entries.push(...problemInputs(sources, problems));
+  // the zone local clocks are read in (--host-tz): a partition read in another zone is read again
+  const zone = sources[0]?.timeZone;
+  if (zone !== undefined) entries.push({ source_file: `time zone ${zone}`, size: null, mtime_ms: null });
   return { inputs_sha256: sha256Text(inputSignature(entries)), files, bytes };
 }
 
