@@ -10,6 +10,7 @@ import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync 
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyHome, corpora } from '../helpers/real-corpus.js';
+import { byId, makeReport, textOf } from '../helpers/report-page.js';
 import { assertBuilt, describeRun, expectArgumentError, lit, load, query, runCli, type CliRun, workDir } from './harness.js';
 
 const work = workDir('times');
@@ -103,6 +104,18 @@ describe('a task settings.json dated by its copy', () => {
          or timestamp_source not in ('recorded', 'local_clock', 'derived', 'file_mtime')`,
     );
     expect(mismatched).toEqual([['0']]);
+  });
+
+  it("shows in the report the span of the recorded times, not the copy's", async () => {
+    const { doc } = await makeReport(out, path.join(work, 'report.html'));
+    const [[recorded, firstCopied]] = await query(
+      out,
+      `select strftime(max(timestamp_utc) filter (where timestamp_source in ('recorded', 'local_clock')), '%Y-%m-%dT%H:%M:%SZ'),
+         strftime(min(timestamp_utc) filter (where timestamp_source = 'file_mtime'), '%Y-%m-%dT%H:%M:%SZ') from events where host = ${lit(HOST)}`,
+    );
+    expect(textOf(byId(doc, 'glance-last'))).toBe(recorded);
+    // every file_mtime row of the copy is later than the last recorded time: the page shows none of them
+    expect(Date.parse(recorded as string)).toBeLessThan(Date.parse(firstCopied as string));
   });
 });
 
