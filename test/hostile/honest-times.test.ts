@@ -142,6 +142,21 @@ describe('--host-tz HOST=Area/City', () => {
     expect(await query(out, `select host, time_zone from hosts`)).toEqual([[HOST, null]]);
   });
 
+  it('reads the host again when its zone changes or is dropped, without --full', async () => {
+    const times = `select source_file, source_line, source_seq, epoch_ms(timestamp_utc)::DOUBLE from events
+       where host = ${lit(HOST)} and timestamp_source = 'local_clock' order by all`;
+    const asUtc = await query(out, times);
+    const inKolkata = await query(outZoned, times);
+    const dropped = await runCli(['load', '--fleet', fleet, '--out', outZoned, '--no-hunts']);
+    expect(dropped.code, describeRun(dropped)).toBe(0);
+    expect(await query(outZoned, times)).toEqual(asUtc);
+    expect(await query(outZoned, `select time_zone from hosts`)).toEqual([[null]]);
+    const again = await runCli(['load', '--fleet', fleet, '--out', outZoned, '--no-hunts', '--host-tz', `${HOST}=Asia/Kolkata`]);
+    expect(again.code, describeRun(again)).toBe(0);
+    expect(await query(outZoned, times)).toEqual(inKolkata);
+    expect(await query(outZoned, `select time_zone from hosts`)).toEqual([['Asia/Kolkata']]);
+  });
+
   it('takes the zones from a CSV file of host,time_zone lines', async () => {
     const csv = path.join(work, 'zones.csv');
     writeFileSync(csv, `host,time_zone\n${HOST},Asia/Kolkata\n`);
