@@ -40,6 +40,11 @@ const TABLE_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
     'VARCHAR',
     'agent of the evidence row (events.agent): cline, roo-code or kilo-code; NULL when the evidence is no single row',
   ],
+  [
+    'timestamp_source',
+    'VARCHAR',
+    "where timestamp_utc comes from: the evidence row's events.timestamp_source (recorded, local_clock, derived, file_mtime) when it is that row's time, derived when the hunt computed it, NULL when there is no time",
+  ],
 ];
 
 const RUN_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
@@ -83,6 +88,7 @@ async function appendFindings(conn: DuckDBConnection, findings: readonly Finding
     text(f.summary);
     text(f.source_file);
     text(f.agent);
+    text(f.timestamp_source);
     appender.endRow();
   }
   appender.closeSync();
