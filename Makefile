@@ -9,6 +9,7 @@
 #   make real-corpus [MAJORS=3]       drive the released Cline CLIs into fixtures/real-producer (needs npm)
 #   make interop [INTEROP_DIR=DIR]    open OUT/parquet/events and each export with pandas, pyarrow, polars and DuckDB (needs pip)
 #   make report-screenshot            docs/report-demo.png: the demo fleet's report in headless Chromium (apt-get install chromium)
+#   make warehouse-reference          docs/WAREHOUSE.md: the tables, views and columns, from the catalog's comments
 FLEET ?= fixtures/fleet
 OUT ?= warehouse
 Q ?= select host, store, count(*) as rows from raw_events group by all order by all
@@ -16,7 +17,7 @@ FORMAT ?= table
 PREFIX ?= /usr/local
 CLI := node dist/src/cli/main.js
 
-.PHONY: load query export test build deps install bench clean imports lint format real-corpus interop report-screenshot hunt
+.PHONY: load query export test build deps install bench clean imports lint format real-corpus interop report-screenshot hunt warehouse-reference
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -113,3 +114,8 @@ clean:
 # made by the CLI and shot in headless Chromium (Debian's chromium) with the network blocked.
 report-screenshot: build
 	TZ=UTC node dist/bench/report-screenshot.js
+
+# The warehouse reference (issue 28): docs/WAREHOUSE.md written from the catalog of the demo fleet's warehouse
+# (every `comment on` of sql/ and the record shapes); test/docs/warehouse-reference.test.ts fails when it differs.
+warehouse-reference: build
+	TZ=UTC node dist/bench/warehouse-reference.js
