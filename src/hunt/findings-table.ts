@@ -33,7 +33,7 @@ const TABLE_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
   ['session_id', 'VARCHAR', 'session of the evidence row, or NULL (settings rows have none)'],
   ['row_id', 'UUID', 'events.row_id of the evidence row: join events on it'],
   ['timestamp_utc', 'TIMESTAMPTZ', 'time of the evidence row, or NULL'],
-  ['summary', 'VARCHAR', 'what the hunt saw, in one line'],
+  ['summary', 'VARCHAR', 'what the hunt saw, in one line (secrets stay [REDACTED:...] markers)'],
   ['source_file', 'VARCHAR', 'file of the evidence row, relative to the image root'],
   [
     'agent',
