@@ -5,7 +5,7 @@
  * writer in beside them. `clinetrail hunt` copies it (it holds views and small tables, not the Parquet rows),
  * replaces the two tables in the copy, and renames the copy over it, as the model build does; a query that
  * opened the old file reads on undisturbed. So both tables always exist: a warehouse built without the hunts
- * (`load --no-hunts`, a pack that failed) has no finding and one `hunt_runs` row saying why (README "Hunts").
+ * (`load --no-hunts`, a pack that failed) has no finding and one `hunt_runs` row saying why (docs/HUNTS.md).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { replaceWarehouse } from '../warehouse/warehouse-swap.js';
