@@ -256,7 +256,7 @@ describe('with a findings table', () => {
   }
 
   it('shows each command finding with the prompt before it and its result, as the session holds them', async () => {
-    // the order of events (README "Tables"), spelled out here
+    // the order of events (docs/ROWS.md), spelled out here
     const expected = await sql(
       out,
       `with e as (select *, row_number() over (partition by host, session_id
