@@ -78,7 +78,7 @@ export interface PartitionOptions {
   version?: WriterVersion;
 }
 
-export type { FileRecord, SecretRecord } from '../core/records.js';
+export type { FileRecord } from '../core/records.js';
 export { partitionDir } from '../core/layout.js';
 
 /** Rows of one source, with a reader failure turned into a `parser:` row instead of an abort. */

@@ -32,7 +32,7 @@ import { recordShardStart } from './split-check.js';
 import { checkLoadOptions, type LoadOptions, resolveImages, UsageError } from './load-inputs.js';
 
 export type { LoadOptions } from './load-inputs.js';
-export { checkLoadOptions, resolveImages, UsageError } from './load-inputs.js';
+export { UsageError } from './load-inputs.js';
 
 export type { RunRecord } from '../core/records.js';
 

@@ -20,8 +20,6 @@ import { specPlaceholders } from './stores-table.js';
 import { testStop } from '../core/test-stops.js';
 import { allowedDirectories, queryError, readQuery, sandboxSettings } from './query-sandbox.js';
 
-export { modelsVersion, SQL_DIR } from './models-version.js';
-
 type ColumnList = ReadonlyArray<readonly [string, string]>;
 
 /** An empty relation with the given columns, for a warehouse with nothing of that kind yet. */
