@@ -3,12 +3,12 @@
  * a cut never ends inside a token, so no start or end of a key survives where no detector would see it.
  */
 import { describe, expect, it } from 'vitest';
-import { quoteLine } from '../../src/readers/parse/lines.js';
-import { cutText, safeJsonMessage } from '../../src/readers/parse/quote.js';
-import { capText, MAX_TEXT_CHARS, parserRow } from '../../src/readers/shapes/rows.js';
-import { redact } from '../../src/write/redact.js';
-import { FAKE } from '../helpers/fake-secrets.js';
-import { makeSource } from '../helpers/source.js';
+import { quoteLine } from '../../../src/readers/parse/lines.js';
+import { cutText, safeJsonMessage } from '../../../src/readers/parse/quote.js';
+import { capText, MAX_TEXT_CHARS, parserRow } from '../../../src/readers/shapes/rows.js';
+import { redact } from '../../../src/write/redact.js';
+import { FAKE } from '../../helpers/fake-secrets.js';
+import { makeSource } from '../../helpers/source.js';
 
 /** The V8 message of JSON.parse on `text`. */
 function parseError(text: string): string {
