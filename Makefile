@@ -5,6 +5,7 @@
 #   make query Q="select ..."         query the warehouse (Q reaches DuckDB unchanged, $ and quotes too)
 #   make export FORMAT=timesketch TO=FILE [WHERE="..." | Q="select ..."]   export a selection to a file
 #   make hunt                         run the hunt pack on the warehouse (README "Hunts")
+#   make check                        the inner loop: type-check, import rule, lint, the in-process unit suites (CONTRIBUTING.md)
 #   make test                         install, build (tsc type-checks as it emits; only when a source changed), run every test suite
 #   make real-corpus [MAJORS=3]       drive the released Cline CLIs into fixtures/real-producer (needs npm)
 #   make interop [INTEROP_DIR=DIR]    open OUT/parquet/events and each export with pandas, pyarrow, polars and DuckDB (needs pip)
@@ -16,7 +17,7 @@ FORMAT ?= table
 PREFIX ?= /usr/local
 CLI := node dist/src/cli/main.js
 
-.PHONY: load query export test build deps install bench clean imports lint format real-corpus interop report-screenshot hunt
+.PHONY: load query export check test build deps install bench clean imports lint format real-corpus interop report-screenshot hunt
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -30,7 +31,7 @@ install: build
 
 # tsc runs only when a TypeScript source, the compiler settings or the installed packages changed
 # (dist/.built stamps the last build), so an unchanged nightly `make load` costs what the load costs.
-TS_SOURCES := $(shell find src test bench corpus -name '*.ts') vitest.config.ts tsconfig.json
+TS_SOURCES := $(shell find src test bench corpus -name '*.ts') vitest.config.ts vitest.unit.config.ts tsconfig.json
 dist/.built: node_modules/.installed $(TS_SOURCES)
 	npx tsc -p tsconfig.json
 	@touch $@
@@ -79,7 +80,13 @@ lint: deps
 format: deps
 	npx biome format --write .
 
-# `build` is the one tsc run: it type-checks src/, test/ and bench/ as it emits dist/
+# `build` is the one tsc run: it type-checks src/, test/ and bench/ as it emits dist/.
+# make check: the inner loop (about a minute, CONTRIBUTING.md): type-check, import rule, lint and the
+# in-process unit suites of vitest.unit.config.ts, which spawn no CLI and build no warehouse.
+# make test: all of it and every suite (what .ci/run runs).
+check: build imports lint
+	TZ=UTC npx vitest run --config vitest.unit.config.ts
+
 test: build imports lint
 	TZ=UTC npx vitest run
 
