@@ -20,7 +20,7 @@ import type { Row, RowFields, Source } from '../core/row.js';
 import type { PrivateCopy } from '../evidence/sqlite-copy.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
 import { field, jsonColumn, type RecordRow, readTables, type TableSpec, textOf, timeField } from './shapes/sqlite-tables.js';
-import { epochMs, obj, str } from './shapes/values.js';
+import { epochMs, obj, nonEmptyString } from './shapes/values.js';
 
 const COLUMNS = [
   'run_id',
@@ -50,8 +50,8 @@ function inputOf(value: unknown): HubRunInput {
   const attachments = obj(input.attachments);
   const count = (v: unknown) => (Array.isArray(v) ? v.length : null);
   return {
-    prompt: str(input.prompt) ?? str(input.input),
-    mode: str(input.mode),
+    prompt: nonEmptyString(input.prompt) ?? nonEmptyString(input.input),
+    mode: nonEmptyString(input.mode),
     files: count(attachments?.userFiles),
     images: count(attachments?.userImages),
   };

@@ -17,7 +17,7 @@ import { parserRow, rowFor } from './shapes/rows.js';
 import { sessionRecordFrom, sessionStartFields } from './shapes/session-start.js';
 import { columnsOf, hasTable, ident, storedOrder, type PrivateCopy } from '../evidence/sqlite-copy.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
-import { obj, str } from './shapes/values.js';
+import { obj, nonEmptyString } from './shapes/values.js';
 
 /** The `sessions` columns the start rows use. */
 const WANTED = [
@@ -67,7 +67,7 @@ async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncG
       lastRowid = rowid;
       const values: Record<string, unknown> = {};
       for (const c of WANTED) values[c] = raw[c] ?? null;
-      const sessionId = str(values.session_id);
+      const sessionId = nonEmptyString(values.session_id);
       if (sessionId === null) {
         yield parserRow(source, file, rowid, 'sessions row without a session_id, skipped');
         continue;

@@ -31,7 +31,7 @@ import {
   textOf,
   timeField,
 } from './shapes/sqlite-tables.js';
-import { epochMs, label, obj, str } from './shapes/values.js';
+import { epochMs, label, obj, nonEmptyString } from './shapes/values.js';
 
 /** Longest free text (instructions, a system prompt, a result summary) kept in one row. */
 const MAX_FIELD_CHARS = 8000;
@@ -45,8 +45,8 @@ function free(value: unknown): string {
 function actor(value: unknown): string {
   const a = obj(value);
   if (a === null) return '-';
-  const id = str(a.id) ?? str(a.agentId);
-  const session = str(a.sessionId);
+  const id = nonEmptyString(a.id) ?? nonEmptyString(a.agentId);
+  const session = nonEmptyString(a.sessionId);
   return `${label(a.kind ?? '?')}${id === null ? '' : `:${id}`}${session === null ? '' : `@${session}`}`;
 }
 
@@ -120,8 +120,8 @@ function* taskRows(raw: Record<string, unknown>): Generator<RecordRow> {
     ...fields,
     turn_type: 'system',
     kind: 'agenda_task',
-    model: str(selection?.modelId),
-    provider: str(selection?.providerId),
+    model: nonEmptyString(selection?.modelId),
+    provider: nonEmptyString(selection?.providerId),
     is_error: textOf(r.error) === null ? null : true,
     text:
       `agenda task: ${textOf(r.task_id) ?? '-'} ${field('type', r.type)} ${field('status', r.status)} ${field('scope', r.scope)}` +
@@ -196,7 +196,7 @@ function* automationRows(raw: Record<string, unknown>): Generator<RecordRow> {
     kind: 'agenda_automation',
     // the policy itself, for the settings model: whether agents may start agenda tasks with nobody watching
     setting_name: 'mode',
-    setting_value: str(r.mode),
+    setting_value: nonEmptyString(r.mode),
     text:
       `agenda automation: ${field('scope', r.scope_key)} ${field('mode', r.mode)} ${flagField('apply_to_agent_created', r.apply_to_agent_created)}` +
       ` ${field('max_concurrent_runs', r.max_concurrent_runs)} ${field('max_chain_depth', r.max_chain_depth)}` +

@@ -22,7 +22,7 @@ import { cutText } from './parse/quote.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
 import { field, jsonColumn, type RecordRow, readTables, type TableSpec, textOf, timeField } from './shapes/sqlite-tables.js';
 import { eventModel, eventSummary } from './shapes/team-events.js';
-import { epochMs, int, label, obj, str } from './shapes/values.js';
+import { epochMs, int, label, obj, nonEmptyString } from './shapes/values.js';
 
 /** Longest free text (a description, a fragment's content, a role prompt) kept in one row. */
 const MAX_FIELD_CHARS = 8000;
@@ -47,7 +47,7 @@ function* eventRows(raw: Record<string, unknown>): Generator<RecordRow> {
   const common = { session_id: teamSession(r.team_name), timestamp_utc: epochMs(r.ts) };
   const parsed = jsonColumn(r.payload_json, 'payload_json');
   const payload = 'value' in parsed ? (obj(parsed.value) ?? {}) : {};
-  const type = textOf(r.event_type) ?? str(payload.type) ?? '-';
+  const type = textOf(r.event_type) ?? nonEmptyString(payload.type) ?? '-';
   yield {
     ...common,
     turn_type: 'system',
@@ -99,7 +99,7 @@ function* snapshotRows(raw: Record<string, unknown>): Generator<RecordRow> {
   }
   for (const entry of (matesJson.value as unknown[] | null) ?? []) {
     const mate = obj(entry) ?? {};
-    const model = str(mate.modelId);
+    const model = nonEmptyString(mate.modelId);
     yield {
       ...common,
       turn_type: 'system',

@@ -2,7 +2,7 @@
 import type { RowFields, TurnType } from '../../core/row.js';
 import { cutText } from '../parse/quote.js';
 import { summariseToolInput, toolResultFailed, toolResultText } from './tool-input.js';
-import { label, obj, str } from './values.js';
+import { label, obj, nonEmptyString } from './values.js';
 
 /** What every block row of one message shares. */
 export type MessageFields = Pick<
@@ -61,16 +61,16 @@ export function contentBlockFields(block: Record<string, unknown>, role: string 
       return {
         turn_type: 'tool_use',
         kind: 'tool_use',
-        tool_name: str(block.name),
-        tool_use_id: str(block.id),
+        tool_name: nonEmptyString(block.name),
+        tool_use_id: nonEmptyString(block.id),
         text: summariseToolInput(block.input),
       };
     case 'tool_result':
       return {
         turn_type: 'tool_result',
         kind: 'tool_result',
-        tool_name: str(block.name),
-        tool_use_id: str(block.tool_use_id),
+        tool_name: nonEmptyString(block.name),
+        tool_use_id: nonEmptyString(block.tool_use_id),
         is_error: block.is_error === true || toolResultFailed(block.content),
         text: toolResultText(block.content),
       };
@@ -86,11 +86,11 @@ export function contentBlockFields(block: Record<string, unknown>, role: string 
       return {
         turn_type: byRole,
         kind: 'file',
-        text: `file ${str(block.path) ?? '-'}:\n${typeof block.content === 'string' ? block.content : ''}`,
+        text: `file ${nonEmptyString(block.path) ?? '-'}:\n${typeof block.content === 'string' ? block.content : ''}`,
       };
     case 'media': {
       const media = obj(block.media);
-      const label = [str(media?.mediaType), str(media?.name)].filter((part) => part !== null).join(' ');
+      const label = [nonEmptyString(media?.mediaType), nonEmptyString(media?.name)].filter((part) => part !== null).join(' ');
       return { turn_type: byRole, kind: 'media', text: label === '' ? '[media]' : `[media ${label}]` };
     }
     default:

@@ -9,7 +9,7 @@
 import type { RowFields } from '../../core/row.js';
 import { shortJson } from './content-blocks.js';
 import { summariseToolInput, toolResultFailed, toolResultText } from './tool-input.js';
-import { int, num, obj, parseEmbeddedJson, show, str } from './values.js';
+import { int, num, obj, parseEmbeddedJson, show, nonEmptyString } from './values.js';
 
 /** The fields an event row decides. */
 export type EventFields = Pick<RowFields, 'turn_type' | 'kind' | 'text'> &
@@ -48,8 +48,8 @@ export function runEndFields(event: string, payload: Record<string, unknown>): E
   const result = obj(payload.result);
   const usage = obj(result?.usage);
   const model = obj(result?.model);
-  const error = str(payload.error);
-  const reason = str(payload.reason) ?? str(result?.finishReason);
+  const error = nonEmptyString(payload.error);
+  const reason = nonEmptyString(payload.reason) ?? nonEmptyString(result?.finishReason);
   return {
     turn_type: 'system',
     kind: 'run_end',
@@ -57,8 +57,8 @@ export function runEndFields(event: string, payload: Record<string, unknown>): E
       `run ${event.slice('run.'.length)}: reason=${show(reason)} iterations=${show(result?.iterations)}` +
       ` duration_ms=${show(result?.durationMs)} tokens_in=${show(usage?.inputTokens)} tokens_out=${show(usage?.outputTokens)}` +
       ` cost=${show(usage?.totalCost)} error=${show(error)}`,
-    model: str(model?.id),
-    provider: str(model?.provider),
+    model: nonEmptyString(model?.id),
+    provider: nonEmptyString(model?.provider),
     is_error: event === 'run.failed' || error !== null || reason === 'error' || reason === 'failed',
   };
 }
@@ -67,8 +67,8 @@ export function runEndFields(event: string, payload: Record<string, unknown>): E
 function toolOf(context: Record<string, unknown> | null): { name: string | null; id: string | null; input: unknown } {
   const call = obj(context?.toolCall);
   return {
-    name: str(call?.toolName) ?? str(obj(context?.tool)?.name),
-    id: str(call?.toolCallId),
+    name: nonEmptyString(call?.toolName) ?? nonEmptyString(obj(context?.tool)?.name),
+    id: nonEmptyString(call?.toolCallId),
     input: context?.input ?? call?.input,
   };
 }
@@ -79,7 +79,7 @@ function toolOf(context: Record<string, unknown> | null): { name: string | null;
  * <capability> <request JSON>` for any other capability (client tool executors, approvals).
  */
 export function capabilityCallFields(payload: Record<string, unknown>): { fields: EventFields; call: CapabilityCall } {
-  const name = str(payload.capabilityName) ?? '-';
+  const name = nonEmptyString(payload.capabilityName) ?? '-';
   const request = obj(payload.payload);
   const context = obj(request?.context);
   const tool = toolOf(context);
@@ -92,7 +92,7 @@ export function capabilityCallFields(payload: Record<string, unknown>): { fields
   let text = `hook call: ${name}`;
   if (tool.name !== null || tool.id !== null)
     text += ` tool=${show(tool.name)} call=${show(tool.id)} input=${summariseToolInput(tool.input)}`;
-  if (str(snapshot?.runId) !== null) text += ` run=${show(snapshot?.runId)} status=${show(snapshot?.status)}`;
+  if (nonEmptyString(snapshot?.runId) !== null) text += ` run=${show(snapshot?.runId)} status=${show(snapshot?.status)}`;
   const duration = int(context?.durationMs);
   if (duration !== null) text += ` duration_ms=${duration}`;
   return { call, fields: { ...common, kind: 'hook_call', text } };
@@ -104,9 +104,9 @@ export function capabilityCallFields(payload: Record<string, unknown>): { fields
  * answer=<JSON>` (a control such as `{"policy":{"autoApprove":true}}`) `error=... cancelled=...`.
  */
 export function capabilityResultFields(payload: Record<string, unknown>, call: CapabilityCall | null): EventFields | null {
-  const name = str(payload.capabilityName) ?? call?.name ?? '-';
+  const name = nonEmptyString(payload.capabilityName) ?? call?.name ?? '-';
   const answer = obj(payload.payload);
-  const error = str(payload.error);
+  const error = nonEmptyString(payload.error);
   const ok = payload.ok === true;
   const isHook = name.startsWith('hook.');
   const empty = answer === null || Object.keys(answer).length === 0;
@@ -133,8 +133,8 @@ export function approvalRequestFields(payload: Record<string, unknown>): EventFi
   return {
     turn_type: 'system',
     kind: 'approval_request',
-    tool_name: str(payload.toolName),
-    tool_use_id: str(payload.toolCallId),
+    tool_name: nonEmptyString(payload.toolName),
+    tool_use_id: nonEmptyString(payload.toolCallId),
     text:
       `approval requested: tool=${show(payload.toolName)} call=${show(payload.toolCallId)}` +
       ` input=${summariseToolInput(input)} policy=${show(payload.policy)}`,
@@ -159,18 +159,20 @@ export function approvalResultFields(payload: Record<string, unknown>, call: Cap
  * request's token counts and cost (the only record of that request). Null for an empty text.
  */
 export function streamedFields(event: string, payload: Record<string, unknown>): EventFields | null {
-  const tool = { tool_name: str(payload.toolName), tool_use_id: str(payload.toolCallId) };
+  const tool = { tool_name: nonEmptyString(payload.toolName), tool_use_id: nonEmptyString(payload.toolCallId) };
   switch (event) {
     case 'assistant.finished':
-      return str(payload.text) === null ? null : { turn_type: 'assistant', kind: 'assistant_finished', text: str(payload.text) };
-    case 'reasoning.finished':
-      return str(payload.reasoning) === null
+      return nonEmptyString(payload.text) === null
         ? null
-        : { turn_type: 'thinking', kind: 'reasoning_finished', text: str(payload.reasoning) };
+        : { turn_type: 'assistant', kind: 'assistant_finished', text: nonEmptyString(payload.text) };
+    case 'reasoning.finished':
+      return nonEmptyString(payload.reasoning) === null
+        ? null
+        : { turn_type: 'thinking', kind: 'reasoning_finished', text: nonEmptyString(payload.reasoning) };
     case 'tool.started':
       return { ...tool, turn_type: 'tool_use', kind: 'tool_started', text: summariseToolInput(payload.input) };
     case 'tool.finished': {
-      const error = str(payload.error);
+      const error = nonEmptyString(payload.error);
       const output = payload.output === undefined || payload.output === null ? null : toolResultText(payload.output);
       return {
         ...tool,

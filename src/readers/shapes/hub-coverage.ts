@@ -10,7 +10,7 @@
  * (the lead's list does not hold them).
  */
 import { createHash } from 'node:crypto';
-import { obj, str } from './values.js';
+import { obj, nonEmptyString } from './values.js';
 
 /** What the run results of one session hold. */
 export interface SessionCoverage {
@@ -63,7 +63,7 @@ export function coverMessages(coverage: Coverage, sessionId: string | null, mess
   const session = coverageOf(coverage, sessionId);
   for (let i = 0; i < messages.length; i++) {
     const message = obj(messages[i]);
-    const id = str(message?.id);
+    const id = nonEmptyString(message?.id);
     if (id !== null ? session.message_ids.has(id) : session.message_positions.has(i)) continue;
     if (id !== null) session.message_ids.add(id);
     else session.message_positions.add(i);

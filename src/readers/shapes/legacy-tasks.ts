@@ -18,7 +18,7 @@ import { guardFile, needsOriginal, parserRow, rowFor } from './rows.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { readTaskSettings } from './task-settings.js';
 import { historyItemRow } from './history-item.js';
-import { epochMs, int, num, obj, show, str } from './values.js';
+import { epochMs, int, num, obj, show, nonEmptyString } from './values.js';
 import { type HistoryFacts, modelAt, type TaskContext } from './task-context.js';
 import { requestResults } from './request-results.js';
 import { readUiMessages } from './ui-messages.js';
@@ -144,7 +144,11 @@ async function* readTaskMetadata(source: Source, file: string, task: TaskContext
       }
       const at = { ...base, source_line: i + 1, turn_type: 'system' as const, kind: field };
       if (field === 'model_usage') {
-        const usage = { ts: epochMs(entry.ts), model: str(entry.model_id), provider: str(entry.model_provider_id) };
+        const usage = {
+          ts: epochMs(entry.ts),
+          model: nonEmptyString(entry.model_id),
+          provider: nonEmptyString(entry.model_provider_id),
+        };
         task.usage.push(usage);
         const mode = show(entry.mode);
         yield rowFor(source, file, {
@@ -237,7 +241,7 @@ function apiEntryRows(source: Source, file: string, value: unknown, index: numbe
     const what = entry === null ? 'entry is not a JSON object' : 'entry content is neither a string nor an array';
     return [parserRow(source, file, index, what, base)];
   }
-  const role = str(entry.role);
+  const role = nonEmptyString(entry.role);
   const ts = epochMs(entry.ts);
   const model = modelAt(task, entry.modelInfo, ts);
   const metrics = obj(entry.metrics);

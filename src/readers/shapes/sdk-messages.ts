@@ -11,7 +11,7 @@ import { blockRowFields, contentBlockFields, type MessageFields } from './conten
 import { readJsonFile } from '../parse/json-file.js';
 import { cutText } from '../parse/quote.js';
 import { userTextFields } from './user-input.js';
-import { epochMs, int, num, obj, show, str } from './values.js';
+import { epochMs, int, num, obj, show, nonEmptyString } from './values.js';
 
 /** What a transcript takes from its session folder and manifest. */
 export interface TranscriptContext {
@@ -74,8 +74,8 @@ export interface MessagePlace {
 /** Takes the model and provider of an SDK message's `modelInfo` into `inForce` (a message without one keeps them). */
 export function followModelInfo(message: Record<string, unknown>, inForce: ModelInForce): void {
   const info = obj(message.modelInfo);
-  inForce.model = str(info?.id) ?? inForce.model;
-  inForce.provider = str(info?.provider) ?? inForce.provider;
+  inForce.model = nonEmptyString(info?.id) ?? inForce.model;
+  inForce.provider = nonEmptyString(info?.provider) ?? inForce.provider;
 }
 
 /**
@@ -107,7 +107,7 @@ export function sdkMessageRows(
       }),
     ];
   }
-  const role = str(message.role);
+  const role = nonEmptyString(message.role);
   const metrics = obj(message.metrics);
   const base: MessageFields = {
     session_id: context.session_id,

@@ -5,7 +5,7 @@
  * records (an origin and a sync row per record, at the file's mtime, which is refreshed every 20 s).
  */
 import type { RowFields } from '../../core/row.js';
-import { epochMs, obj, show, str } from './values.js';
+import { epochMs, obj, show, nonEmptyString } from './values.js';
 
 /** The fields of one row, or a part of the file that could not be read (its 1-based position, if any). */
 export type CloudItem = { fields: RowFields } | { problem: string; position: number | null };
@@ -79,7 +79,7 @@ export function* pendingStartItems(records: unknown[], from: string, mtimeMs: nu
   for (const [index, value] of records.entries()) {
     const position = index + 1;
     const record = obj(value);
-    const sessionId = str(record?.sessionId);
+    const sessionId = nonEmptyString(record?.sessionId);
     if (!record || !sessionId) {
       yield { problem: `record ${position} has no sessionId`, position };
       continue;
@@ -91,7 +91,7 @@ export function* pendingStartItems(records: unknown[], from: string, mtimeMs: nu
         source_seq: 0,
         kind: 'origin',
         session_origin: 'remote',
-        text: `session origin: remote cline-cloud session ${sessionId} sandbox start pending account=${show(str(record.account))} endpoint=${show(str(record.endpoint))} (from ${where})`,
+        text: `session origin: remote cline-cloud session ${sessionId} sandbox start pending account=${show(nonEmptyString(record.account))} endpoint=${show(nonEmptyString(record.endpoint))} (from ${where})`,
       },
     };
     yield { fields: { ...common, source_seq: 1, kind: 'sync', sync_target: 'cline-cloud', text: syncedText(sessionId, where) } };

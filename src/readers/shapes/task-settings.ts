@@ -21,7 +21,7 @@ import { readJsonFile } from '../parse/json-file.js';
 import { cutText } from '../parse/quote.js';
 import { homePath } from './home-path.js';
 import { parserRow, rowFor } from './rows.js';
-import { obj, str } from './values.js';
+import { obj, nonEmptyString } from './values.js';
 
 /** Deepest nesting followed; a deeper value is printed by its path so far. */
 const MAX_DEPTH = 32;
@@ -33,13 +33,18 @@ const CREDENTIAL_KEY = /(key|token|secret|password|passwd|credential|auth|cookie
 /** The model and provider a task's settings put in force for its mode (act unless `mode` says plan), or null. */
 export function settingsModel(settings: Record<string, unknown>): Pick<RowFields, 'model' | 'provider'> {
   const mode = settings.mode === 'plan' ? 'plan' : 'act';
-  const provider = str(settings[`${mode}ModeApiProvider`]);
-  let model = str(settings[`${mode}ModeApiModelId`]);
+  const provider = nonEmptyString(settings[`${mode}ModeApiProvider`]);
+  let model = nonEmptyString(settings[`${mode}ModeApiModelId`]);
   if (model === null) {
     const prefix = `${mode}Mode`;
     for (const [key, value] of Object.entries(settings)) {
-      if (key.startsWith(prefix) && key.endsWith('ModelId') && key !== `${mode}ModeApiModelId` && str(value) !== null) {
-        model = str(value);
+      if (
+        key.startsWith(prefix) &&
+        key.endsWith('ModelId') &&
+        key !== `${mode}ModeApiModelId` &&
+        nonEmptyString(value) !== null
+      ) {
+        model = nonEmptyString(value);
         break;
       }
     }

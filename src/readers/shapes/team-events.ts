@@ -8,14 +8,14 @@
  * `task_end` results are summed up, not copied: their content is in the teammates' transcripts.
  */
 import { cutText } from '../parse/quote.js';
-import { label, obj, show, str } from './values.js';
+import { label, obj, show, nonEmptyString } from './values.js';
 
 /** Longest free text (a message body, a role prompt) kept in one event's summary. */
 const MAX_FIELD_CHARS = 4000;
 
 /** What a summary prints of a free-text field: cut at a token boundary past MAX_FIELD_CHARS. */
 function free(value: unknown): string {
-  const s = str(value);
+  const s = nonEmptyString(value);
   return s === null ? '-' : cutText(s, MAX_FIELD_CHARS);
 }
 
@@ -27,18 +27,18 @@ function kv(key: string, value: unknown): string {
 /** The agent an event is about, wherever its type keeps it. */
 function eventAgent(payload: Record<string, unknown>): string | null {
   return (
-    str(payload.agentId) ??
-    str(obj(payload.run)?.agentId) ??
-    str(obj(payload.entry)?.agentId) ??
-    str(obj(payload.message)?.fromAgentId) ??
-    str(obj(payload.fragment)?.sourceAgentId) ??
-    str(obj(payload.task)?.assignee)
+    nonEmptyString(payload.agentId) ??
+    nonEmptyString(obj(payload.run)?.agentId) ??
+    nonEmptyString(obj(payload.entry)?.agentId) ??
+    nonEmptyString(obj(payload.message)?.fromAgentId) ??
+    nonEmptyString(obj(payload.fragment)?.sourceAgentId) ??
+    nonEmptyString(obj(payload.task)?.assignee)
   );
 }
 
 /** The model an event names (a spawned teammate's), or null. */
 export function eventModel(payload: Record<string, unknown>): string | null {
-  return str(obj(payload.teammate)?.modelId);
+  return nonEmptyString(obj(payload.teammate)?.modelId);
 }
 
 /** The part of an event's text after its type: ids, statuses and its free text, by event type. */

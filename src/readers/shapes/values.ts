@@ -4,7 +4,7 @@
  */
 
 /** The value if it is a non-empty string, else null. */
-export function str(value: unknown): string | null {
+export function nonEmptyString(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
