@@ -14,7 +14,7 @@
 import type { RowFields } from '../../core/row.js';
 import { cutText } from '../parse/quote.js';
 import type { HistoryFacts } from './task-context.js';
-import { epochMs, int, num, show, nonEmptyString } from './values.js';
+import { epochMs, int, finiteNumber, show, nonEmptyString } from './values.js';
 
 /** What one history item gives: its task id, the facts its task's rows take, and its row. */
 export interface HistoryItemRow {
@@ -74,7 +74,7 @@ export function historyItemRow(item: Record<string, unknown>): HistoryItemRow {
       text: `task history: ${show(item.task)}${forkFacts(item)}`,
       tokens_in: int(item.tokensIn),
       tokens_out: int(item.tokensOut),
-      cost_usd: num(item.totalCost),
+      cost_usd: finiteNumber(item.totalCost),
     },
   };
 }

@@ -9,7 +9,7 @@
 import type { RowFields } from '../../core/row.js';
 import { shortJson } from './content-blocks.js';
 import { summariseToolInput, toolResultFailed, toolResultText } from './tool-input.js';
-import { int, num, obj, parseEmbeddedJson, show, nonEmptyString } from './values.js';
+import { int, finiteNumber, obj, parseEmbeddedJson, show, nonEmptyString } from './values.js';
 
 /** The fields an event row decides. */
 export type EventFields = Pick<RowFields, 'turn_type' | 'kind' | 'text'> &
@@ -190,7 +190,7 @@ export function streamedFields(event: string, payload: Record<string, unknown>):
         kind: 'usage',
         tokens_in: int(delta?.inputTokens),
         tokens_out: int(delta?.outputTokens),
-        cost_usd: num(delta?.totalCost),
+        cost_usd: finiteNumber(delta?.totalCost),
         text:
           `usage: tokens_in=${show(delta?.inputTokens)} tokens_out=${show(delta?.outputTokens)}` +
           ` cache_read=${show(delta?.cacheReadTokens)} cache_write=${show(delta?.cacheWriteTokens)} cost=${show(delta?.totalCost)}` +

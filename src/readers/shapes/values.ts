@@ -9,7 +9,7 @@ export function nonEmptyString(value: unknown): string | null {
 }
 
 /** The value if it is a finite number (or a numeric string), else null. */
-export function num(value: unknown): number | null {
+export function finiteNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && value.trim() !== '') {
     const n = Number(value);
@@ -20,7 +20,7 @@ export function num(value: unknown): number | null {
 
 /** An integer count (tokens, pids), else null. */
 export function int(value: unknown): number | null {
-  const n = num(value);
+  const n = finiteNumber(value);
   return n === null ? null : Math.trunc(n);
 }
 
