@@ -22,7 +22,7 @@ import { cutText } from './parse/quote.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
 import { field, jsonColumn, type RecordRow, readTables, type TableSpec, textOf, timeField } from './shapes/sqlite-tables.js';
 import { eventModel, eventSummary } from './shapes/team-events.js';
-import { epochMs, int, label, obj, nonEmptyString } from './shapes/values.js';
+import { epochMs, wholeNumber, label, obj, nonEmptyString } from './shapes/values.js';
 
 /** Longest free text (a description, a fragment's content, a role prompt) kept in one row. */
 const MAX_FIELD_CHARS = 8000;
@@ -106,7 +106,7 @@ function* snapshotRows(raw: Record<string, unknown>): Generator<RecordRow> {
       kind: 'teammate',
       model,
       text:
-        `teammate: ${team} ${label(mate.agentId ?? '-')} model=${model ?? '-'} max_iterations=${int(mate.maxIterations) ?? '-'}` +
+        `teammate: ${team} ${label(mate.agentId ?? '-')} model=${model ?? '-'} max_iterations=${wholeNumber(mate.maxIterations) ?? '-'}` +
         ` role_prompt=${free(mate.rolePrompt)}`,
     };
   }

@@ -14,7 +14,7 @@
 import type { RowFields } from '../../core/row.js';
 import { cutText } from '../parse/quote.js';
 import type { HistoryFacts } from './task-context.js';
-import { epochMs, int, finiteNumber, show, nonEmptyString } from './values.js';
+import { epochMs, wholeNumber, finiteNumber, show, nonEmptyString } from './values.js';
 
 /** What one history item gives: its task id, the facts its task's rows take, and its row. */
 export interface HistoryItemRow {
@@ -72,8 +72,8 @@ export function historyItemRow(item: Record<string, unknown>): HistoryItemRow {
       permission_mode: mode,
       parent_session_id: nonEmptyString(item.parentTaskId),
       text: `task history: ${show(item.task)}${forkFacts(item)}`,
-      tokens_in: int(item.tokensIn),
-      tokens_out: int(item.tokensOut),
+      tokens_in: wholeNumber(item.tokensIn),
+      tokens_out: wholeNumber(item.tokensOut),
       cost_usd: finiteNumber(item.totalCost),
     },
   };

@@ -9,7 +9,7 @@
 import type { RowFields } from '../../core/row.js';
 import { shortJson } from './content-blocks.js';
 import { summariseToolInput, toolResultFailed, toolResultText } from './tool-input.js';
-import { int, finiteNumber, obj, parseEmbeddedJson, show, nonEmptyString } from './values.js';
+import { wholeNumber, finiteNumber, obj, parseEmbeddedJson, show, nonEmptyString } from './values.js';
 
 /** The fields an event row decides. */
 export type EventFields = Pick<RowFields, 'turn_type' | 'kind' | 'text'> &
@@ -93,7 +93,7 @@ export function capabilityCallFields(payload: Record<string, unknown>): { fields
   if (tool.name !== null || tool.id !== null)
     text += ` tool=${show(tool.name)} call=${show(tool.id)} input=${summariseToolInput(tool.input)}`;
   if (nonEmptyString(snapshot?.runId) !== null) text += ` run=${show(snapshot?.runId)} status=${show(snapshot?.status)}`;
-  const duration = int(context?.durationMs);
+  const duration = wholeNumber(context?.durationMs);
   if (duration !== null) text += ` duration_ms=${duration}`;
   return { call, fields: { ...common, kind: 'hook_call', text } };
 }
@@ -188,8 +188,8 @@ export function streamedFields(event: string, payload: Record<string, unknown>):
       return {
         turn_type: 'system',
         kind: 'usage',
-        tokens_in: int(delta?.inputTokens),
-        tokens_out: int(delta?.outputTokens),
+        tokens_in: wholeNumber(delta?.inputTokens),
+        tokens_out: wholeNumber(delta?.outputTokens),
         cost_usd: finiteNumber(delta?.totalCost),
         text:
           `usage: tokens_in=${show(delta?.inputTokens)} tokens_out=${show(delta?.outputTokens)}` +

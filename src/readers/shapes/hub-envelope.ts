@@ -6,7 +6,7 @@
  * hub-event-log.ts (the table), handlers/session-event-projector.ts and run-handlers.ts (the payloads).
  */
 import type { SessionRecord } from './session-start.js';
-import { epochMs, int, obj, nonEmptyString } from './values.js';
+import { epochMs, wholeNumber, obj, nonEmptyString } from './values.js';
 
 /** One row of `hub_events` as selected: `sequence INTEGER PRIMARY KEY AUTOINCREMENT, event, session_id, envelope_json, created_at` (ms). */
 export interface HubEventRecord {
@@ -100,7 +100,7 @@ export function sessionRecordOf(payload: Record<string, unknown>, sessionId: str
     pid: null,
     started_at: snapshot?.createdAt ?? session?.createdAt ?? null,
     ended_at: snapshot?.endedAt ?? null,
-    exit_code: int(snapshot?.exitCode),
+    exit_code: wholeNumber(snapshot?.exitCode),
     cwd: nonEmptyString(workspace?.cwd) ?? nonEmptyString(session?.cwd),
     workspace_root: nonEmptyString(workspace?.root) ?? nonEmptyString(session?.workspaceRoot),
     provider: nonEmptyString(model?.providerId) ?? nonEmptyString(metadata?.provider),

@@ -18,7 +18,7 @@ import { guardFile, needsOriginal, parserRow, rowFor } from './rows.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { readTaskSettings } from './task-settings.js';
 import { historyItemRow } from './history-item.js';
-import { epochMs, int, finiteNumber, obj, show, nonEmptyString } from './values.js';
+import { epochMs, wholeNumber, finiteNumber, obj, show, nonEmptyString } from './values.js';
 import { type HistoryFacts, modelAt, type TaskContext } from './task-context.js';
 import { requestResults } from './request-results.js';
 import { readUiMessages } from './ui-messages.js';
@@ -252,7 +252,11 @@ function apiEntryRows(source: Source, file: string, value: unknown, index: numbe
   for (let seq = 0; seq < blocks.length; seq++) {
     const usage =
       seq === 0
-        ? { tokens_in: int(tokens?.prompt), tokens_out: int(tokens?.completion), cost_usd: finiteNumber(metrics?.cost) }
+        ? {
+            tokens_in: wholeNumber(tokens?.prompt),
+            tokens_out: wholeNumber(tokens?.completion),
+            cost_usd: finiteNumber(metrics?.cost),
+          }
         : null;
     const block = obj(blocks[seq]);
     if (block === null) {

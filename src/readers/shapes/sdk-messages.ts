@@ -11,7 +11,7 @@ import { blockRowFields, contentBlockFields, type MessageFields } from './conten
 import { readJsonFile } from '../parse/json-file.js';
 import { cutText } from '../parse/quote.js';
 import { userTextFields } from './user-input.js';
-import { epochMs, int, finiteNumber, obj, show, nonEmptyString } from './values.js';
+import { epochMs, wholeNumber, finiteNumber, obj, show, nonEmptyString } from './values.js';
 
 /** What a transcript takes from its session folder and manifest. */
 export interface TranscriptContext {
@@ -123,7 +123,11 @@ export function sdkMessageRows(
     const block = obj(blocks[seq]);
     const usage =
       seq === 0 && metrics
-        ? { tokens_in: int(metrics.inputTokens), tokens_out: int(metrics.outputTokens), cost_usd: finiteNumber(metrics.cost) }
+        ? {
+            tokens_in: wholeNumber(metrics.inputTokens),
+            tokens_out: wholeNumber(metrics.outputTokens),
+            cost_usd: finiteNumber(metrics.cost),
+          }
         : null;
     if (!block) {
       rows.push(

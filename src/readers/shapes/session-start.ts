@@ -5,7 +5,7 @@
  * (store specification, "Model rows", "Sync, relay and origin rows", "Imported sessions").
  */
 import type { RowFields } from '../../core/row.js';
-import { epochMs, int, obj, show, nonEmptyString } from './values.js';
+import { epochMs, wholeNumber, obj, show, nonEmptyString } from './values.js';
 
 /** The fields of a session record that the start rows use, from a manifest or a sessions.db row. */
 export interface SessionRecord {
@@ -126,10 +126,10 @@ export function sessionRecordFrom(value: Record<string, unknown>, sessionId: str
     session_id: nonEmptyString(value.session_id) ?? sessionId,
     source: nonEmptyString(value.source),
     status: nonEmptyString(value.status),
-    pid: int(value.pid),
+    pid: wholeNumber(value.pid),
     started_at: value.started_at,
     ended_at: value.ended_at,
-    exit_code: int(value.exit_code),
+    exit_code: wholeNumber(value.exit_code),
     cwd: nonEmptyString(value.cwd),
     workspace_root: nonEmptyString(value.workspace_root),
     provider: nonEmptyString(value.provider),

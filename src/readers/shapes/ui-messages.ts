@@ -11,7 +11,7 @@ import type { Row, RowFields, Source } from '../../core/row.js';
 import { needsOriginal, parserRow, rowFor } from './rows.js';
 import { requestResults } from './request-results.js';
 import { modelAt, type TaskContext } from './task-context.js';
-import { epochMs, int, finiteNumber, obj, parseEmbeddedJson, show, nonEmptyString } from './values.js';
+import { epochMs, wholeNumber, finiteNumber, obj, parseEmbeddedJson, show, nonEmptyString } from './values.js';
 
 /** The last tool use of the file so far: a tool result carries its id and name. */
 interface LastToolUse {
@@ -117,8 +117,8 @@ function messageFields(message: Record<string, unknown>, index: number, task: Ta
     const info = obj(parseEmbeddedJson(raw));
     if (info !== null) {
       fields.text = nonEmptyString(info.request) ?? '-';
-      fields.tokens_in = int(info.tokensIn);
-      fields.tokens_out = int(info.tokensOut);
+      fields.tokens_in = wholeNumber(info.tokensIn);
+      fields.tokens_out = wholeNumber(info.tokensOut);
       fields.cost_usd = finiteNumber(info.cost);
       if (nonEmptyString(info.cancelReason) !== null) fields.is_error = true;
     }

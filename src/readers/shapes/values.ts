@@ -19,7 +19,7 @@ export function finiteNumber(value: unknown): number | null {
 }
 
 /** An integer count (tokens, pids), else null. */
-export function int(value: unknown): number | null {
+export function wholeNumber(value: unknown): number | null {
   const n = finiteNumber(value);
   return n === null ? null : Math.trunc(n);
 }
