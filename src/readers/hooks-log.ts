@@ -14,7 +14,7 @@ import { eachFile, parserRow, rowFor } from './shapes/rows.js';
 import { quoteLine, readLines } from './parse/lines.js';
 import { summariseToolInput, toolResultText } from './shapes/tool-input.js';
 import { isRunReminder } from './shapes/user-input.js';
-import { bool, epochMs, obj, show, nonEmptyString } from './shapes/values.js';
+import { booleanOrNull, epochMs, obj, show, nonEmptyString } from './shapes/values.js';
 
 /** The fields every row of a line shares: time, session, project and branch. */
 function lineContext(line: Record<string, unknown>): Partial<RowFields> {
@@ -96,7 +96,7 @@ function hookFields(hookName: string, line: Record<string, unknown>): RowFields 
         tool_name: nonEmptyString(call?.name) ?? nonEmptyString(post?.toolName),
         tool_use_id: nonEmptyString(call?.id),
         text,
-        is_error: hasError || bool(post?.success) === false,
+        is_error: hasError || booleanOrNull(post?.success) === false,
       };
     }
     case 'agent_end':

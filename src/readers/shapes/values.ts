@@ -25,7 +25,7 @@ export function wholeNumber(value: unknown): number | null {
 }
 
 /** The value if it is a boolean, else null. */
-export function bool(value: unknown): boolean | null {
+export function booleanOrNull(value: unknown): boolean | null {
   return typeof value === 'boolean' ? value : null;
 }
 
