@@ -14,16 +14,18 @@ import { eachFile, parserRow, rowFor } from './shapes/rows.js';
 import { quoteLine, readLines } from './parse/lines.js';
 import { summariseToolInput, toolResultText } from './shapes/tool-input.js';
 import { isRunReminder } from './shapes/user-input.js';
-import { booleanOrNull, epochMs, obj, show, nonEmptyString } from './shapes/values.js';
+import { booleanOrNull, epochMs, plainObject, show, nonEmptyString } from './shapes/values.js';
 
 /** The fields every row of a line shares: time, session, project and branch. */
 function lineContext(line: Record<string, unknown>): Partial<RowFields> {
-  const workspaceInfo = obj(line.workspaceInfo);
+  const workspaceInfo = plainObject(line.workspaceInfo);
   const roots = Array.isArray(line.workspaceRoots) ? line.workspaceRoots : [];
   return {
     timestamp_utc: epochMs(line.ts) ?? epochMs(line.timestamp),
     session_id:
-      nonEmptyString(obj(line.sessionContext)?.rootSessionId) ?? nonEmptyString(line.taskId) ?? nonEmptyString(line.sessionId),
+      nonEmptyString(plainObject(line.sessionContext)?.rootSessionId) ??
+      nonEmptyString(line.taskId) ??
+      nonEmptyString(line.sessionId),
     project_path: nonEmptyString(roots[0]) ?? nonEmptyString(workspaceInfo?.rootPath),
     git_branch: nonEmptyString(workspaceInfo?.latestGitBranchName),
   };
@@ -32,7 +34,7 @@ function lineContext(line: Record<string, unknown>): Partial<RowFields> {
 /** `error=<name>: <message>` for an agent_error's error; never the stack. */
 function errorPair(error: unknown): string | null {
   if (error === undefined || error === null || error === '') return null;
-  const record = obj(error);
+  const record = plainObject(error);
   if (!record) return `error=${show(error)}`;
   const name = nonEmptyString(record.name);
   const message = nonEmptyString(record.message) ?? '-';
@@ -66,12 +68,12 @@ function hookFields(hookName: string, line: Record<string, unknown>): RowFields 
   switch (hookName) {
     case 'prompt_submit': {
       // the CLI's own run reminders reach the hook as prompts too: system rows, as in the transcript
-      const prompt = nonEmptyString(obj(line.userPromptSubmit)?.prompt);
+      const prompt = nonEmptyString(plainObject(line.userPromptSubmit)?.prompt);
       return { turn_type: prompt !== null && isRunReminder(prompt, null) ? 'system' : 'user', kind, text: prompt };
     }
     case 'tool_call': {
-      const call = obj(line.tool_call);
-      const pre = obj(line.preToolUse);
+      const call = plainObject(line.tool_call);
+      const pre = plainObject(line.preToolUse);
       const input = call && 'input' in call ? call.input : pre?.parameters;
       return {
         turn_type: 'tool_use',
@@ -82,8 +84,8 @@ function hookFields(hookName: string, line: Record<string, unknown>): RowFields 
       };
     }
     case 'tool_result': {
-      const call = obj(line.tool_result);
-      const post = obj(line.postToolUse);
+      const call = plainObject(line.tool_result);
+      const post = plainObject(line.postToolUse);
       const error = call?.error;
       const hasError = error !== undefined && error !== null && error !== '';
       let text: string | null;
@@ -100,7 +102,7 @@ function hookFields(hookName: string, line: Record<string, unknown>): RowFields 
       };
     }
     case 'agent_end':
-      return { turn_type: 'assistant', kind, text: nonEmptyString(obj(line.turn)?.outputText) };
+      return { turn_type: 'assistant', kind, text: nonEmptyString(plainObject(line.turn)?.outputText) };
     default:
       return { turn_type: 'system', kind, text: hookAuditText(hookName, line) };
   }
@@ -122,7 +124,7 @@ async function* readHooksFile(source: Source, file: string): AsyncGenerator<Row>
       yield parserRow(source, file, event.lineNo, `not JSON: ${quoteLine(event.text)}`);
       continue;
     }
-    const line = obj(value);
+    const line = plainObject(value);
     const hookName = nonEmptyString(line?.hookName);
     if (!line || !hookName) {
       yield parserRow(source, file, event.lineNo, `no hookName: ${quoteLine(event.text)}`);

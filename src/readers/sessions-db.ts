@@ -17,7 +17,7 @@ import { parserRow, rowFor } from './shapes/rows.js';
 import { sessionRecordFrom, sessionStartFields } from './shapes/session-start.js';
 import { columnsOf, hasTable, ident, storedOrder, type PrivateCopy } from '../evidence/sqlite-copy.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
-import { obj, nonEmptyString } from './shapes/values.js';
+import { plainObject, nonEmptyString } from './shapes/values.js';
 
 /** The `sessions` columns the start rows use. */
 const WANTED = [
@@ -78,7 +78,7 @@ async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncG
       if (typeof metaText === 'string' && metaText.trim() !== '') {
         try {
           metadata = JSON.parse(metaText);
-          if (obj(metadata) === null) problem = 'sessions.metadata_json is not a JSON object';
+          if (plainObject(metadata) === null) problem = 'sessions.metadata_json is not a JSON object';
         } catch (err) {
           problem = `sessions.metadata_json is not valid JSON: ${message(err)}`;
         }

@@ -12,7 +12,7 @@ import type { Reader } from './shapes/rows.js';
 import { eachFile, parserRow, rowFor } from './shapes/rows.js';
 import { readJsonFile } from './parse/json-file.js';
 import { storePath } from './shapes/home-path.js';
-import { epochMs, obj, show, nonEmptyString } from './shapes/values.js';
+import { epochMs, plainObject, show, nonEmptyString } from './shapes/values.js';
 
 /** Where a synced item's transcript went (`enterprise upload queue: <key>`); null until it is synced. */
 export function syncItemTarget(item: Record<string, unknown>): string | null {
@@ -37,7 +37,7 @@ async function* readQueueFile(source: Source, file: string): AsyncGenerator<Row>
     return;
   }
   if (result.repair) yield parserRow(source, file, null, result.repair);
-  const items = obj(obj(result.value)?.items);
+  const items = plainObject(plainObject(result.value)?.items);
   if (!items) {
     yield parserRow(source, file, null, 'not a JSON object with an items object');
     return;
@@ -46,7 +46,7 @@ async function* readQueueFile(source: Source, file: string): AsyncGenerator<Row>
   let position = 0;
   for (const [key, value] of Object.entries(items)) {
     position += 1;
-    const item = obj(value);
+    const item = plainObject(value);
     if (!item) {
       yield { ...parserRow(source, file, null, `item ${key} is not an object`), source_line: position };
       continue;

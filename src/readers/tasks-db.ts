@@ -31,7 +31,7 @@ import {
   textOf,
   timeField,
 } from './shapes/sqlite-tables.js';
-import { epochMs, label, obj, nonEmptyString } from './shapes/values.js';
+import { epochMs, label, plainObject, nonEmptyString } from './shapes/values.js';
 
 /** Longest free text (instructions, a system prompt, a result summary) kept in one row. */
 const MAX_FIELD_CHARS = 8000;
@@ -43,7 +43,7 @@ function free(value: unknown): string {
 
 /** An actor as `kind:id@session`, `-` when absent. */
 function actor(value: unknown): string {
-  const a = obj(value);
+  const a = plainObject(value);
   if (a === null) return '-';
   const id = nonEmptyString(a.id) ?? nonEmptyString(a.agentId);
   const session = nonEmptyString(a.sessionId);
@@ -109,7 +109,7 @@ function* taskRows(raw: Record<string, unknown>): Generator<RecordRow> {
     'updated_by_json',
     'resource_paths_json',
   ]);
-  const selection = obj(values.model_selection_json);
+  const selection = plainObject(values.model_selection_json);
   const paths = values.resource_paths_json;
   const fields = {
     session_id: textOf(r.origin_session_id) ?? textOf(r.last_session_id),

@@ -2,7 +2,7 @@
 import type { RowFields, TurnType } from '../../core/row.js';
 import { cutText } from '../parse/quote.js';
 import { summariseToolInput, toolResultFailed, toolResultText } from './tool-input.js';
-import { label, obj, nonEmptyString } from './values.js';
+import { label, plainObject, nonEmptyString } from './values.js';
 
 /** What every block row of one message shares. */
 export type MessageFields = Pick<
@@ -89,7 +89,7 @@ export function contentBlockFields(block: Record<string, unknown>, role: string 
         text: `file ${nonEmptyString(block.path) ?? '-'}:\n${typeof block.content === 'string' ? block.content : ''}`,
       };
     case 'media': {
-      const media = obj(block.media);
+      const media = plainObject(block.media);
       const label = [nonEmptyString(media?.mediaType), nonEmptyString(media?.name)].filter((part) => part !== null).join(' ');
       return { turn_type: byRole, kind: 'media', text: label === '' ? '[media]' : `[media ${label}]` };
     }

@@ -9,7 +9,7 @@
 import type { RowFields } from '../../core/row.js';
 import { shortJson } from './content-blocks.js';
 import { summariseToolInput, toolResultFailed, toolResultText } from './tool-input.js';
-import { wholeNumber, finiteNumber, obj, parseEmbeddedJson, show, nonEmptyString } from './values.js';
+import { wholeNumber, finiteNumber, plainObject, parseEmbeddedJson, show, nonEmptyString } from './values.js';
 
 /** The fields an event row decides. */
 export type EventFields = Pick<RowFields, 'turn_type' | 'kind' | 'text'> &
@@ -45,9 +45,9 @@ export const EVERY_EVENT_HOOK = 'hook.onEvent';
  * carry each request's usage). An error on run.failed, or a failed finish, makes it an error row.
  */
 export function runEndFields(event: string, payload: Record<string, unknown>): EventFields {
-  const result = obj(payload.result);
-  const usage = obj(result?.usage);
-  const model = obj(result?.model);
+  const result = plainObject(payload.result);
+  const usage = plainObject(result?.usage);
+  const model = plainObject(result?.model);
   const error = nonEmptyString(payload.error);
   const reason = nonEmptyString(payload.reason) ?? nonEmptyString(result?.finishReason);
   return {
@@ -65,9 +65,9 @@ export function runEndFields(event: string, payload: Record<string, unknown>): E
 
 /** The tool a capability's context names (`toolCall` of hook.beforeTool/afterTool), else null fields. */
 function toolOf(context: Record<string, unknown> | null): { name: string | null; id: string | null; input: unknown } {
-  const call = obj(context?.toolCall);
+  const call = plainObject(context?.toolCall);
   return {
-    name: nonEmptyString(call?.toolName) ?? nonEmptyString(obj(context?.tool)?.name),
+    name: nonEmptyString(call?.toolName) ?? nonEmptyString(plainObject(context?.tool)?.name),
     id: nonEmptyString(call?.toolCallId),
     input: context?.input ?? call?.input,
   };
@@ -80,15 +80,15 @@ function toolOf(context: Record<string, unknown> | null): { name: string | null;
  */
 export function capabilityCallFields(payload: Record<string, unknown>): { fields: EventFields; call: CapabilityCall } {
   const name = nonEmptyString(payload.capabilityName) ?? '-';
-  const request = obj(payload.payload);
-  const context = obj(request?.context);
+  const request = plainObject(payload.payload);
+  const context = plainObject(request?.context);
   const tool = toolOf(context);
   const call: CapabilityCall = { name, tool_name: tool.name, tool_use_id: tool.id };
   const common = { turn_type: 'system' as const, tool_name: tool.name, tool_use_id: tool.id };
   if (!name.startsWith('hook.')) {
     return { call, fields: { ...common, kind: 'capability_call', text: `capability call: ${name} ${shortJson(request ?? {})}` } };
   }
-  const snapshot = obj(context?.snapshot);
+  const snapshot = plainObject(context?.snapshot);
   let text = `hook call: ${name}`;
   if (tool.name !== null || tool.id !== null)
     text += ` tool=${show(tool.name)} call=${show(tool.id)} input=${summariseToolInput(tool.input)}`;
@@ -105,14 +105,14 @@ export function capabilityCallFields(payload: Record<string, unknown>): { fields
  */
 export function capabilityResultFields(payload: Record<string, unknown>, call: CapabilityCall | null): EventFields | null {
   const name = nonEmptyString(payload.capabilityName) ?? call?.name ?? '-';
-  const answer = obj(payload.payload);
+  const answer = plainObject(payload.payload);
   const error = nonEmptyString(payload.error);
   const ok = payload.ok === true;
   const isHook = name.startsWith('hook.');
   const empty = answer === null || Object.keys(answer).length === 0;
   if (isHook && ok && empty && error === null && payload.cancelled !== true) return null;
   // a hook policy's answer on whether the call may run without asking: the settings model reads it
-  const autoApprove = obj(obj(answer?.control)?.policy)?.autoApprove;
+  const autoApprove = plainObject(plainObject(answer?.control)?.policy)?.autoApprove;
   const policy = typeof autoApprove === 'boolean' ? { setting_name: 'autoApprove', setting_value: String(autoApprove) } : {};
   return {
     ...policy,
@@ -183,8 +183,8 @@ export function streamedFields(event: string, payload: Record<string, unknown>):
       };
     }
     case 'usage.updated': {
-      const delta = obj(payload.delta);
-      const totals = obj(payload.totals);
+      const delta = plainObject(payload.delta);
+      const totals = plainObject(payload.totals);
       return {
         turn_type: 'system',
         kind: 'usage',
@@ -194,7 +194,7 @@ export function streamedFields(event: string, payload: Record<string, unknown>):
         text:
           `usage: tokens_in=${show(delta?.inputTokens)} tokens_out=${show(delta?.outputTokens)}` +
           ` cache_read=${show(delta?.cacheReadTokens)} cache_write=${show(delta?.cacheWriteTokens)} cost=${show(delta?.totalCost)}` +
-          ` agent=${show(obj(payload.agent)?.kind)} (run totals tokens_in=${show(totals?.inputTokens)} tokens_out=${show(totals?.outputTokens)})`,
+          ` agent=${show(plainObject(payload.agent)?.kind)} (run totals tokens_in=${show(totals?.inputTokens)} tokens_out=${show(totals?.outputTokens)})`,
       };
     }
     default:

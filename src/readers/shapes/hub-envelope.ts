@@ -6,7 +6,7 @@
  * hub-event-log.ts (the table), handlers/session-event-projector.ts and run-handlers.ts (the payloads).
  */
 import type { SessionRecord } from './session-start.js';
-import { epochMs, wholeNumber, obj, nonEmptyString } from './values.js';
+import { epochMs, wholeNumber, plainObject, nonEmptyString } from './values.js';
 
 /** One row of `hub_events` as selected: `sequence INTEGER PRIMARY KEY AUTOINCREMENT, event, session_id, envelope_json, created_at` (ms). */
 export interface HubEventRecord {
@@ -61,9 +61,9 @@ export function envelopeOf(record: HubEventRecord): EnvelopeResult {
   } catch (err) {
     return fail(`envelope_json is not valid JSON: ${message(err)}`);
   }
-  const envelope = obj(parsed);
+  const envelope = plainObject(parsed);
   if (!envelope) return fail('envelope_json is not a JSON object');
-  const payload = obj(envelope.payload) ?? {};
+  const payload = plainObject(envelope.payload) ?? {};
   const event = nonEmptyString(sqliteText(record.event)) ?? nonEmptyString(envelope.event);
   if (event === null) return fail('the event has no name (event column and envelope event both empty)');
   return {
@@ -87,12 +87,12 @@ export const ENDED_STATUSES: ReadonlySet<string> = new Set(['completed', 'aborte
  * session.updated, session.attached/detached and the run end events carry one or both.
  */
 export function sessionRecordOf(payload: Record<string, unknown>, sessionId: string): SessionRecord | null {
-  const snapshot = obj(payload.snapshot);
-  const session = obj(payload.session);
+  const snapshot = plainObject(payload.snapshot);
+  const session = plainObject(payload.session);
   if (!snapshot && !session) return null;
-  const metadata = obj(snapshot?.metadata) ?? obj(session?.metadata);
-  const workspace = obj(snapshot?.workspace);
-  const model = obj(snapshot?.model);
+  const metadata = plainObject(snapshot?.metadata) ?? plainObject(session?.metadata);
+  const workspace = plainObject(snapshot?.workspace);
+  const model = plainObject(snapshot?.model);
   return {
     session_id: nonEmptyString(snapshot?.sessionId) ?? nonEmptyString(session?.sessionId) ?? sessionId,
     source: nonEmptyString(snapshot?.source) ?? nonEmptyString(metadata?.source),
@@ -112,12 +112,12 @@ export function sessionRecordOf(payload: Record<string, unknown>, sessionId: str
 
 /** The client that created a session, from the hub's session record (`createdByClientId`), or null. */
 export function creatorOf(payload: Record<string, unknown>): string | null {
-  return nonEmptyString(obj(payload.session)?.createdByClientId);
+  return nonEmptyString(plainObject(payload.session)?.createdByClientId);
 }
 
 /** The messages of a run's result (`payload.result.messages`: the session's message list when the run ended), or null. */
 export function runMessagesOf(payload: Record<string, unknown>): unknown[] | null {
-  const messages = obj(payload.result)?.messages;
+  const messages = plainObject(payload.result)?.messages;
   return Array.isArray(messages) ? messages : null;
 }
 

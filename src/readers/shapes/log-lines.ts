@@ -21,7 +21,7 @@
  * warnings, stack traces) has no time and no level: a line that starts with a space or tab continues the
  * record before it (stack frames), any other line is a record of free text (`null` here).
  */
-import { epochMs, obj, nonEmptyString } from './values.js';
+import { epochMs, plainObject, nonEmptyString } from './values.js';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 
@@ -90,7 +90,7 @@ export function wallClockMs(y: number, mo: number, d: number, h: number, mi: num
 /** The JSON object a line holds, or null (not an object, not JSON). */
 function jsonObject(text: string): Record<string, unknown> | null {
   try {
-    return obj(JSON.parse(text));
+    return plainObject(JSON.parse(text));
   } catch {
     return null;
   }

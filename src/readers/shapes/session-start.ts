@@ -5,7 +5,7 @@
  * (store specification, "Model rows", "Sync, relay and origin rows", "Imported sessions").
  */
 import type { RowFields } from '../../core/row.js';
-import { epochMs, wholeNumber, obj, show, nonEmptyString } from './values.js';
+import { epochMs, wholeNumber, plainObject, show, nonEmptyString } from './values.js';
 
 /** The fields of a session record that the start rows use, from a manifest or a sessions.db row. */
 export interface SessionRecord {
@@ -30,12 +30,12 @@ export type SessionRecordOrigin = 'manifest' | 'sessions.db' | 'hub event log';
 /** The enterprise upload target of a session's metadata (`enterprise.blobUpload`), or null. */
 export function blobUploadOf(metadata: Record<string, unknown> | null): Record<string, unknown> | null {
   if (!metadata) return null;
-  return obj(metadata['enterprise.blobUpload']) ?? obj(obj(metadata.enterprise)?.blobUpload);
+  return plainObject(metadata['enterprise.blobUpload']) ?? plainObject(plainObject(metadata.enterprise)?.blobUpload);
 }
 
 /** The git branch a session's metadata records (`metadata.git.branch`, written by the 3.x CLI), or null. */
 export function gitBranchOf(metadata: Record<string, unknown> | null): string | null {
-  return nonEmptyString(obj(metadata?.git)?.branch);
+  return nonEmptyString(plainObject(metadata?.git)?.branch);
 }
 
 /** `session start: ...`, `model: ...` and the optional `session synced: ...` rows, in that order. */
@@ -48,7 +48,7 @@ export function sessionStartFields(record: SessionRecord, origin: SessionRecordO
   let text =
     `session start: source=${show(record.source)} status=${show(record.status)} pid=${show(record.pid)}` +
     ` cwd=${show(record.cwd)} workspace_root=${show(record.workspace_root)} title=${show(title)}`;
-  const imported = obj(meta?.importedFrom);
+  const imported = plainObject(meta?.importedFrom);
   const importedFrom = imported ? show(imported.tool) : null;
   if (imported) {
     text +=
@@ -82,7 +82,7 @@ export function sessionStartFields(record: SessionRecord, origin: SessionRecordO
   ];
   const upload = blobUploadOf(meta);
   if (upload) {
-    const storage = obj(upload.storage) ?? {};
+    const storage = plainObject(upload.storage) ?? {};
     const target =
       `${show(storage.adapterType)} bucket ${show(storage.bucket)}` +
       ` object sessions/${nonEmptyString(upload.userDistinctId) ?? 'unknown'}/${record.session_id}/messages.json`;
@@ -135,6 +135,6 @@ export function sessionRecordFrom(value: Record<string, unknown>, sessionId: str
     provider: nonEmptyString(value.provider),
     model: nonEmptyString(value.model),
     prompt: nonEmptyString(value.prompt),
-    metadata: obj(metadata),
+    metadata: plainObject(metadata),
   };
 }

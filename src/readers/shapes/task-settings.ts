@@ -21,7 +21,7 @@ import { readJsonFile } from '../parse/json-file.js';
 import { cutText } from '../parse/quote.js';
 import { homePath } from './home-path.js';
 import { parserRow, rowFor } from './rows.js';
-import { obj, nonEmptyString } from './values.js';
+import { plainObject, nonEmptyString } from './values.js';
 
 /** Deepest nesting followed; a deeper value is printed by its path so far. */
 const MAX_DEPTH = 32;
@@ -70,7 +70,7 @@ function nestedLeaves(value: unknown, prefix: string, out: TaskSetting[], depth:
     for (const item of value) nestedLeaves(item, `${prefix}[]`, out, depth + 1);
     return;
   }
-  const record = obj(value);
+  const record = plainObject(value);
   if (record !== null) {
     const keys = Object.keys(record);
     if (keys.length === 0) out.push({ key: prefix, value: '{}' });
@@ -106,7 +106,7 @@ export async function* readTaskSettings(
 ): AsyncGenerator<Row> {
   const base = { session_id: task.session_id, project_path: task.project_path };
   const parsed = await readJsonFile(file);
-  const settings = parsed.ok ? obj(parsed.value) : null;
+  const settings = parsed.ok ? plainObject(parsed.value) : null;
   if (!parsed.ok || settings === null) {
     yield parserRow(source, file, null, parsed.ok ? 'task settings are not a JSON object' : parsed.message, base);
     return;

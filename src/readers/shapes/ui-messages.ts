@@ -11,7 +11,7 @@ import type { Row, RowFields, Source } from '../../core/row.js';
 import { needsOriginal, parserRow, rowFor } from './rows.js';
 import { requestResults } from './request-results.js';
 import { modelAt, type TaskContext } from './task-context.js';
-import { epochMs, wholeNumber, finiteNumber, obj, parseEmbeddedJson, show, nonEmptyString } from './values.js';
+import { epochMs, wholeNumber, finiteNumber, plainObject, parseEmbeddedJson, show, nonEmptyString } from './values.js';
 
 /** The last tool use of the file so far: a tool result carries its id and name. */
 interface LastToolUse {
@@ -45,7 +45,7 @@ export async function* readUiMessages(source: Source, file: string, task: TaskCo
     }
     index += 1;
     const rowsOf = (value: unknown): Row[] => {
-      const message = obj(value);
+      const message = plainObject(value);
       if (message === null)
         return [parserRow(source, file, index, `message is not a JSON object: ${cutText(show(value), 77)}`, base)];
       const fields = messageFields(message, index, task, last);
@@ -114,7 +114,7 @@ function messageFields(message: Record<string, unknown>, index: number, task: Ta
   };
   if (value === 'reasoning' && raw === null) fields.text = nonEmptyString(message.reasoning);
   else if (value === 'api_req_started') {
-    const info = obj(parseEmbeddedJson(raw));
+    const info = plainObject(parseEmbeddedJson(raw));
     if (info !== null) {
       fields.text = nonEmptyString(info.request) ?? '-';
       fields.tokens_in = wholeNumber(info.tokensIn);
@@ -125,7 +125,7 @@ function messageFields(message: Record<string, unknown>, index: number, task: Ta
   } else if (kind === 'ask:command' && raw !== null && raw.endsWith('REQ_APP')) {
     fields.text = raw.slice(0, -'REQ_APP'.length);
   } else if (value === 'browser_action_result') {
-    const result = obj(parseEmbeddedJson(raw));
+    const result = plainObject(parseEmbeddedJson(raw));
     if (result !== null && typeof result.screenshot === 'string') {
       const { screenshot: _screenshot, ...rest } = result;
       fields.text = withAttachments(show(rest), [1], null);
@@ -146,9 +146,9 @@ function messageFields(message: Record<string, unknown>, index: number, task: Ta
 function toolNameOf(value: string | null, raw: string | null): string | null {
   switch (value) {
     case 'tool':
-      return nonEmptyString(obj(parseEmbeddedJson(raw))?.tool);
+      return nonEmptyString(plainObject(parseEmbeddedJson(raw))?.tool);
     case 'use_mcp_server': {
-      const mcp = obj(parseEmbeddedJson(raw));
+      const mcp = plainObject(parseEmbeddedJson(raw));
       return mcp?.type === 'access_mcp_resource' ? 'access_mcp_resource' : nonEmptyString(mcp?.toolName);
     }
     case 'command':

@@ -30,7 +30,7 @@ export function booleanOrNull(value: unknown): boolean | null {
 }
 
 /** The value if it is a plain object (not an array, not null), else null. */
-export function obj(value: unknown): Record<string, unknown> | null {
+export function plainObject(value: unknown): Record<string, unknown> | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 

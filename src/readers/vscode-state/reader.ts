@@ -25,7 +25,7 @@ import { historyItemRow } from '../shapes/history-item.js';
 import { entries, leaves, type PermissionItem } from '../shapes/settings-permissions.js';
 import { parserRow, rowFor } from '../shapes/rows.js';
 import { readEvidenceDatabases } from '../shapes/sqlite-evidence.js';
-import { obj, show } from '../shapes/values.js';
+import { plainObject, show } from '../shapes/values.js';
 import { agentOfExtension, agentSecret, SECRET_PREFIX, workspaceFolder } from './state-keys.js';
 
 /** Longest value of one setting kept in its row's text. */
@@ -112,7 +112,7 @@ function* stateRows(ctx: DbContext, rowid: number, extension: string, agent: Age
   const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : typeof raw === 'string' ? raw : null;
   let state: Record<string, unknown> | null = null;
   try {
-    state = text === null ? null : obj(JSON.parse(text));
+    state = text === null ? null : plainObject(JSON.parse(text));
   } catch (err) {
     yield parserRow(ctx.source, ctx.file, rowid, `${extension}: ${(err as Error).message}`, { agent });
     return;
@@ -125,7 +125,7 @@ function* stateRows(ctx: DbContext, rowid: number, extension: string, agent: Age
   for (const [name, value] of Object.entries(state)) {
     if (name === 'taskHistory' && Array.isArray(value)) {
       for (const element of value) {
-        const item = obj(element);
+        const item = plainObject(element);
         if (item === null) {
           yield parserRow(ctx.source, ctx.file, rowid, `${extension} taskHistory: item is not a JSON object`, {
             agent,
@@ -168,7 +168,7 @@ function* stateRows(ctx: DbContext, rowid: number, extension: string, agent: Age
  * other key as it stands.
  */
 function settingItems(name: string, value: unknown): Iterable<PermissionItem> {
-  if (name === 'autoApprovalSettings' && obj(value) !== null) return leaves(name, value);
+  if (name === 'autoApprovalSettings' && plainObject(value) !== null) return leaves(name, value);
   if (name === 'allowedCommands' || name === 'deniedCommands') return entries(name, value);
   return [{ key: name, value }];
 }
