@@ -6,7 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ContextRole, FindingContext, FleetTimeline, HostDetail, ReportCaps } from './data.js';
 import * as q from './queries-drill.js';
-import { chooseUnit, num, type Row, select, str, timelineRow } from './read-rows.js';
+import { chooseUnit, num, type Row, select, textOrNull, timelineRow } from './read-rows.js';
 
 /** Rows of a per-host query grouped by host, with the host's uncapped total. */
 function byHost(rows: Row[]): Map<string, { rows: Row[]; total: number }> {
@@ -38,9 +38,9 @@ export async function readHostDetails(
       host,
       sessions: s.rows.map((r) => ({
         sessionId: String(r.session_id),
-        projectPath: str(r.project_path),
-        firstUtc: str(r.first_utc),
-        lastUtc: str(r.last_utc),
+        projectPath: textOrNull(r.project_path),
+        firstUtc: textOrNull(r.first_utc),
+        lastUtc: textOrNull(r.last_utc),
         rows: num(r.rows),
         findings: num(r.findings),
       })),
@@ -48,9 +48,9 @@ export async function readHostDetails(
       findings: f.rows.map((r) => ({
         severity: String(r.severity ?? ''),
         huntId: String(r.hunt_id ?? ''),
-        rowId: str(r.row_id),
-        timeUtc: str(r.time_utc),
-        summary: str(r.summary),
+        rowId: textOrNull(r.row_id),
+        timeUtc: textOrNull(r.time_utc),
+        summary: textOrNull(r.summary),
       })),
       findingsTotal: f.total,
       secrets: k.rows.map((r) => ({
@@ -59,8 +59,8 @@ export async function readHostDetails(
         rows: num(r.rows),
         sessions: num(r.sessions),
         otherHosts: num(r.other_hosts),
-        firstUtc: str(r.first_utc),
-        lastUtc: str(r.last_utc),
+        firstUtc: textOrNull(r.first_utc),
+        lastUtc: textOrNull(r.last_utc),
       })),
       secretsTotal: k.total,
     };
@@ -70,7 +70,7 @@ export async function readHostDetails(
 
 export async function readFleetTimeline(conn: DuckDBConnection, caps: ReportCaps, withFindings: boolean): Promise<FleetTimeline> {
   const [span] = await select(conn, q.timelineSpanSql(withFindings));
-  const unit = chooseUnit(str(span.first_utc), str(span.last_utc));
+  const unit = chooseUnit(textOrNull(span.first_utc), textOrNull(span.last_utc));
   const rows = await select(conn, q.timelineMarksSql(caps, unit, withFindings));
   const buckets = rows.filter((r) => r.host === null).map((r) => String(r.bucket));
   const marks = rows
@@ -95,7 +95,7 @@ export async function readContexts(conn: DuckDBConnection, caps: ReportCaps): Pr
       context = { rowId, scope: r.scope === 'file' ? 'file' : 'session', scopeRows: num(r.scope_rows), rows: [] };
       contexts.set(rowId, context);
     }
-    context.rows.push({ ...timelineRow(r), position: num(r.position), role: str(r.role) as ContextRole });
+    context.rows.push({ ...timelineRow(r), position: num(r.position), role: textOrNull(r.role) as ContextRole });
   }
   return contexts;
 }

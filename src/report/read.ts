@@ -10,7 +10,7 @@ import { hasFindings } from '../hunt/findings-table.js';
 import type { Bucket, Cell, Findings, ReportCaps, ReportData, SessionTimeline } from './data.js';
 import * as q from './queries.js';
 import { readContexts, readFleetTimeline, readHostDetails } from './read-drill.js';
-import { chooseUnit, num, type Row, select, str, timelineRow, total } from './read-rows.js';
+import { chooseUnit, num, type Row, select, textOrNull, timelineRow, total } from './read-rows.js';
 
 /**
  * The charts' bars from the per-bucket rows of sessionBucketsSql: sessions per top host (by sessions),
@@ -68,20 +68,20 @@ async function readFindings(conn: DuckDBConnection, caps: ReportCaps): Promise<F
     huntId: String(r.hunt_id),
     title: String(r.title ?? ''),
     severity: String(r.severity ?? ''),
-    attack: str(r.attack),
+    attack: textOrNull(r.attack),
     findings: num(r.findings),
     hosts: num(r.hosts),
   }));
   const rows = (await select(conn, q.findingRowsSql(caps))).map((r) => ({
     severity: String(r.severity ?? ''),
     huntId: String(r.hunt_id ?? ''),
-    rowId: str(r.row_id),
+    rowId: textOrNull(r.row_id),
     host: String(r.host ?? ''),
-    sessionId: str(r.session_id),
-    timeUtc: str(r.time_utc),
-    summary: str(r.summary),
-    sourceFile: str(r.source_file),
-    agent: str(r.agent),
+    sessionId: textOrNull(r.session_id),
+    timeUtc: textOrNull(r.time_utc),
+    summary: textOrNull(r.summary),
+    sourceFile: textOrNull(r.source_file),
+    agent: textOrNull(r.agent),
   }));
   return {
     total: byHost.reduce((a, h) => a + h.total, 0),
@@ -104,11 +104,11 @@ async function readSessions(
     sessions.set(key(r.host, r.session_id), {
       host: String(r.host),
       sessionId: String(r.session_id),
-      agent: str(r.agent),
-      projectPath: str(r.project_path),
-      firstUtc: str(r.first_utc),
-      lastUtc: str(r.last_utc),
-      models: str(r.models),
+      agent: textOrNull(r.agent),
+      projectPath: textOrNull(r.project_path),
+      firstUtc: textOrNull(r.first_utc),
+      lastUtc: textOrNull(r.last_utc),
+      models: textOrNull(r.models),
       findings: num(r.findings),
       rowCount: 0,
       rows: [],
@@ -136,26 +136,26 @@ export async function readReport(out: string, caps: ReportCaps, tempDir: string)
       rows: num(g.rows),
       undatedRows: num(g.undated_rows),
       parserErrors: num(g.parser_errors),
-      firstUtc: str(g.first_utc),
-      lastUtc: str(g.last_utc),
+      firstUtc: textOrNull(g.first_utc),
+      lastUtc: textOrNull(g.last_utc),
       secretFingerprints: num(o.secret_fingerprints),
-      lastLoadUtc: str(o.last_load_utc),
-      version: str(o.version),
+      lastLoadUtc: textOrNull(o.last_load_utc),
+      version: textOrNull(o.version),
     };
     const rowsOf = new Map((facts.get('host') ?? []).map((h) => [String(h.host), h]));
     const hosts = (await select(conn, q.hostsSql(caps))).map((r) => {
       const h = rowsOf.get(String(r.host));
       return {
         host: String(r.host),
-        status: str(r.status),
+        status: textOrNull(r.status),
         sessions: num(r.sessions),
         rows: h ? num(h.rows) : 0,
-        firstUtc: h ? str(h.first_utc) : null,
-        lastUtc: h ? str(h.last_utc) : null,
-        stores: str(r.stores),
+        firstUtc: h ? textOrNull(h.first_utc) : null,
+        lastUtc: h ? textOrNull(h.last_utc) : null,
+        stores: textOrNull(r.stores),
       };
     });
-    const unit = chooseUnit(str(o.first_session_utc), str(o.last_session_utc));
+    const unit = chooseUnit(textOrNull(o.first_session_utc), textOrNull(o.last_session_utc));
     const chart = chartSeries(await select(conn, q.sessionBucketsSql(unit)), caps);
     const withFindings = await hasFindings(conn);
     const commands = facts.get('command') ?? [];
@@ -186,13 +186,13 @@ export async function readReport(out: string, caps: ReportCaps, tempDir: string)
         runs: num(r.runs),
         hosts: num(r.hosts),
         sessions: num(r.sessions),
-        firstUtc: str(r.first_utc),
-        lastUtc: str(r.last_utc),
+        firstUtc: textOrNull(r.first_utc),
+        lastUtc: textOrNull(r.last_utc),
       })),
       commandsTotal: total(commands),
       models: models.map((r) => ({
         model: String(r.model),
-        provider: str(r.provider),
+        provider: textOrNull(r.provider),
         hosts: num(r.hosts),
         sessions: num(r.sessions),
         rows: num(r.rows),
@@ -208,20 +208,20 @@ export async function readReport(out: string, caps: ReportCaps, tempDir: string)
         hostList: String(r.host_list ?? ''),
         sessions: num(r.sessions),
         rows: num(r.rows),
-        firstUtc: str(r.first_utc),
-        lastUtc: str(r.last_utc),
+        firstUtc: textOrNull(r.first_utc),
+        lastUtc: textOrNull(r.last_utc),
       })),
       secretsTotal: total(secrets),
       settings: settings.map((r) => ({
         host: String(r.host),
-        home: str(r.home),
+        home: textOrNull(r.home),
         setting: String(r.setting),
         what: String(r.what),
         rows: num(r.rows),
         sessions: num(r.sessions),
-        firstUtc: str(r.first_utc),
-        lastUtc: str(r.last_utc),
-        sourceFile: str(r.source_file),
+        firstUtc: textOrNull(r.first_utc),
+        lastUtc: textOrNull(r.last_utc),
+        sourceFile: textOrNull(r.source_file),
       })),
       settingsTotal: total(settings),
       sessions: sessions.sessions,
