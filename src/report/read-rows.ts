@@ -23,8 +23,8 @@ export async function select(conn: DuckDBConnection, sql: string): Promise<Row[]
 }
 
 export const textOrNull = (v: Cell): string | null => (v === null ? null : String(v));
-export const num = (v: Cell): number => (typeof v === 'number' ? v : v === null ? 0 : Number(v));
-export const total = (rows: Row[]): number => (rows.length > 0 ? num(rows[0].total) : 0);
+export const numberOrZero = (v: Cell): number => (typeof v === 'number' ? v : v === null ? 0 : Number(v));
+export const total = (rows: Row[]): number => (rows.length > 0 ? numberOrZero(rows[0].total) : 0);
 
 const DAY_MS = 86_400_000;
 const MAX_BARS = 60;
@@ -51,7 +51,7 @@ export function timelineRow(r: Row): TimelineRow {
     kind: textOrNull(r.kind),
     toolName: textOrNull(r.tool_name),
     text: textOrNull(r.text),
-    textLength: num(r.text_length),
+    textLength: numberOrZero(r.text_length),
     isError: r.is_error === true,
     source: textOrNull(r.source),
   };
