@@ -19,7 +19,7 @@
  */
 import type { Row, Source } from '../core/row.js';
 import type { PrivateCopy } from '../evidence/sqlite-copy.js';
-import { cutText } from './parse/quote.js';
+import { shortenAtTokenBoundary } from './parse/quote.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
 import {
   field,
@@ -38,7 +38,7 @@ const MAX_FIELD_CHARS = 8000;
 
 function free(value: unknown): string {
   const s = textOf(value);
-  return s === null ? '-' : cutText(s, MAX_FIELD_CHARS);
+  return s === null ? '-' : shortenAtTokenBoundary(s, MAX_FIELD_CHARS);
 }
 
 /** An actor as `kind:id@session`, `-` when absent. */

@@ -18,7 +18,7 @@
  */
 import type { Row, RowFields, Source } from '../core/row.js';
 import type { PrivateCopy } from '../evidence/sqlite-copy.js';
-import { cutText } from './parse/quote.js';
+import { shortenAtTokenBoundary } from './parse/quote.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
 import { field, jsonColumn, type RecordRow, readTables, type TableSpec, textOf, timeField } from './shapes/sqlite-tables.js';
 import { eventModel, eventSummary } from './shapes/team-events.js';
@@ -35,7 +35,7 @@ function teamSession(team: unknown): string | null {
 
 function free(value: unknown): string {
   const s = textOf(value);
-  return s === null ? '-' : cutText(s, MAX_FIELD_CHARS);
+  return s === null ? '-' : shortenAtTokenBoundary(s, MAX_FIELD_CHARS);
 }
 
 const EVENT_COLUMNS = ['team_name', 'ts', 'event_type', 'payload_json', 'correlation_id'] as const;

@@ -20,7 +20,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Row, Source } from '../core/row.js';
 import { readJsonFile } from './parse/json-file.js';
-import { cutText } from './parse/quote.js';
+import { shortenAtTokenBoundary } from './parse/quote.js';
 import { homePath } from './shapes/home-path.js';
 import type { Reader } from './shapes/rows.js';
 import { eachFile, parserRow, rowFor } from './shapes/rows.js';
@@ -103,7 +103,7 @@ async function* readWorkspaceStateFile(source: Source, file: string): AsyncGener
         ...common,
         source_line: position,
         kind: 'workspace_state_key',
-        text: `workspace state key: ${key}=${cutText(show(value), 300)} ${from}`,
+        text: `workspace state key: ${key}=${shortenAtTokenBoundary(show(value), 300)} ${from}`,
       });
       continue;
     }

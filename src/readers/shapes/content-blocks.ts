@@ -1,6 +1,6 @@
 /** Content blocks of a message, shared by the SDK transcripts and the legacy API history. */
 import type { RowFields, TurnType } from '../../core/row.js';
-import { cutText } from '../parse/quote.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
 import { summariseToolInput, toolResultFailed, toolResultText } from './tool-input.js';
 import { label, plainObject, nonEmptyString } from './values.js';
 
@@ -106,10 +106,10 @@ export function shortJson(block: Record<string, unknown>): string {
   let text: string;
   try {
     text = JSON.stringify(block, (_key, value: unknown) =>
-      typeof value === 'string' ? cutText(value, UNKNOWN_FIELD_CHARS) : value,
+      typeof value === 'string' ? shortenAtTokenBoundary(value, UNKNOWN_FIELD_CHARS) : value,
     );
   } catch {
     text = '{}';
   }
-  return cutText(text, UNKNOWN_TEXT_CHARS);
+  return shortenAtTokenBoundary(text, UNKNOWN_TEXT_CHARS);
 }

@@ -12,7 +12,7 @@
  * `status`, `childIds`, `delegatedToId`, `awaitingChildId`, `completedByChildId`.
  */
 import type { RowFields } from '../../core/row.js';
-import { cutText } from '../parse/quote.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
 import type { HistoryFacts } from './task-context.js';
 import { epochMs, wholeNumber, finiteNumber, show, nonEmptyString } from './values.js';
 
@@ -41,11 +41,12 @@ function forkFacts(item: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const [key, label] of FORK_FACTS) {
     const value = item[key];
-    if (typeof value === 'string' || typeof value === 'number') parts.push(`${label}=${cutText(String(value), 200)}`);
+    if (typeof value === 'string' || typeof value === 'number')
+      parts.push(`${label}=${shortenAtTokenBoundary(String(value), 200)}`);
   }
   if (Array.isArray(item.childIds)) parts.push(`children=${item.childIds.length}`);
   const summary = nonEmptyString(item.completionResultSummary);
-  if (summary !== null) parts.push(`child_summary=${cutText(summary, 2000)}`);
+  if (summary !== null) parts.push(`child_summary=${shortenAtTokenBoundary(summary, 2000)}`);
   return parts.length === 0 ? '' : ` (${parts.join(' ')})`;
 }
 

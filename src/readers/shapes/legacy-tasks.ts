@@ -12,7 +12,7 @@
 import * as path from 'node:path';
 import { readJsonFile } from '../parse/json-file.js';
 import { streamJson } from '../parse/json-stream.js';
-import { cutText } from '../parse/quote.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
 import type { Row, RowFields, Source } from '../../core/row.js';
 import { guardFile, needsOriginal, parserRow, rowFor } from './rows.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
@@ -95,7 +95,7 @@ async function* readTaskHistory(
     index += 1;
     const item = plainObject(event.value);
     if (item === null) {
-      yield parserRow(source, file, index, `history item is not a JSON object: ${cutText(show(event.value), 77)}`);
+      yield parserRow(source, file, index, `history item is not a JSON object: ${shortenAtTokenBoundary(show(event.value), 77)}`);
       continue;
     }
     const history = historyItemRow(item);

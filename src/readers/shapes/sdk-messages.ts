@@ -9,7 +9,7 @@ import { needsOriginal, parserRow, rowFor } from './rows.js';
 import { streamJson } from '../parse/json-stream.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { readJsonFile } from '../parse/json-file.js';
-import { cutText } from '../parse/quote.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
 import { userTextFields } from './user-input.js';
 import { epochMs, wholeNumber, finiteNumber, plainObject, show, nonEmptyString } from './values.js';
 
@@ -155,5 +155,5 @@ async function noMessagesProblem(file: string): Promise<string | null> {
   if (Array.isArray(messages) || plainObject(messages) !== null) return null;
   return messages === undefined
     ? 'no messages array, no message read'
-    : `messages is not an array (${cutText(show(messages), 77)}), no message read`;
+    : `messages is not an array (${shortenAtTokenBoundary(show(messages), 77)}), no message read`;
 }

@@ -18,7 +18,7 @@
 import { promises as fs } from 'node:fs';
 import type { Row, RowFields, Source } from '../../core/row.js';
 import { readJsonFile } from '../parse/json-file.js';
-import { cutText } from '../parse/quote.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
 import { homePath } from './home-path.js';
 import { parserRow, rowFor } from './rows.js';
 import { plainObject, nonEmptyString } from './values.js';
@@ -85,7 +85,8 @@ function nestedLeaves(value: unknown, prefix: string, out: TaskSetting[], depth:
 export function taskSettings(settings: Record<string, unknown>): { items: TaskSetting[]; more: boolean } {
   const items: TaskSetting[] = [];
   for (const [key, value] of Object.entries(settings)) {
-    if (typeof value === 'string') items.push({ key, value: CREDENTIAL_KEY.test(key) ? '<set>' : cutText(value, 300) });
+    if (typeof value === 'string')
+      items.push({ key, value: CREDENTIAL_KEY.test(key) ? '<set>' : shortenAtTokenBoundary(value, 300) });
     else if (typeof value === 'number' || typeof value === 'boolean' || value === null) items.push({ key, value: String(value) });
     else nestedLeaves(value, key, items, 1);
     if (items.length > MAX_LEAVES) break;

@@ -7,7 +7,7 @@
  * log entries, runs and outcomes. `agent_event` payloads (the teammates' streamed agent events) and
  * `task_end` results are summed up, not copied: their content is in the teammates' transcripts.
  */
-import { cutText } from '../parse/quote.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
 import { label, plainObject, show, nonEmptyString } from './values.js';
 
 /** Longest free text (a message body, a role prompt) kept in one event's summary. */
@@ -16,7 +16,7 @@ const MAX_FIELD_CHARS = 4000;
 /** What a summary prints of a free-text field: cut at a token boundary past MAX_FIELD_CHARS. */
 function free(value: unknown): string {
   const s = nonEmptyString(value);
-  return s === null ? '-' : cutText(s, MAX_FIELD_CHARS);
+  return s === null ? '-' : shortenAtTokenBoundary(s, MAX_FIELD_CHARS);
 }
 
 /** `key=value` of an id or status field (objects shown as JSON, cut to 100 characters). */

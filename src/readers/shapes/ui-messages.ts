@@ -6,7 +6,7 @@
  */
 import { ERROR_KINDS, messageTurnType } from './cline-message-kinds.js';
 import { streamJson } from '../parse/json-stream.js';
-import { cutText } from '../parse/quote.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
 import type { Row, RowFields, Source } from '../../core/row.js';
 import { needsOriginal, parserRow, rowFor } from './rows.js';
 import { requestResults } from './request-results.js';
@@ -47,7 +47,7 @@ export async function* readUiMessages(source: Source, file: string, task: TaskCo
     const rowsOf = (value: unknown): Row[] => {
       const message = plainObject(value);
       if (message === null)
-        return [parserRow(source, file, index, `message is not a JSON object: ${cutText(show(value), 77)}`, base)];
+        return [parserRow(source, file, index, `message is not a JSON object: ${shortenAtTokenBoundary(show(value), 77)}`, base)];
       const fields = messageFields(message, index, task, last);
       const row = rowFor(source, file, fields);
       if (fields.kind !== 'say:api_req_started' || fields.text === null || fields.text === undefined) return [row];

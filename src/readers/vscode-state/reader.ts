@@ -20,7 +20,7 @@ import type { AgentId } from '../../core/root-kinds.js';
 import type { Row, Source } from '../../core/row.js';
 import { hasTable, type PrivateCopy } from '../../evidence/sqlite-copy.js';
 import { readJsonFile } from '../parse/json-file.js';
-import { cutText } from '../parse/quote.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
 import { historyItemRow } from '../shapes/history-item.js';
 import { entries, leaves, type PermissionItem } from '../shapes/settings-permissions.js';
 import { parserRow, rowFor } from '../shapes/rows.js';
@@ -86,7 +86,7 @@ async function* readItemTable(ctx: DbContext, copy: PrivateCopy): AsyncGenerator
           project_path: ctx.projectPath,
           turn_type: 'system',
           kind: 'secret_key',
-          text: `secret key: ${cutText(secret.key, MAX_SETTING_CHARS)} (value not read)`,
+          text: `secret key: ${shortenAtTokenBoundary(secret.key, MAX_SETTING_CHARS)} (value not read)`,
         });
         continue;
       }
@@ -152,7 +152,7 @@ function* stateRows(ctx: DbContext, rowid: number, extension: string, agent: Age
         project_path: ctx.projectPath,
         turn_type: 'system',
         kind: 'state_setting',
-        text: `state setting: ${extension} ${item.key}=${cutText(shown, MAX_SETTING_CHARS)}`,
+        text: `state setting: ${extension} ${item.key}=${shortenAtTokenBoundary(shown, MAX_SETTING_CHARS)}`,
         setting_name: item.key,
         setting_value: shown,
       });

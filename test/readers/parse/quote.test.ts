@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { quoteLine } from '../../../src/readers/parse/lines.js';
-import { cutText, safeJsonMessage } from '../../../src/readers/parse/quote.js';
+import { shortenAtTokenBoundary, safeJsonMessage } from '../../../src/readers/parse/quote.js';
 import { capText, MAX_TEXT_CHARS, parserRow } from '../../../src/readers/shapes/rows.js';
 import { redact } from '../../../src/write/redact.js';
 import { FAKE } from '../../helpers/fake-secrets.js';
@@ -76,8 +76,8 @@ describe('parserRow', () => {
 
 describe('cutText and capText', () => {
   it('cutText ends at a token boundary and marks the cut', () => {
-    expect(cutText(`{"k":"${FAKE.openai}"}`, 77)).toBe('{"k":"...');
-    expect(cutText('short', 77)).toBe('short');
+    expect(shortenAtTokenBoundary(`{"k":"${FAKE.openai}"}`, 77)).toBe('{"k":"...');
+    expect(shortenAtTokenBoundary('short', 77)).toBe('short');
   });
 
   it('capText cuts a text longer than the row limit before a key that crosses it', () => {
