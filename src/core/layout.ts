@@ -3,7 +3,7 @@
  * that the main thread of a load (state, warehouse) does not load the readers, Arrow and parquet-wasm
  * (~37 MB of RSS) that only the workers use.
  *
- * A partition has two folders, named alike (`<host>/<store>`, host escaped by hostFolder):
+ * A partition has two folders, named alike (`<host>/<store>`, host escaped by hostDirName):
  * - `OUT/parquet/events/<host>/<store>/` holds only its Parquet parts, `part-<gen>-NNNNN.parquet`, so
  *   the dataset folder is plain Parquet that pandas, pyarrow, polars and DuckDB open with their default
  *   calls. The folders are not `host=`/`store=` (hive) names on purpose: those readers infer a hive
@@ -47,7 +47,7 @@ const HOST_HASH_DIGITS = 16;
  * hosts keep distinct folders, and `+`, which encoding always escapes, tells a cut name from any other.
  * The host itself is in every file and manifest of its folders, never read back from the name.
  */
-export function hostFolder(host: string): string {
+export function hostDirName(host: string): string {
   const enc = encodeURIComponent(host);
   const name =
     enc.startsWith('.') || enc.startsWith('_') ? `%${enc.charCodeAt(0).toString(16).toUpperCase()}${enc.slice(1)}` : enc;
@@ -74,7 +74,7 @@ function hostHash(host: string): string {
 
 /** The partition's folder of records (`OUT/records/<host>/<store>`): its manifest and side files. */
 export function partitionDir(outDir: string, host: string, store: string): string {
-  return path.join(recordsDir(outDir), hostFolder(host), store);
+  return path.join(recordsDir(outDir), hostDirName(host), store);
 }
 
 /** The Parquet folder of the partition whose records folder is `dir`: `OUT/parquet/events/<host>/<store>`. */
@@ -111,9 +111,9 @@ export function writeStagingDir(outDir: string): string {
   return path.join(outDir, 'parquet', '.tmp');
 }
 
-/** The staging folder of one write of a partition: `OUT/parquet/.tmp/<host folder>__<store>.<gen>` (hostFolder). */
+/** The staging folder of one write of a partition: `OUT/parquet/.tmp/<host folder>__<store>.<gen>` (hostDirName). */
 export function writeStagingFolder(outDir: string, host: string, store: string, gen: string): string {
-  return path.join(writeStagingDir(outDir), `${hostFolder(host)}__${store}.${gen}`);
+  return path.join(writeStagingDir(outDir), `${hostDirName(host)}__${store}.${gen}`);
 }
 
 /**

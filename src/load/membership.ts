@@ -67,7 +67,7 @@ export function hostStatus(
 export async function planMembership(input: MembershipInput): Promise<MembershipPlan> {
   const given = new Set(input.given);
   const mine = input.mine ?? (() => true);
-  // the host of a partition is its manifest's: a long host name's folder is cut (core/layout.ts hostFolder)
+  // the host of a partition is its manifest's: a long host name's folder is cut (core/layout.ts hostDirName)
   const hostOf = new Map<string, string>();
   for (const dir of await partitionFolders(input.out)) {
     const host = readManifest(dir)?.host;
