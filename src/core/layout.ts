@@ -32,7 +32,7 @@ export function recordsDir(outDir: string): string {
 
 /**
  * Longest host folder name: room left in NAME_MAX (255 bytes) for the staging folder of a write,
- * `<host folder>__<store>.<generation>` (writeStagingFolder).
+ * `<host folder>__<store>.<generation>` (writeStagingDirOf).
  */
 const MAX_HOST_FOLDER = 200;
 /** Hex digits of the host's SHA-256 that end a cut host folder name. */
@@ -112,12 +112,12 @@ export function writeStagingDir(outDir: string): string {
 }
 
 /** The staging folder of one write of a partition: `OUT/parquet/.tmp/<host folder>__<store>.<gen>` (hostDirName). */
-export function writeStagingFolder(outDir: string, host: string, store: string, gen: string): string {
+export function writeStagingDirOf(outDir: string, host: string, store: string, gen: string): string {
   return path.join(writeStagingDir(outDir), `${hostDirName(host)}__${store}.${gen}`);
 }
 
 /**
- * The first 4 bytes of the SHA-256 of the host of a staging folder name of writeStagingFolder (what its
+ * The first 4 bytes of the SHA-256 of the host of a staging folder name of writeStagingDirOf (what its
  * shard is computed from, load/shard.ts), as a big-endian number; null when the name is not one. A cut
  * name carries the start of that hash; a whole one, the host.
  */

@@ -25,7 +25,7 @@ import { parserRow } from '../readers/shapes/rows.js';
 import { rowsToRecordBatch } from '../write/arrow-batch.js';
 import type { DiscoveryProblem } from '../discover/discover.js';
 import { fingerprint, stampOf } from '../evidence/fingerprint.js';
-import { inventoryFileName, partFileName, partitionDir, secretsFileName, writeStagingFolder } from '../core/layout.js';
+import { inventoryFileName, partFileName, partitionDir, secretsFileName, writeStagingDirOf } from '../core/layout.js';
 import {
   commitGeneration,
   describeFile,
@@ -112,7 +112,7 @@ export async function writePartition(
   const version = options.version ?? (await writerVersion(options.keepSecrets === true));
   for (let attempt = 1; ; attempt++) {
     const gen = newGeneration();
-    const staging = writeStagingFolder(outDir, host, store, gen);
+    const staging = writeStagingDirOf(outDir, host, store, gen);
     await fs.mkdir(staging, { recursive: true });
     const last = attempt === READ_ATTEMPTS;
     const staged = await stageGeneration(staging, gen, host, store, sources, problems, options.keepSecrets === true, last);

@@ -53,7 +53,7 @@ async function makeFolder(dir: string): Promise<void> {
 
 /**
  * Removes the staging folders of partition writes a killed load left in OUT/parquet/.tmp
- * (core/layout.ts writeStagingFolder). A shard removes only its own hosts' folders: the other shards
+ * (core/layout.ts writeStagingDirOf). A shard removes only its own hosts' folders: the other shards
  * may be writing theirs now.
  */
 async function removeStagedWrites(out: string, shard: Shard | null): Promise<void> {
