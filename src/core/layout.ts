@@ -151,7 +151,7 @@ async function twoLevels(root: string): Promise<string[]> {
 }
 
 /** Partition folders of records under OUT/records (`<host>/<store>`), as absolute paths. */
-export function partitionFolders(outDir: string): Promise<string[]> {
+export function partitionDirs(outDir: string): Promise<string[]> {
   return twoLevels(recordsDir(outDir));
 }
 

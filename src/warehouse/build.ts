@@ -7,7 +7,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { fileDirOf, noWarehouseError, partitionFolders, warehouseFile } from '../core/layout.js';
+import { fileDirOf, noWarehouseError, partitionDirs, warehouseFile } from '../core/layout.js';
 import { readManifest } from '../core/manifest.js';
 import { COLUMNS, columnList, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE } from '../core/records.js';
 import { SQL_DIR } from './models-version.js';
@@ -60,7 +60,7 @@ function outRelative(outDir: string, file: string): string {
 async function partitionFiles(outDir: string): Promise<{ parquet: string[]; inventory: string[]; secrets: string[] }> {
   const found = { parquet: [] as string[], inventory: [] as string[], secrets: [] as string[] };
   const rel = (dir: string, name: string) => outRelative(outDir, path.join(fileDirOf(dir, name), name));
-  for (const dir of await partitionFolders(outDir)) {
+  for (const dir of await partitionDirs(outDir)) {
     const m = readManifest(dir);
     if (m === null) continue;
     found.parquet.push(...m.parts.map((f) => rel(dir, f.name)));
