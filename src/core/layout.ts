@@ -156,7 +156,7 @@ export function partitionDirs(outDir: string): Promise<string[]> {
 }
 
 /** Parquet folders under OUT/parquet/events (`<host>/<store>`), as absolute paths. */
-export function partsFolders(outDir: string): Promise<string[]> {
+export function partsDirs(outDir: string): Promise<string[]> {
   return twoLevels(eventsDir(outDir));
 }
 
