@@ -74,8 +74,8 @@ describe('parserRow', () => {
   });
 });
 
-describe('cutText and capText', () => {
-  it('cutText ends at a token boundary and marks the cut', () => {
+describe('shortenAtTokenBoundary and capText', () => {
+  it('shortenAtTokenBoundary ends at a token boundary and marks the cut', () => {
     expect(shortenAtTokenBoundary(`{"k":"${FAKE.openai}"}`, 77)).toBe('{"k":"...');
     expect(shortenAtTokenBoundary('short', 77)).toBe('short');
   });
