@@ -42,9 +42,8 @@ import { inputSignature, inputStatOf, problemInputs, writerVersion, type InputSt
 /**
  * Rows per Arrow batch handed to the Parquet writer, and text bytes (UTF-16 units) per batch,
  * whichever comes first. Each batch's texts are held about four times over at its flush (rows, Arrow
- * buffers, IPC bytes, parquet-wasm's memory, which never shrinks), in each of the two workers: at 2 Mi
- * characters instead of 4 the full bench load peaked at 376-388 MB instead of 401 MB (3 runs against
- * 1), in the same wall time.
+ * buffers, IPC bytes, parquet-wasm's memory, which never shrinks), in each of the two workers: 2 Mi
+ * characters instead of 4 lowered the full bench load's peak in the same wall time (docs/BENCHMARKS.md "Behind the code").
  */
 export const BATCH_ROWS = 50_000;
 export const BATCH_TEXT_CHARS = 2 * 1024 * 1024;

@@ -173,8 +173,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     const jobs = planJobs(planned);
     // no more workers than jobs: an unchanged run starts none, a run with one changed partition one; and
     // none for at most one job's worth of input (JOB_BYTES, 8 MiB), which this thread reads faster than
-    // two workers start (each compiles its own parquet-wasm): the demo fleet (0.5 MB) loaded in 2.3 s
-    // against 2.9 s (medians of 4)
+    // two workers start (each compiles its own parquet-wasm; docs/BENCHMARKS.md "Behind the code")
     const inputBytes = planned.reduce((n, p) => n + p.bytes, 0);
     const pool = createPartitionPool(inputBytes <= JOB_BYTES ? 0 : Math.min(concurrency, jobs.length));
     const writeLimit = pLimit(concurrency);

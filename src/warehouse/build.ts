@@ -191,8 +191,7 @@ export async function buildWarehouse(
   return replaceWarehouse(outDir, 'fleet', 'empty', async (conn) => {
     // One transaction for the whole build: a model file is many statements (every column's comment is
     // one), and each committed alone cost a WAL write; the new file is all or nothing anyway (renamed
-    // into place). One host's build: 1.29 s against 1.53 s (means of nine); the generated fleet's: 2.4 s against 2.9 s,
-    // at 166 MB of RSS against 159 MB.
+    // into place). Faster for a few MB more of RSS (docs/BENCHMARKS.md "Behind the code").
     await conn.run(setOutStatement(outDir));
     await conn.run('begin transaction');
     await runModels(conn, await placeholders(outDir));
