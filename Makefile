@@ -5,6 +5,7 @@
 #   make query Q="select ..."         query the warehouse (Q reaches DuckDB unchanged, $ and quotes too)
 #   make export FORMAT=timesketch TO=FILE [WHERE="..." | Q="select ..."]   export a selection to a file
 #   make hunt                         run the hunt pack on the warehouse (docs/HUNTS.md)
+#   make check                        the inner loop: type-check, import rule, lint, the in-process unit suites (CONTRIBUTING.md)
 #   make test                         install, build (tsc type-checks as it emits; only when a source changed), run every test suite
 #   make real-corpus [MAJORS=3]       drive the released Cline CLIs into fixtures/real-producer (needs npm)
 #   make interop [INTEROP_DIR=DIR]    open OUT/parquet/events and each export with pandas, pyarrow, polars and DuckDB (needs pip)
@@ -17,7 +18,7 @@ FORMAT ?= table
 PREFIX ?= /usr/local
 CLI := node dist/src/cli/main.js
 
-.PHONY: load query export test build deps install bench clean imports lint format real-corpus interop report-screenshot hunt warehouse-reference
+.PHONY: load query export check test build deps install bench clean imports lint format real-corpus interop report-screenshot hunt warehouse-reference
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -31,7 +32,7 @@ install: build
 
 # tsc runs only when a TypeScript source, the compiler settings or the installed packages changed
 # (dist/.built stamps the last build), so an unchanged nightly `make load` costs what the load costs.
-TS_SOURCES := $(shell find src test bench corpus -name '*.ts') vitest.config.ts tsconfig.json
+TS_SOURCES := $(shell find src test bench corpus -name '*.ts') vitest.config.ts vitest.unit.config.ts tsconfig.json
 dist/.built: node_modules/.installed $(TS_SOURCES)
 	npx tsc -p tsconfig.json
 	@touch $@
@@ -70,14 +71,23 @@ hunt: build
 imports: deps
 	npx depcruise src --config .dependency-cruiser.cjs
 
-# Formatting and lint rules (biome.json); `make format` rewrites the files to the format.
+# Formatting and lint rules (biome.json); `make format` rewrites the files to the format. knip (knip.json)
+# fails on an export, a file or a package that nothing uses: its entries are the worker, the scripts of
+# bench/ and corpus/, the regenerating fixture script and the test files.
 lint: deps
 	npx biome ci .
+	npx knip
 
 format: deps
 	npx biome format --write .
 
-# `build` is the one tsc run: it type-checks src/, test/ and bench/ as it emits dist/
+# `build` is the one tsc run: it type-checks src/, test/ and bench/ as it emits dist/.
+# make check: the inner loop (about a minute, CONTRIBUTING.md): type-check, import rule, lint and the
+# in-process unit suites of vitest.unit.config.ts, which spawn no CLI and build no warehouse.
+# make test: all of it and every suite (what .ci/run runs).
+check: build imports lint
+	TZ=UTC npx vitest run --config vitest.unit.config.ts
+
 test: build imports lint
 	TZ=UTC npx vitest run
 

@@ -7,7 +7,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     // vitest's default is one worker per core less one: a single worker on these 2-core machines, where
-    // most of a test's time is a CLI child process and its I/O. Two at a time: 226 s against 366 s.
+    // most of a test's time is a CLI child process and its I/O. Two at a time are faster (docs/BENCHMARKS.md "Behind the code").
     maxWorkers: 2,
     // CLINETRAIL_TEST_RETIRE_GRACE_MS: test-only, see src/load/retire.ts
     env: { TZ: 'UTC', CLINETRAIL_TEST_RETIRE_GRACE_MS: '0' },

@@ -3,7 +3,7 @@
  * that the main thread of a load (state, warehouse) does not load the readers, Arrow and parquet-wasm
  * (~37 MB of RSS) that only the workers use.
  *
- * A partition has two folders, named alike (`<host>/<store>`, host escaped by hostFolder):
+ * A partition has two folders, named alike (`<host>/<store>`, host escaped by hostDirName):
  * - `OUT/parquet/events/<host>/<store>/` holds only its Parquet parts, `part-<gen>-NNNNN.parquet`, so
  *   the dataset folder is plain Parquet that pandas, pyarrow, polars and DuckDB open with their default
  *   calls. The folders are not `host=`/`store=` (hive) names on purpose: those readers infer a hive
@@ -32,7 +32,7 @@ export function recordsDir(outDir: string): string {
 
 /**
  * Longest host folder name: room left in NAME_MAX (255 bytes) for the staging folder of a write,
- * `<host folder>__<store>.<generation>` (writeStagingFolder).
+ * `<host folder>__<store>.<generation>` (writeStagingDirOf).
  */
 const MAX_HOST_FOLDER = 200;
 /** Hex digits of the host's SHA-256 that end a cut host folder name. */
@@ -47,7 +47,7 @@ const HOST_HASH_DIGITS = 16;
  * hosts keep distinct folders, and `+`, which encoding always escapes, tells a cut name from any other.
  * The host itself is in every file and manifest of its folders, never read back from the name.
  */
-export function hostFolder(host: string): string {
+export function hostDirName(host: string): string {
   const enc = encodeURIComponent(host);
   const name =
     enc.startsWith('.') || enc.startsWith('_') ? `%${enc.charCodeAt(0).toString(16).toUpperCase()}${enc.slice(1)}` : enc;
@@ -74,7 +74,7 @@ function hostHash(host: string): string {
 
 /** The partition's folder of records (`OUT/records/<host>/<store>`): its manifest and side files. */
 export function partitionDir(outDir: string, host: string, store: string): string {
-  return path.join(recordsDir(outDir), hostFolder(host), store);
+  return path.join(recordsDir(outDir), hostDirName(host), store);
 }
 
 /** The Parquet folder of the partition whose records folder is `dir`: `OUT/parquet/events/<host>/<store>`. */
@@ -111,13 +111,13 @@ export function writeStagingDir(outDir: string): string {
   return path.join(outDir, 'parquet', '.tmp');
 }
 
-/** The staging folder of one write of a partition: `OUT/parquet/.tmp/<host folder>__<store>.<gen>` (hostFolder). */
-export function writeStagingFolder(outDir: string, host: string, store: string, gen: string): string {
-  return path.join(writeStagingDir(outDir), `${hostFolder(host)}__${store}.${gen}`);
+/** The staging folder of one write of a partition: `OUT/parquet/.tmp/<host folder>__<store>.<gen>` (hostDirName). */
+export function writeStagingDirOf(outDir: string, host: string, store: string, gen: string): string {
+  return path.join(writeStagingDir(outDir), `${hostDirName(host)}__${store}.${gen}`);
 }
 
 /**
- * The first 4 bytes of the SHA-256 of the host of a staging folder name of writeStagingFolder (what its
+ * The first 4 bytes of the SHA-256 of the host of a staging folder name of writeStagingDirOf (what its
  * shard is computed from, load/shard.ts), as a big-endian number; null when the name is not one. A cut
  * name carries the start of that hash; a whole one, the host.
  */
@@ -151,12 +151,12 @@ async function twoLevels(root: string): Promise<string[]> {
 }
 
 /** Partition folders of records under OUT/records (`<host>/<store>`), as absolute paths. */
-export function partitionFolders(outDir: string): Promise<string[]> {
+export function partitionDirs(outDir: string): Promise<string[]> {
   return twoLevels(recordsDir(outDir));
 }
 
 /** Parquet folders under OUT/parquet/events (`<host>/<store>`), as absolute paths. */
-export function partsFolders(outDir: string): Promise<string[]> {
+export function partsDirs(outDir: string): Promise<string[]> {
   return twoLevels(eventsDir(outDir));
 }
 

@@ -9,7 +9,7 @@
  */
 import type { Row, StoreId } from './row.js';
 
-export { COLUMNS, type Column, type ColumnType } from './columns.js';
+export { COLUMNS, type ColumnType } from './columns.js';
 
 /** A field of a written record: the DuckDB type the warehouse reads it as, and what it holds. */
 export interface RecordColumn {

@@ -268,9 +268,6 @@ export const STORES = [
 /** Store ids: the `store` column and partition folder names. */
 export type StoreId = (typeof STORES)[number]['id'];
 
-/** Every store id, in the specification's order. */
-export const STORE_IDS: readonly StoreId[] = STORES.map((s) => s.id);
-
 /** The specification of every store, by id. */
 export const STORE_SPECS = Object.fromEntries(STORES.map((s) => [s.id, s as StoreSpec])) as Record<StoreId, StoreSpec>;
 

@@ -201,7 +201,7 @@ async function streamMember(open: () => Readable | Promise<Readable>, copy: Memb
   // yauzl forwards a zlib error to its stream on a later tick, and can emit a second one (the byte count)
   // after the first: the same fault, recorded once
   // piped, not `pipeline`d: pipeline reads a tar entry (a Minipass) through its async iterator, which
-  // never tells node-tar to wait, and a 214 MB member was held whole (70 MB peak piped)
+  // never tells node-tar to wait, and a large member was held whole (docs/BENCHMARKS.md "Behind the code")
   await new Promise<void>((resolve, reject) => {
     const out = createWriteStream(copy.dest, { flags: 'wx', mode: 0o600 });
     // counts what goes through, and stops at a staging limit (a 'data' listener on a tar entry would

@@ -4,8 +4,8 @@
  * highWaterMark, that churn was a tenth of a small-file load in GC).
  *
  * The reads are synchronous. Readers run in the load's worker threads, where nothing else waits on the
- * thread, and a thread-pool round trip per open, stat, read and close cost more than the calls: a load
- * of 20 bench hosts (2,800 files) took 6.9-7.8 s with synchronous reads against 8.0-9.0 s. On a cold
+ * thread, and a thread-pool round trip per open, stat, read and close cost more than the calls
+ * (docs/BENCHMARKS.md "Behind the code"). On a cold
  * disk the asynchronous calls could overlap more reads; these machines read from the page cache.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';

@@ -8,7 +8,7 @@
  * host that yielded stores, a store no longer found is withdrawn.
  * A shard load decides all of that among the hosts of its shard only.
  */
-import { partitionFolders, partitionStore } from '../core/layout.js';
+import { partitionDirs, partitionStore } from '../core/layout.js';
 import { readManifest } from '../core/manifest.js';
 
 export interface MembershipInput {
@@ -67,9 +67,9 @@ export function hostStatus(
 export async function planMembership(input: MembershipInput): Promise<MembershipPlan> {
   const given = new Set(input.given);
   const mine = input.mine ?? (() => true);
-  // the host of a partition is its manifest's: a long host name's folder is cut (core/layout.ts hostFolder)
+  // the host of a partition is its manifest's: a long host name's folder is cut (core/layout.ts hostDirName)
   const hostOf = new Map<string, string>();
-  for (const dir of await partitionFolders(input.out)) {
+  for (const dir of await partitionDirs(input.out)) {
     const host = readManifest(dir)?.host;
     if (host !== undefined && mine(host)) hostOf.set(dir, host);
   }

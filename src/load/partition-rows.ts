@@ -4,7 +4,7 @@
  * manifests describe, without opening DuckDB. `make load` prints it after every load: two queries cost a
  * nightly re-run of an unchanged fleet more than the load itself.
  */
-import { partitionFolders } from '../core/layout.js';
+import { partitionDirs } from '../core/layout.js';
 import { readManifest } from '../core/manifest.js';
 
 export interface PartitionRows {
@@ -21,7 +21,7 @@ function utf8Order(a: string, b: string): number {
 /** Every committed partition of OUT with its row count, sorted by host then store. */
 export async function partitionRows(outDir: string): Promise<PartitionRows[]> {
   const found: PartitionRows[] = [];
-  for (const dir of await partitionFolders(outDir)) {
+  for (const dir of await partitionDirs(outDir)) {
     const m = readManifest(dir);
     if (m !== null) found.push({ host: m.host, store: m.store, rows: m.rows });
   }

@@ -25,7 +25,7 @@ import { parserRow } from '../readers/shapes/rows.js';
 import { rowsToRecordBatch } from '../write/arrow-batch.js';
 import type { DiscoveryProblem } from '../discover/discover.js';
 import { fingerprint, stampOf } from '../evidence/fingerprint.js';
-import { inventoryFileName, partFileName, partitionDir, secretsFileName, writeStagingFolder } from '../core/layout.js';
+import { inventoryFileName, partFileName, partitionDir, secretsFileName, writeStagingDirOf } from '../core/layout.js';
 import {
   commitGeneration,
   describeFile,
@@ -42,9 +42,8 @@ import { inputSignature, inputStatOf, nonFileInputs, writerVersion, type InputSt
 /**
  * Rows per Arrow batch handed to the Parquet writer, and text bytes (UTF-16 units) per batch,
  * whichever comes first. Each batch's texts are held about four times over at its flush (rows, Arrow
- * buffers, IPC bytes, parquet-wasm's memory, which never shrinks), in each of the two workers: at 2 Mi
- * characters instead of 4 the full bench load peaked at 376-388 MB instead of 401 MB (3 runs against
- * 1), in the same wall time.
+ * buffers, IPC bytes, parquet-wasm's memory, which never shrinks), in each of the two workers: 2 Mi
+ * characters instead of 4 lowered the full bench load's peak in the same wall time (docs/BENCHMARKS.md "Behind the code").
  */
 export const BATCH_ROWS = 50_000;
 export const BATCH_TEXT_CHARS = 2 * 1024 * 1024;
@@ -78,7 +77,7 @@ export interface PartitionOptions {
   version?: WriterVersion;
 }
 
-export type { FileRecord, SecretRecord } from '../core/records.js';
+export type { FileRecord } from '../core/records.js';
 export { partitionDir } from '../core/layout.js';
 
 /** Rows of one source, with a reader failure turned into a `parser:` row instead of an abort. */
@@ -112,7 +111,7 @@ export async function writePartition(
   const version = options.version ?? (await writerVersion(options.keepSecrets === true));
   for (let attempt = 1; ; attempt++) {
     const gen = newGeneration();
-    const staging = writeStagingFolder(outDir, host, store, gen);
+    const staging = writeStagingDirOf(outDir, host, store, gen);
     await fs.mkdir(staging, { recursive: true });
     const last = attempt === READ_ATTEMPTS;
     const staged = await stageGeneration(staging, gen, host, store, sources, problems, options.keepSecrets === true, last);

@@ -7,7 +7,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { eventsDir, MANIFEST_FILE, partitionFolders, partsFolders, recordsDir } from '../core/layout.js';
+import { eventsDir, MANIFEST_FILE, partitionDirs, partsDirs, recordsDir } from '../core/layout.js';
 import { manifestFiles, readManifest } from '../core/manifest.js';
 
 /**
@@ -42,7 +42,7 @@ export const RETIRE_GRACE_MS = Number(process.env.CLINETRAIL_TEST_RETIRE_GRACE_M
 export async function removeUnreferenced(outDir: string, graceMs = 0): Promise<void> {
   const doomed: string[] = [];
   const kept = new Map<string, Set<string>>();
-  for (const dir of await partitionFolders(outDir)) {
+  for (const dir of await partitionDirs(outDir)) {
     const m = readManifest(dir);
     if (m === null) {
       doomed.push(dir);
@@ -54,7 +54,7 @@ export async function removeUnreferenced(outDir: string, graceMs = 0): Promise<v
     for (const name of await fs.readdir(dir)) if (!keep.has(name)) doomed.push(path.join(dir, name));
   }
   const events = eventsDir(outDir);
-  for (const dir of await partsFolders(outDir)) {
+  for (const dir of await partsDirs(outDir)) {
     const keep = kept.get(path.relative(events, dir));
     if (keep === undefined) {
       doomed.push(dir);

@@ -32,7 +32,7 @@ import { recordShardStart } from './split-check.js';
 import { checkLoadOptions, type LoadOptions, resolveImages, UsageError } from './load-inputs.js';
 
 export type { LoadOptions } from './load-inputs.js';
-export { checkLoadOptions, resolveImages, UsageError } from './load-inputs.js';
+export { UsageError } from './load-inputs.js';
 
 export type { RunRecord } from '../core/records.js';
 
@@ -53,7 +53,7 @@ async function makeFolder(dir: string): Promise<void> {
 
 /**
  * Removes the staging folders of partition writes a killed load left in OUT/parquet/.tmp
- * (core/layout.ts writeStagingFolder). A shard removes only its own hosts' folders: the other shards
+ * (core/layout.ts writeStagingDirOf). A shard removes only its own hosts' folders: the other shards
  * may be writing theirs now.
  */
 async function removeStagedWrites(out: string, shard: Shard | null): Promise<void> {
@@ -180,8 +180,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     const jobs = planJobs(planned);
     // no more workers than jobs: an unchanged run starts none, a run with one changed partition one; and
     // none for at most one job's worth of input (JOB_BYTES, 8 MiB), which this thread reads faster than
-    // two workers start (each compiles its own parquet-wasm): the demo fleet (0.5 MB) loaded in 2.3 s
-    // against 2.9 s (medians of 4)
+    // two workers start (each compiles its own parquet-wasm; docs/BENCHMARKS.md "Behind the code")
     const inputBytes = planned.reduce((n, p) => n + p.bytes, 0);
     const pool = createPartitionPool(inputBytes <= JOB_BYTES ? 0 : Math.min(concurrency, jobs.length));
     const writeLimit = pLimit(concurrency);

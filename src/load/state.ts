@@ -121,8 +121,8 @@ export function inputSignature(entries: InputStat[]): string {
 
 /**
  * stat() of one evidence file, null when it cannot be read. Synchronous on purpose: an unchanged nightly
- * run is mostly these calls (27,000 on the bench fleet), and the promise version's thread-pool round trip
- * cost ten times the call (1.2 s against 0.1 s); the workers are in other threads and wait for nothing.
+ * run is mostly these calls (one per evidence file), and the promise version's thread-pool round trip
+ * cost ten times the call (docs/BENCHMARKS.md "Behind the code"); the workers are in other threads and wait for nothing.
  */
 function statOrNull(file: string): Stats | null {
   try {

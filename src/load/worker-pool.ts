@@ -17,10 +17,8 @@ export type { PartitionJob } from './partition-job.js';
 /**
  * The young generation of each worker's heap. V8's default lets a thread's new space grow to 32 MB
  * (plus as much again of new large objects), which a worker fills with the garbage of parsed records
- * between two scavenges. At 16 MB the SMALL bench load peaked 40-55 MB lower (319 against 357-377 MB)
- * for the same CPU time; at 8 MB the full one (with 2 Mi-character parts) peaked at 366-373 MB
- * instead of 376-388 MB, for about 4 % more CPU time. Only the young generation is bounded, not the
- * heap.
+ * between two scavenges. A smaller one lowers the bench loads' peak for a little more CPU time
+ * (docs/BENCHMARKS.md "Behind the code"). Only the young generation is bounded, not the heap.
  */
 const WORKER_YOUNG_MB = 8;
 

@@ -154,7 +154,7 @@ function errorKindOf(result: CallToolResult): string | null {
 }
 
 /** A text cut to `max` UTF-16 units, never between the two halves of a surrogate pair. */
-export function cutText(text: string, max: number): string {
+export function shortenToCodeUnits(text: string, max: number): string {
   if (text.length <= max) return text;
   const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
   return `${text.slice(0, end)}…`;
@@ -179,6 +179,6 @@ export class CellWriter {
   private cut(text: string): string {
     if (text.length <= this.maxCellChars) return text;
     this.cellsCut += 1;
-    return cutText(text, this.maxCellChars);
+    return shortenToCodeUnits(text, this.maxCellChars);
   }
 }

@@ -18,7 +18,7 @@ import type { Reader } from './shapes/rows.js';
 import { eachFile, parserRow, rowFor } from './shapes/rows.js';
 import { readJsonFile } from './parse/json-file.js';
 import { homePath } from './shapes/home-path.js';
-import { label, obj } from './shapes/values.js';
+import { label, plainObject } from './shapes/values.js';
 
 /** One `notice` row per shown entry; see the module comment. */
 export const readCliNotices: Reader = eachFile(readNoticesFile);
@@ -30,7 +30,7 @@ async function* readNoticesFile(source: Source, file: string): AsyncGenerator<Ro
     return;
   }
   if (result.repair) yield parserRow(source, file, null, result.repair);
-  const shown = obj(obj(result.value)?.shown);
+  const shown = plainObject(plainObject(result.value)?.shown);
   if (!shown) {
     yield parserRow(source, file, null, 'not a JSON object with a shown object');
     return;

@@ -31,7 +31,7 @@ import {
   textOf,
   timeField,
 } from './shapes/sqlite-tables.js';
-import { epochMs, obj } from './shapes/values.js';
+import { epochMs, plainObject } from './shapes/values.js';
 
 /** Flags whose values are printed: not credentials. */
 const SHOWN_FLAGS = new Set(['--cwd', '--provider', '--model', '--mode']);
@@ -50,7 +50,7 @@ function keysOf(value: unknown, column: string): { text: string } | { problem: s
   const parsed = jsonColumn(value, column);
   if ('problem' in parsed) return { problem: `${column} is not valid JSON` };
   if (parsed.value === null) return { text: '-' };
-  const record = obj(parsed.value);
+  const record = plainObject(parsed.value);
   if (record === null) return { problem: `${column} is not a JSON object` };
   const keys = Object.keys(record);
   if (keys.length === 0) return { text: '(none)' };

@@ -16,7 +16,7 @@ import { readJsonFile } from './parse/json-file.js';
 import type { Row, Source } from '../core/row.js';
 import type { Reader } from './shapes/rows.js';
 import { eachFile, parserRow, rowFor } from './shapes/rows.js';
-import { obj } from './shapes/values.js';
+import { plainObject } from './shapes/values.js';
 
 /** Most key paths listed for one file; more are counted. */
 export const MAX_KEYS = 200;
@@ -44,7 +44,7 @@ export function keyPaths(value: unknown): { paths: string[]; total: number } {
       for (const item of v) walk(item, itemPrefix, depth + 1);
       return;
     }
-    const record = obj(v);
+    const record = plainObject(v);
     if (record) {
       const keys = Object.keys(record);
       if (keys.length === 0 && prefix !== '') seen.add(prefix);

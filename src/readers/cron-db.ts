@@ -17,7 +17,7 @@
  */
 import type { Row, Source } from '../core/row.js';
 import type { PrivateCopy } from '../evidence/sqlite-copy.js';
-import { cutText } from './parse/quote.js';
+import { shortenAtTokenBoundary } from './parse/quote.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
 import { field, flagField, type RecordRow, readTables, type TableSpec, textOf, timeField } from './shapes/sqlite-tables.js';
 import { epochMs } from './shapes/values.js';
@@ -29,7 +29,7 @@ const MAX_JSON_CHARS = 2000;
 
 function free(value: unknown, max = MAX_FIELD_CHARS): string {
   const s = textOf(value);
-  return s === null ? '-' : cutText(s, max);
+  return s === null ? '-' : shortenAtTokenBoundary(s, max);
 }
 
 const SPEC_COLUMNS = [

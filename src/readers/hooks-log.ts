@@ -14,27 +14,30 @@ import { eachFile, parserRow, rowFor } from './shapes/rows.js';
 import { quoteLine, readLines } from './parse/lines.js';
 import { summariseToolInput, toolResultText } from './shapes/tool-input.js';
 import { isRunReminder } from './shapes/user-input.js';
-import { bool, epochMs, obj, show, str } from './shapes/values.js';
+import { booleanOrNull, epochMs, plainObject, show, nonEmptyString } from './shapes/values.js';
 
 /** The fields every row of a line shares: time, session, project and branch. */
 function lineContext(line: Record<string, unknown>): Partial<RowFields> {
-  const workspaceInfo = obj(line.workspaceInfo);
+  const workspaceInfo = plainObject(line.workspaceInfo);
   const roots = Array.isArray(line.workspaceRoots) ? line.workspaceRoots : [];
   return {
     timestamp_utc: epochMs(line.ts) ?? epochMs(line.timestamp),
-    session_id: str(obj(line.sessionContext)?.rootSessionId) ?? str(line.taskId) ?? str(line.sessionId),
-    project_path: str(roots[0]) ?? str(workspaceInfo?.rootPath),
-    git_branch: str(workspaceInfo?.latestGitBranchName),
+    session_id:
+      nonEmptyString(plainObject(line.sessionContext)?.rootSessionId) ??
+      nonEmptyString(line.taskId) ??
+      nonEmptyString(line.sessionId),
+    project_path: nonEmptyString(roots[0]) ?? nonEmptyString(workspaceInfo?.rootPath),
+    git_branch: nonEmptyString(workspaceInfo?.latestGitBranchName),
   };
 }
 
 /** `error=<name>: <message>` for an agent_error's error; never the stack. */
 function errorPair(error: unknown): string | null {
   if (error === undefined || error === null || error === '') return null;
-  const record = obj(error);
+  const record = plainObject(error);
   if (!record) return `error=${show(error)}`;
-  const name = str(record.name);
-  const message = str(record.message) ?? '-';
+  const name = nonEmptyString(record.name);
+  const message = nonEmptyString(record.message) ?? '-';
   return name ? `error=${name}: ${message}` : `error=${message}`;
 }
 
@@ -65,24 +68,24 @@ function hookFields(hookName: string, line: Record<string, unknown>): RowFields 
   switch (hookName) {
     case 'prompt_submit': {
       // the CLI's own run reminders reach the hook as prompts too: system rows, as in the transcript
-      const prompt = str(obj(line.userPromptSubmit)?.prompt);
+      const prompt = nonEmptyString(plainObject(line.userPromptSubmit)?.prompt);
       return { turn_type: prompt !== null && isRunReminder(prompt, null) ? 'system' : 'user', kind, text: prompt };
     }
     case 'tool_call': {
-      const call = obj(line.tool_call);
-      const pre = obj(line.preToolUse);
+      const call = plainObject(line.tool_call);
+      const pre = plainObject(line.preToolUse);
       const input = call && 'input' in call ? call.input : pre?.parameters;
       return {
         turn_type: 'tool_use',
         kind,
-        tool_name: str(call?.name) ?? str(pre?.toolName),
-        tool_use_id: str(call?.id),
+        tool_name: nonEmptyString(call?.name) ?? nonEmptyString(pre?.toolName),
+        tool_use_id: nonEmptyString(call?.id),
         text: input === undefined ? null : summariseToolInput(input),
       };
     }
     case 'tool_result': {
-      const call = obj(line.tool_result);
-      const post = obj(line.postToolUse);
+      const call = plainObject(line.tool_result);
+      const post = plainObject(line.postToolUse);
       const error = call?.error;
       const hasError = error !== undefined && error !== null && error !== '';
       let text: string | null;
@@ -92,14 +95,14 @@ function hookFields(hookName: string, line: Record<string, unknown>): RowFields 
       return {
         turn_type: 'tool_result',
         kind,
-        tool_name: str(call?.name) ?? str(post?.toolName),
-        tool_use_id: str(call?.id),
+        tool_name: nonEmptyString(call?.name) ?? nonEmptyString(post?.toolName),
+        tool_use_id: nonEmptyString(call?.id),
         text,
-        is_error: hasError || bool(post?.success) === false,
+        is_error: hasError || booleanOrNull(post?.success) === false,
       };
     }
     case 'agent_end':
-      return { turn_type: 'assistant', kind, text: str(obj(line.turn)?.outputText) };
+      return { turn_type: 'assistant', kind, text: nonEmptyString(plainObject(line.turn)?.outputText) };
     default:
       return { turn_type: 'system', kind, text: hookAuditText(hookName, line) };
   }
@@ -121,8 +124,8 @@ async function* readHooksFile(source: Source, file: string): AsyncGenerator<Row>
       yield parserRow(source, file, event.lineNo, `not JSON: ${quoteLine(event.text)}`);
       continue;
     }
-    const line = obj(value);
-    const hookName = str(line?.hookName);
+    const line = plainObject(value);
+    const hookName = nonEmptyString(line?.hookName);
     if (!line || !hookName) {
       yield parserRow(source, file, event.lineNo, `no hookName: ${quoteLine(event.text)}`);
       continue;

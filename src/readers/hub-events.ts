@@ -66,7 +66,7 @@ import {
 import { type HubSessionState, newSessionState, runMessageRows, sessionRecordFields } from './shapes/hub-session.js';
 import { parserRow, rowFor } from './shapes/rows.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
-import { str } from './shapes/values.js';
+import { nonEmptyString } from './shapes/values.js';
 
 /** Events that give no row of their own (see the header); the session records they carry still count. */
 const NOISE: ReadonlySet<string> = new Set([
@@ -239,20 +239,20 @@ function shapeEvent(source: Source, file: string, log: LogState, envelope: HubEn
     const fields = isCovered(log.coverage, sessionId, event, payload) ? null : streamedFields(event, payload);
     if (fields !== null) add(fields);
   } else if (event === 'capability.requested') {
-    const requestId = str(payload.requestId);
+    const requestId = nonEmptyString(payload.requestId);
     if (payload.capabilityName === EVERY_EVENT_HOOK) return rows;
     const { fields, call } = capabilityCallFields(payload);
     if (requestId !== null) log.calls.set(requestId, call);
     add(fields);
   } else if (event === 'capability.resolved') {
-    const requestId = str(payload.requestId);
+    const requestId = nonEmptyString(payload.requestId);
     const call = requestId === null ? null : (log.calls.get(requestId) ?? null);
     if (requestId !== null) log.calls.delete(requestId);
     const fields = payload.capabilityName === EVERY_EVENT_HOOK ? null : capabilityResultFields(payload, call);
     if (fields !== null) add(fields);
   } else if (event === 'approval.requested') {
     const fields = approvalRequestFields(payload);
-    const approvalId = str(payload.approvalId);
+    const approvalId = nonEmptyString(payload.approvalId);
     if (approvalId !== null)
       log.calls.set(approvalId, {
         name: 'approval',
@@ -261,7 +261,7 @@ function shapeEvent(source: Source, file: string, log: LogState, envelope: HubEn
       });
     add(fields);
   } else if (event === 'approval.resolved') {
-    const approvalId = str(payload.approvalId);
+    const approvalId = nonEmptyString(payload.approvalId);
     add(approvalResultFields(payload, approvalId === null ? null : (log.calls.get(approvalId) ?? null)));
     if (approvalId !== null) log.calls.delete(approvalId);
   } else if (!NOISE.has(event)) {

@@ -20,7 +20,7 @@ import type { Row, RowFields, Source } from '../core/row.js';
 import type { PrivateCopy } from '../evidence/sqlite-copy.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
 import { field, jsonColumn, type RecordRow, readTables, type TableSpec, textOf, timeField } from './shapes/sqlite-tables.js';
-import { epochMs, obj, str } from './shapes/values.js';
+import { epochMs, plainObject, nonEmptyString } from './shapes/values.js';
 
 const COLUMNS = [
   'run_id',
@@ -46,12 +46,12 @@ interface HubRunInput {
 }
 
 function inputOf(value: unknown): HubRunInput {
-  const input = obj(value) ?? {};
-  const attachments = obj(input.attachments);
+  const input = plainObject(value) ?? {};
+  const attachments = plainObject(input.attachments);
   const count = (v: unknown) => (Array.isArray(v) ? v.length : null);
   return {
-    prompt: str(input.prompt) ?? str(input.input),
-    mode: str(input.mode),
+    prompt: nonEmptyString(input.prompt) ?? nonEmptyString(input.input),
+    mode: nonEmptyString(input.mode),
     files: count(attachments?.userFiles),
     images: count(attachments?.userImages),
   };
@@ -61,7 +61,7 @@ function* hubRunRows(raw: Record<string, unknown>): Generator<RecordRow> {
   const r = raw as HubRunRecord;
   const parsed = jsonColumn(r.input_json, 'input_json');
   let problem = 'problem' in parsed ? parsed.problem : null;
-  if (problem === null && 'value' in parsed && parsed.value !== null && obj(parsed.value) === null) {
+  if (problem === null && 'value' in parsed && parsed.value !== null && plainObject(parsed.value) === null) {
     problem = 'input_json is not a JSON object';
   }
   const input = inputOf('value' in parsed ? parsed.value : null);

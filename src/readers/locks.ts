@@ -27,7 +27,7 @@ import { homePath } from './shapes/home-path.js';
 import { guardFile, parserRow, rowFor } from './shapes/rows.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
 import { field, type RecordRow, readTables, type TableSpec, textOf, timeField } from './shapes/sqlite-tables.js';
-import { epochMs, label, obj } from './shapes/values.js';
+import { epochMs, label, plainObject } from './shapes/values.js';
 
 const LOCK_COLUMNS = ['held_by', 'lock_type', 'lock_target', 'locked_at'] as const;
 /** One `locks` record of locks.db. */
@@ -65,7 +65,7 @@ async function* discoveryRows(source: Source, file: string): AsyncGenerator<Row>
     return;
   }
   if (result.repair) yield parserRow(source, file, null, result.repair);
-  const record = obj(result.value);
+  const record = plainObject(result.value);
   if (record === null) {
     yield parserRow(source, file, null, 'not a JSON object');
     return;
@@ -91,7 +91,7 @@ async function* ownerRows(source: Source, file: string): AsyncGenerator<Row> {
     return;
   }
   if (result.repair) yield parserRow(source, file, null, result.repair);
-  const record = obj(result.value);
+  const record = plainObject(result.value);
   if (record === null) {
     yield parserRow(source, file, null, 'not a JSON object');
     return;

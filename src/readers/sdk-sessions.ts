@@ -12,7 +12,7 @@ import type { Row, Source } from '../core/row.js';
 import { guardFile, parserRow, rowFor } from './shapes/rows.js';
 import { readSdkMessages, type TranscriptContext } from './shapes/sdk-messages.js';
 import { gitBranchOf, sessionRecordFrom, sessionStartFields } from './shapes/session-start.js';
-import { epochMs, obj } from './shapes/values.js';
+import { epochMs, plainObject } from './shapes/values.js';
 
 const MESSAGES_SUFFIX = '.messages.json';
 const COMPACTION_SUFFIX = '.compaction.json';
@@ -75,7 +75,7 @@ async function* readSessionFolder(source: Source, folder: string, files: string[
 async function* readManifest(source: Source, manifestFile: string, lead: TranscriptContext): AsyncGenerator<Row> {
   const sessionId = path.basename(path.dirname(manifestFile));
   const result = await readJsonFile(manifestFile);
-  const manifest = result.ok ? obj(result.value) : null;
+  const manifest = result.ok ? plainObject(result.value) : null;
   if (!result.ok) {
     yield parserRow(source, manifestFile, null, `manifest not read: ${result.message}`, { session_id: sessionId });
   } else if (!manifest) {

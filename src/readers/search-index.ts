@@ -16,7 +16,7 @@ import { parserRow, rowFor } from './shapes/rows.js';
 import { columnsOf, hasRowid, hasTable, type PrivateCopy } from '../evidence/sqlite-copy.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
 import { searchDocumentFields } from './shapes/search-document.js';
-import { epochMs, show, str } from './shapes/values.js';
+import { epochMs, show, nonEmptyString } from './shapes/values.js';
 
 export const NO_FTS5_TEXT = 'session search index: SQLite build lacks FTS5; session_search not read';
 
@@ -91,7 +91,7 @@ async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncG
 
     /** The session row of one session, from its indexed_sessions row and its metadata document. */
     const sessionRow = (s: IndexedSession, meta: Doc | null, firstDoc: Doc | null): Row => {
-      const root = str(meta?.workspace_root) ?? str(firstDoc?.workspace_root);
+      const root = nonEmptyString(meta?.workspace_root) ?? nonEmptyString(firstDoc?.workspace_root);
       return rowFor(source, file, {
         source_line: null,
         timestamp_utc: meta ? epochMs(meta.started_at) : null,
@@ -100,7 +100,7 @@ async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncG
         turn_type: 'system',
         kind: 'search_index_session',
         text:
-          `session search index: title=${show(str(s.title) ?? str(meta?.title))} workspace_root=${show(root)}` +
+          `session search index: title=${show(nonEmptyString(s.title) ?? nonEmptyString(meta?.title))} workspace_root=${show(root)}` +
           ` prompt=${show(meta ? textOf(meta.content) : null)} document_count=${show(s.document_count)}` +
           ` indexed_at=${show(s.indexed_at)}`,
       });
@@ -146,7 +146,7 @@ async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncG
           source_line: d.ordinal + 1,
           timestamp_utc: null,
           session_id: sid,
-          project_path: str(d.workspace_root) ?? str(meta?.workspace_root),
+          project_path: nonEmptyString(d.workspace_root) ?? nonEmptyString(meta?.workspace_root),
           kind: 'search_document',
           ...searchDocumentFields(d.role, textOf(d.content)),
         });

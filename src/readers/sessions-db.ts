@@ -17,7 +17,7 @@ import { parserRow, rowFor } from './shapes/rows.js';
 import { sessionRecordFrom, sessionStartFields } from './shapes/session-start.js';
 import { columnsOf, hasTable, ident, storedOrder, type PrivateCopy } from '../evidence/sqlite-copy.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
-import { obj, str } from './shapes/values.js';
+import { plainObject, nonEmptyString } from './shapes/values.js';
 
 /** The `sessions` columns the start rows use. */
 const WANTED = [
@@ -67,7 +67,7 @@ async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncG
       lastRowid = rowid;
       const values: Record<string, unknown> = {};
       for (const c of WANTED) values[c] = raw[c] ?? null;
-      const sessionId = str(values.session_id);
+      const sessionId = nonEmptyString(values.session_id);
       if (sessionId === null) {
         yield parserRow(source, file, rowid, 'sessions row without a session_id, skipped');
         continue;
@@ -78,7 +78,7 @@ async function* readOne(source: Source, copy: PrivateCopy, file: string): AsyncG
       if (typeof metaText === 'string' && metaText.trim() !== '') {
         try {
           metadata = JSON.parse(metaText);
-          if (obj(metadata) === null) problem = 'sessions.metadata_json is not a JSON object';
+          if (plainObject(metadata) === null) problem = 'sessions.metadata_json is not a JSON object';
         } catch (err) {
           problem = `sessions.metadata_json is not valid JSON: ${message(err)}`;
         }

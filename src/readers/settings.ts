@@ -16,7 +16,7 @@ import type { Reader } from './shapes/rows.js';
 import { eachFile, parserRow, rowFor } from './shapes/rows.js';
 import { readJsonFile } from './parse/json-file.js';
 import { homePath } from './shapes/home-path.js';
-import { obj, show } from './shapes/values.js';
+import { plainObject, show } from './shapes/values.js';
 import {
   globalSettingsPermissions,
   globalStatePermissions,
@@ -113,7 +113,7 @@ async function* settingsFileRows(source: Source, file: string): AsyncGenerator<R
     else yield* cloudRows(source, file, pendingStartItems(result.value, from, mtimeMs), seq);
     return;
   }
-  const record = obj(result.value);
+  const record = plainObject(result.value);
   if (!record) {
     yield parserRow(source, file, null, 'not a JSON object');
   } else if (kind === 'globalState') {

@@ -12,17 +12,17 @@ import type { Reader } from './shapes/rows.js';
 import { eachFile, parserRow, rowFor } from './shapes/rows.js';
 import { readJsonFile } from './parse/json-file.js';
 import { storePath } from './shapes/home-path.js';
-import { epochMs, obj, show, str } from './shapes/values.js';
+import { epochMs, plainObject, show, nonEmptyString } from './shapes/values.js';
 
 /** Where a synced item's transcript went (`enterprise upload queue: <key>`); null until it is synced. */
 export function syncItemTarget(item: Record<string, unknown>): string | null {
-  return str(item.status) === 'synced' ? `enterprise upload queue: ${show(str(item.key))}` : null;
+  return nonEmptyString(item.status) === 'synced' ? `enterprise upload queue: ${show(nonEmptyString(item.key))}` : null;
 }
 
 /** The row text of one queue item; `-` for an absent or empty value. */
 export function syncItemText(item: Record<string, unknown>, from: string): string {
-  const status = str(item.status);
-  const detail = `key ${show(str(item.key))} retries ${show(item.retryCount)} (from ${from}, item timestamp)`;
+  const status = nonEmptyString(item.status);
+  const detail = `key ${show(nonEmptyString(item.key))} retries ${show(item.retryCount)} (from ${from}, item timestamp)`;
   if (status === 'synced') return `session synced: enterprise prompt upload synced ${detail}`;
   return `enterprise prompt upload ${show(status)} ${detail}`;
 }
@@ -37,7 +37,7 @@ async function* readQueueFile(source: Source, file: string): AsyncGenerator<Row>
     return;
   }
   if (result.repair) yield parserRow(source, file, null, result.repair);
-  const items = obj(obj(result.value)?.items);
+  const items = plainObject(plainObject(result.value)?.items);
   if (!items) {
     yield parserRow(source, file, null, 'not a JSON object with an items object');
     return;
@@ -46,7 +46,7 @@ async function* readQueueFile(source: Source, file: string): AsyncGenerator<Row>
   let position = 0;
   for (const [key, value] of Object.entries(items)) {
     position += 1;
-    const item = obj(value);
+    const item = plainObject(value);
     if (!item) {
       yield { ...parserRow(source, file, null, `item ${key} is not an object`), source_line: position };
       continue;
@@ -55,7 +55,7 @@ async function* readQueueFile(source: Source, file: string): AsyncGenerator<Row>
     yield rowFor(source, file, {
       source_line: position,
       timestamp_utc: epochMs(item.timestamp),
-      session_id: str(item.taskId) ?? (slash > 0 ? key.slice(0, slash) : null),
+      session_id: nonEmptyString(item.taskId) ?? (slash > 0 ? key.slice(0, slash) : null),
       turn_type: 'system',
       kind: 'sync',
       sync_target: syncItemTarget(item),

@@ -19,7 +19,7 @@
  */
 import type { Row, Source } from '../core/row.js';
 import type { PrivateCopy } from '../evidence/sqlite-copy.js';
-import { cutText } from './parse/quote.js';
+import { shortenAtTokenBoundary } from './parse/quote.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
 import {
   field,
@@ -31,22 +31,22 @@ import {
   textOf,
   timeField,
 } from './shapes/sqlite-tables.js';
-import { epochMs, label, obj, str } from './shapes/values.js';
+import { epochMs, label, plainObject, nonEmptyString } from './shapes/values.js';
 
 /** Longest free text (instructions, a system prompt, a result summary) kept in one row. */
 const MAX_FIELD_CHARS = 8000;
 
 function free(value: unknown): string {
   const s = textOf(value);
-  return s === null ? '-' : cutText(s, MAX_FIELD_CHARS);
+  return s === null ? '-' : shortenAtTokenBoundary(s, MAX_FIELD_CHARS);
 }
 
 /** An actor as `kind:id@session`, `-` when absent. */
 function actor(value: unknown): string {
-  const a = obj(value);
+  const a = plainObject(value);
   if (a === null) return '-';
-  const id = str(a.id) ?? str(a.agentId);
-  const session = str(a.sessionId);
+  const id = nonEmptyString(a.id) ?? nonEmptyString(a.agentId);
+  const session = nonEmptyString(a.sessionId);
   return `${label(a.kind ?? '?')}${id === null ? '' : `:${id}`}${session === null ? '' : `@${session}`}`;
 }
 
@@ -109,7 +109,7 @@ function* taskRows(raw: Record<string, unknown>): Generator<RecordRow> {
     'updated_by_json',
     'resource_paths_json',
   ]);
-  const selection = obj(values.model_selection_json);
+  const selection = plainObject(values.model_selection_json);
   const paths = values.resource_paths_json;
   const fields = {
     session_id: textOf(r.origin_session_id) ?? textOf(r.last_session_id),
@@ -120,8 +120,8 @@ function* taskRows(raw: Record<string, unknown>): Generator<RecordRow> {
     ...fields,
     turn_type: 'system',
     kind: 'agenda_task',
-    model: str(selection?.modelId),
-    provider: str(selection?.providerId),
+    model: nonEmptyString(selection?.modelId),
+    provider: nonEmptyString(selection?.providerId),
     is_error: textOf(r.error) === null ? null : true,
     text:
       `agenda task: ${textOf(r.task_id) ?? '-'} ${field('type', r.type)} ${field('status', r.status)} ${field('scope', r.scope)}` +
@@ -196,7 +196,7 @@ function* automationRows(raw: Record<string, unknown>): Generator<RecordRow> {
     kind: 'agenda_automation',
     // the policy itself, for the settings model: whether agents may start agenda tasks with nobody watching
     setting_name: 'mode',
-    setting_value: str(r.mode),
+    setting_value: nonEmptyString(r.mode),
     text:
       `agenda automation: ${field('scope', r.scope_key)} ${field('mode', r.mode)} ${flagField('apply_to_agent_created', r.apply_to_agent_created)}` +
       ` ${field('max_concurrent_runs', r.max_concurrent_runs)} ${field('max_chain_depth', r.max_chain_depth)}` +

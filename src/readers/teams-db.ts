@@ -18,11 +18,11 @@
  */
 import type { Row, RowFields, Source } from '../core/row.js';
 import type { PrivateCopy } from '../evidence/sqlite-copy.js';
-import { cutText } from './parse/quote.js';
+import { shortenAtTokenBoundary } from './parse/quote.js';
 import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
 import { field, jsonColumn, type RecordRow, readTables, type TableSpec, textOf, timeField } from './shapes/sqlite-tables.js';
 import { eventModel, eventSummary } from './shapes/team-events.js';
-import { epochMs, int, label, obj, str } from './shapes/values.js';
+import { epochMs, wholeNumber, label, plainObject, nonEmptyString } from './shapes/values.js';
 
 /** Longest free text (a description, a fragment's content, a role prompt) kept in one row. */
 const MAX_FIELD_CHARS = 8000;
@@ -35,7 +35,7 @@ function teamSession(team: unknown): string | null {
 
 function free(value: unknown): string {
   const s = textOf(value);
-  return s === null ? '-' : cutText(s, MAX_FIELD_CHARS);
+  return s === null ? '-' : shortenAtTokenBoundary(s, MAX_FIELD_CHARS);
 }
 
 const EVENT_COLUMNS = ['team_name', 'ts', 'event_type', 'payload_json', 'correlation_id'] as const;
@@ -46,8 +46,8 @@ function* eventRows(raw: Record<string, unknown>): Generator<RecordRow> {
   const r = raw as TeamEventRecord;
   const common = { session_id: teamSession(r.team_name), timestamp_utc: epochMs(r.ts) };
   const parsed = jsonColumn(r.payload_json, 'payload_json');
-  const payload = 'value' in parsed ? (obj(parsed.value) ?? {}) : {};
-  const type = textOf(r.event_type) ?? str(payload.type) ?? '-';
+  const payload = 'value' in parsed ? (plainObject(parsed.value) ?? {}) : {};
+  const type = textOf(r.event_type) ?? nonEmptyString(payload.type) ?? '-';
   yield {
     ...common,
     turn_type: 'system',
@@ -56,7 +56,7 @@ function* eventRows(raw: Record<string, unknown>): Generator<RecordRow> {
     text: `team event: ${textOf(r.team_name) ?? '-'} ${type} ${eventSummary(type, payload)} ${field('correlation', r.correlation_id)}`,
   };
   if ('problem' in parsed) yield { problem: parsed.problem, fields: common };
-  else if (parsed.value !== null && obj(parsed.value) === null)
+  else if (parsed.value !== null && plainObject(parsed.value) === null)
     yield { problem: 'payload_json is not a JSON object', fields: common };
 }
 
@@ -73,8 +73,8 @@ function* snapshotRows(raw: Record<string, unknown>): Generator<RecordRow> {
   const team = textOf(r.team_name) ?? '-';
   const common = { session_id: teamSession(r.team_name), timestamp_utc: epochMs(r.updated_at) };
   const stateJson = jsonColumn(r.state_json, 'state_json');
-  const state = 'value' in stateJson ? (obj(stateJson.value) ?? {}) : {};
-  const members = Array.isArray(state.members) ? state.members.map((m) => obj(m) ?? {}) : [];
+  const state = 'value' in stateJson ? (plainObject(stateJson.value) ?? {}) : {};
+  const members = Array.isArray(state.members) ? state.members.map((m) => plainObject(m) ?? {}) : [];
   const memberList = members
     .map((m) => `${label(m.agentId ?? '-')}(${label(m.role ?? '-')},${label(m.status ?? '-')})`)
     .join(',');
@@ -98,15 +98,15 @@ function* snapshotRows(raw: Record<string, unknown>): Generator<RecordRow> {
     return;
   }
   for (const entry of (matesJson.value as unknown[] | null) ?? []) {
-    const mate = obj(entry) ?? {};
-    const model = str(mate.modelId);
+    const mate = plainObject(entry) ?? {};
+    const model = nonEmptyString(mate.modelId);
     yield {
       ...common,
       turn_type: 'system',
       kind: 'teammate',
       model,
       text:
-        `teammate: ${team} ${label(mate.agentId ?? '-')} model=${model ?? '-'} max_iterations=${int(mate.maxIterations) ?? '-'}` +
+        `teammate: ${team} ${label(mate.agentId ?? '-')} model=${model ?? '-'} max_iterations=${wholeNumber(mate.maxIterations) ?? '-'}` +
         ` role_prompt=${free(mate.rolePrompt)}`,
     };
   }
@@ -181,7 +181,7 @@ type TeamOutcomeRecord = Record<(typeof OUTCOME_COLUMNS)[number], unknown>;
 function* outcomeRows(raw: Record<string, unknown>): Generator<RecordRow> {
   const r = raw as TeamOutcomeRecord;
   const schema = jsonColumn(r.schema_json, 'schema_json');
-  const sections = 'value' in schema ? obj(schema.value)?.requiredSections : null;
+  const sections = 'value' in schema ? plainObject(schema.value)?.requiredSections : null;
   const fields: Partial<RowFields> = { session_id: teamSession(r.team_name), timestamp_utc: epochMs(r.finalized_at) };
   yield {
     ...fields,

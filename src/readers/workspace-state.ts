@@ -20,11 +20,11 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Row, Source } from '../core/row.js';
 import { readJsonFile } from './parse/json-file.js';
-import { cutText } from './parse/quote.js';
+import { shortenAtTokenBoundary } from './parse/quote.js';
 import { homePath } from './shapes/home-path.js';
 import type { Reader } from './shapes/rows.js';
 import { eachFile, parserRow, rowFor } from './shapes/rows.js';
-import { obj, show } from './shapes/values.js';
+import { plainObject, show } from './shapes/values.js';
 
 /** Most entries of one toggle map read into rows; more are counted in the file's row. */
 const MAX_TOGGLES = 5000;
@@ -49,7 +49,7 @@ function workspaceOf(file: string, hash: string): string | null {
 
 /** A toggle map: an object whose values are all booleans. */
 function toggles(value: unknown): Record<string, unknown> | null {
-  const record = obj(value);
+  const record = plainObject(value);
   if (record === null) return null;
   for (const v of Object.values(record)) if (typeof v !== 'boolean') return null;
   return record;
@@ -62,7 +62,7 @@ async function* readWorkspaceStateFile(source: Source, file: string): AsyncGener
     return;
   }
   if (result.repair) yield parserRow(source, file, null, result.repair);
-  const state = obj(result.value);
+  const state = plainObject(result.value);
   if (state === null) {
     yield parserRow(source, file, null, 'not a JSON object');
     return;
@@ -108,7 +108,7 @@ async function* readWorkspaceStateFile(source: Source, file: string): AsyncGener
         ...common,
         source_line: position,
         kind: 'workspace_state_key',
-        text: `workspace state key: ${key}=${cutText(show(value), 300)} ${from}`,
+        text: `workspace state key: ${key}=${shortenAtTokenBoundary(show(value), 300)} ${from}`,
       });
       continue;
     }

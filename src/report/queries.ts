@@ -17,8 +17,7 @@ export const utc = (column: string): string => `strftime(${column}, '%Y-%m-%dT%H
 const COMMAND = `is_command_call(turn_type, tool_name, kind) and text is not null`;
 
 /**
- * The one scan of the timeline: `int_timeline` costs its joins on every read (about 10 s on the bench's
- * 200-host fleet, docs/BENCHMARKS.md), so the figures of the glance, the rows per host, the top commands,
+ * The one scan of the timeline: `int_timeline` costs its joins on every read (docs/BENCHMARKS.md "Behind the code"), so the figures of the glance, the rows per host, the top commands,
  * and the models come from one materialized pass over the few columns they need, as one result of
  * `(section, ord, item)` rows, `item` a JSON object of the section's columns. The safety settings are the rows
  * of `safety_off` (sql/39), the table the `safety-turned-off` hunt reads: the page and the hunt agree.

@@ -6,13 +6,13 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ContextRole, FindingContext, FleetTimeline, HostDetail, ReportCaps } from './data.js';
 import * as q from './queries-drill.js';
-import { chooseUnit, num, type Row, select, str, timelineRow } from './read-rows.js';
+import { chooseUnit, numberOrZero, type Row, select, textOrNull, timelineRow } from './read-rows.js';
 
 /** Rows of a per-host query grouped by host, with the host's uncapped total. */
 function byHost(rows: Row[]): Map<string, { rows: Row[]; total: number }> {
   const out = new Map<string, { rows: Row[]; total: number }>();
   for (const r of rows) {
-    const entry = out.get(String(r.host)) ?? { rows: [], total: num(r.host_total) };
+    const entry = out.get(String(r.host)) ?? { rows: [], total: numberOrZero(r.host_total) };
     entry.rows.push(r);
     out.set(String(r.host), entry);
   }
@@ -38,52 +38,57 @@ export async function readHostDetails(
       host,
       sessions: s.rows.map((r) => ({
         sessionId: String(r.session_id),
-        projectPath: str(r.project_path),
-        firstUtc: str(r.first_utc),
-        lastUtc: str(r.last_utc),
-        rows: num(r.rows),
-        findings: num(r.findings),
+        projectPath: textOrNull(r.project_path),
+        firstUtc: textOrNull(r.first_utc),
+        lastUtc: textOrNull(r.last_utc),
+        rows: numberOrZero(r.rows),
+        findings: numberOrZero(r.findings),
       })),
       sessionsTotal: s.total,
       findings: f.rows.map((r) => ({
         severity: String(r.severity ?? ''),
         huntId: String(r.hunt_id ?? ''),
-        rowId: str(r.row_id),
-        timeUtc: str(r.time_utc),
-        timeSource: str(r.timestamp_source),
-        summary: str(r.summary),
+        rowId: textOrNull(r.row_id),
+        timeUtc: textOrNull(r.time_utc),
+        timeSource: textOrNull(r.timestamp_source),
+        summary: textOrNull(r.summary),
       })),
       findingsTotal: f.total,
       secrets: k.rows.map((r) => ({
         fingerprint: String(r.fingerprint),
         kind: String(r.kind),
-        rows: num(r.rows),
-        sessions: num(r.sessions),
-        otherHosts: num(r.other_hosts),
-        firstUtc: str(r.first_utc),
-        lastUtc: str(r.last_utc),
+        rows: numberOrZero(r.rows),
+        sessions: numberOrZero(r.sessions),
+        otherHosts: numberOrZero(r.other_hosts),
+        firstUtc: textOrNull(r.first_utc),
+        lastUtc: textOrNull(r.last_utc),
       })),
       secretsTotal: k.total,
     };
   });
-  return { details, total: hosts.length > 0 ? num(hosts[0].total) : 0 };
+  return { details, total: hosts.length > 0 ? numberOrZero(hosts[0].total) : 0 };
 }
 
 export async function readFleetTimeline(conn: DuckDBConnection, caps: ReportCaps, withFindings: boolean): Promise<FleetTimeline> {
   const [span] = await select(conn, q.timelineSpanSql(withFindings));
-  const unit = chooseUnit(str(span.first_utc), str(span.last_utc));
+  const unit = chooseUnit(textOrNull(span.first_utc), textOrNull(span.last_utc));
   const rows = await select(conn, q.timelineMarksSql(caps, unit, withFindings));
   const buckets = rows.filter((r) => r.host === null).map((r) => String(r.bucket));
   const marks = rows
     .filter((r) => r.host !== null)
-    .map((r) => ({ host: String(r.host), bucket: String(r.bucket), sessions: num(r.sessions), findings: num(r.findings) }));
+    .map((r) => ({
+      host: String(r.host),
+      bucket: String(r.bucket),
+      sessions: numberOrZero(r.sessions),
+      findings: numberOrZero(r.findings),
+    }));
   return {
     unit,
     buckets,
     hosts: [...new Set(marks.map((m) => m.host))].sort(),
-    hostsTotal: rows.length > 0 ? num(rows[0].hosts_total) : 0,
+    hostsTotal: rows.length > 0 ? numberOrZero(rows[0].hosts_total) : 0,
     marks,
-    undatedFindings: num(span.undated_findings),
+    undatedFindings: numberOrZero(span.undated_findings),
   };
 }
 
@@ -93,10 +98,10 @@ export async function readContexts(conn: DuckDBConnection, caps: ReportCaps): Pr
     const rowId = String(r.finding_row);
     let context = contexts.get(rowId);
     if (!context) {
-      context = { rowId, scope: r.scope === 'file' ? 'file' : 'session', scopeRows: num(r.scope_rows), rows: [] };
+      context = { rowId, scope: r.scope === 'file' ? 'file' : 'session', scopeRows: numberOrZero(r.scope_rows), rows: [] };
       contexts.set(rowId, context);
     }
-    context.rows.push({ ...timelineRow(r), position: num(r.position), role: str(r.role) as ContextRole });
+    context.rows.push({ ...timelineRow(r), position: numberOrZero(r.position), role: textOrNull(r.role) as ContextRole });
   }
   return contexts;
 }

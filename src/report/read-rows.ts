@@ -22,9 +22,9 @@ export async function select(conn: DuckDBConnection, sql: string): Promise<Row[]
   return reader.getRowObjects().map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, cell(v)])));
 }
 
-export const str = (v: Cell): string | null => (v === null ? null : String(v));
-export const num = (v: Cell): number => (typeof v === 'number' ? v : v === null ? 0 : Number(v));
-export const total = (rows: Row[]): number => (rows.length > 0 ? num(rows[0].total) : 0);
+export const textOrNull = (v: Cell): string | null => (v === null ? null : String(v));
+export const numberOrZero = (v: Cell): number => (typeof v === 'number' ? v : v === null ? 0 : Number(v));
+export const total = (rows: Row[]): number => (rows.length > 0 ? numberOrZero(rows[0].total) : 0);
 
 const DAY_MS = 86_400_000;
 const MAX_BARS = 60;
@@ -46,13 +46,13 @@ export function chooseUnit(firstUtc: string | null, lastUtc: string | null): Tim
 /** A timeline row of a query that selects the columns of sessionRowsSql (time_utc, turn_type, ..., source). */
 export function timelineRow(r: Row): TimelineRow {
   return {
-    timeUtc: str(r.time_utc),
-    turnType: str(r.turn_type),
-    kind: str(r.kind),
-    toolName: str(r.tool_name),
-    text: str(r.text),
-    textLength: num(r.text_length),
+    timeUtc: textOrNull(r.time_utc),
+    turnType: textOrNull(r.turn_type),
+    kind: textOrNull(r.kind),
+    toolName: textOrNull(r.tool_name),
+    text: textOrNull(r.text),
+    textLength: numberOrZero(r.text_length),
     isError: r.is_error === true,
-    source: str(r.source),
+    source: textOrNull(r.source),
   };
 }

@@ -10,7 +10,7 @@ import { hasFindings } from '../hunt/findings-table.js';
 import type { Bucket, Cell, Findings, ReportCaps, ReportData, SessionTimeline } from './data.js';
 import * as q from './queries.js';
 import { readContexts, readFleetTimeline, readHostDetails } from './read-drill.js';
-import { chooseUnit, num, type Row, select, str, timelineRow, total } from './read-rows.js';
+import { chooseUnit, numberOrZero, type Row, select, textOrNull, timelineRow, total } from './read-rows.js';
 
 /**
  * The charts' bars from the per-bucket rows of sessionBucketsSql: sessions per top host (by sessions),
@@ -18,7 +18,7 @@ import { chooseUnit, num, type Row, select, str, timelineRow, total } from './re
  */
 function chartSeries(rows: Row[], caps: ReportCaps): { series: string[]; sessions: Bucket[]; hosts: Bucket[] } {
   const perHost = new Map<string, number>();
-  for (const r of rows) if (r.host !== null) perHost.set(String(r.host), (perHost.get(String(r.host)) ?? 0) + num(r.n));
+  for (const r of rows) if (r.host !== null) perHost.set(String(r.host), (perHost.get(String(r.host)) ?? 0) + numberOrZero(r.n));
   const ranked = [...perHost.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([h]) => h);
   const top = new Set(ranked.slice(0, caps.chartHosts));
   const rest = ranked.length - top.size;
@@ -31,11 +31,11 @@ function chartSeries(rows: Row[], caps: ReportCaps): { series: string[]; session
     if (!bar) {
       bar = { start, counts: new Map() };
       sessions.set(start, bar);
-      hosts.push({ start, counts: new Map([['hosts', num(r.hosts)]]) });
+      hosts.push({ start, counts: new Map([['hosts', numberOrZero(r.hosts)]]) });
     }
     if (r.host === null) continue;
     const series = top.has(String(r.host)) ? String(r.host) : (other as string);
-    bar.counts.set(series, (bar.counts.get(series) ?? 0) + num(r.n));
+    bar.counts.set(series, (bar.counts.get(series) ?? 0) + numberOrZero(r.n));
   }
   return { series: [...ranked.slice(0, caps.chartHosts), ...(other ? [other] : [])], sessions: [...sessions.values()], hosts };
 }
@@ -55,7 +55,7 @@ async function readFindings(conn: DuckDBConnection, caps: ReportCaps): Promise<F
   const perHost = new Map<string, Record<string, number>>();
   for (const r of await select(conn, q.FINDINGS_BY_HOST_SQL)) {
     const counts = perHost.get(String(r.host)) ?? {};
-    counts[String(r.severity)] = (counts[String(r.severity)] ?? 0) + num(r.n);
+    counts[String(r.severity)] = (counts[String(r.severity)] ?? 0) + numberOrZero(r.n);
     perHost.set(String(r.host), counts);
   }
   const byHost = [...perHost.entries()].map(([host, counts]) => ({
@@ -68,21 +68,21 @@ async function readFindings(conn: DuckDBConnection, caps: ReportCaps): Promise<F
     huntId: String(r.hunt_id),
     title: String(r.title ?? ''),
     severity: String(r.severity ?? ''),
-    attack: str(r.attack),
-    findings: num(r.findings),
-    hosts: num(r.hosts),
+    attack: textOrNull(r.attack),
+    findings: numberOrZero(r.findings),
+    hosts: numberOrZero(r.hosts),
   }));
   const rows = (await select(conn, q.findingRowsSql(caps))).map((r) => ({
     severity: String(r.severity ?? ''),
     huntId: String(r.hunt_id ?? ''),
-    rowId: str(r.row_id),
+    rowId: textOrNull(r.row_id),
     host: String(r.host ?? ''),
-    sessionId: str(r.session_id),
-    timeUtc: str(r.time_utc),
-    timeSource: str(r.timestamp_source),
-    summary: str(r.summary),
-    sourceFile: str(r.source_file),
-    agent: str(r.agent),
+    sessionId: textOrNull(r.session_id),
+    timeUtc: textOrNull(r.time_utc),
+    timeSource: textOrNull(r.timestamp_source),
+    summary: textOrNull(r.summary),
+    sourceFile: textOrNull(r.source_file),
+    agent: textOrNull(r.agent),
   }));
   return {
     total: byHost.reduce((a, h) => a + h.total, 0),
@@ -105,12 +105,12 @@ async function readSessions(
     sessions.set(key(r.host, r.session_id), {
       host: String(r.host),
       sessionId: String(r.session_id),
-      agent: str(r.agent),
-      projectPath: str(r.project_path),
-      firstUtc: str(r.first_utc),
-      lastUtc: str(r.last_utc),
-      models: str(r.models),
-      findings: num(r.findings),
+      agent: textOrNull(r.agent),
+      projectPath: textOrNull(r.project_path),
+      firstUtc: textOrNull(r.first_utc),
+      lastUtc: textOrNull(r.last_utc),
+      models: textOrNull(r.models),
+      findings: numberOrZero(r.findings),
       rowCount: 0,
       rows: [],
     });
@@ -118,7 +118,7 @@ async function readSessions(
   for (const r of await select(conn, q.sessionRowsSql(caps, withFindings))) {
     const session = sessions.get(key(r.host, r.session_id));
     if (!session) continue;
-    session.rowCount = num(r.session_rows);
+    session.rowCount = numberOrZero(r.session_rows);
     session.rows.push(timelineRow(r));
   }
   return { sessions: [...sessions.values()], total: total(chosen) };
@@ -131,32 +131,32 @@ export async function readReport(out: string, caps: ReportCaps, tempDir: string)
     const facts = await readFacts(conn, caps);
     const [g] = facts.get('glance') ?? [];
     const glance = {
-      hosts: num(g.hosts),
-      hostImages: num(o.host_images),
-      sessions: num(o.sessions),
-      rows: num(g.rows),
-      undatedRows: num(g.undated_rows),
-      parserErrors: num(g.parser_errors),
-      firstUtc: str(g.first_utc),
-      lastUtc: str(g.last_utc),
-      secretFingerprints: num(o.secret_fingerprints),
-      lastLoadUtc: str(o.last_load_utc),
-      version: str(o.version),
+      hosts: numberOrZero(g.hosts),
+      hostImages: numberOrZero(o.host_images),
+      sessions: numberOrZero(o.sessions),
+      rows: numberOrZero(g.rows),
+      undatedRows: numberOrZero(g.undated_rows),
+      parserErrors: numberOrZero(g.parser_errors),
+      firstUtc: textOrNull(g.first_utc),
+      lastUtc: textOrNull(g.last_utc),
+      secretFingerprints: numberOrZero(o.secret_fingerprints),
+      lastLoadUtc: textOrNull(o.last_load_utc),
+      version: textOrNull(o.version),
     };
     const rowsOf = new Map((facts.get('host') ?? []).map((h) => [String(h.host), h]));
     const hosts = (await select(conn, q.hostsSql(caps))).map((r) => {
       const h = rowsOf.get(String(r.host));
       return {
         host: String(r.host),
-        status: str(r.status),
-        sessions: num(r.sessions),
-        rows: h ? num(h.rows) : 0,
-        firstUtc: h ? str(h.first_utc) : null,
-        lastUtc: h ? str(h.last_utc) : null,
-        stores: str(r.stores),
+        status: textOrNull(r.status),
+        sessions: numberOrZero(r.sessions),
+        rows: h ? numberOrZero(h.rows) : 0,
+        firstUtc: h ? textOrNull(h.first_utc) : null,
+        lastUtc: h ? textOrNull(h.last_utc) : null,
+        stores: textOrNull(r.stores),
       };
     });
-    const unit = chooseUnit(str(o.first_session_utc), str(o.last_session_utc));
+    const unit = chooseUnit(textOrNull(o.first_session_utc), textOrNull(o.last_session_utc));
     const chart = chartSeries(await select(conn, q.sessionBucketsSql(unit)), caps);
     const withFindings = await hasFindings(conn);
     const commands = facts.get('command') ?? [];
@@ -178,51 +178,51 @@ export async function readReport(out: string, caps: ReportCaps, tempDir: string)
         sessions: chart.sessions,
         activeHosts: chart.hosts,
         series: chart.series,
-        undatedSessions: num(o.undated_sessions),
+        undatedSessions: numberOrZero(o.undated_sessions),
       },
       findings: withFindings ? await readFindings(conn, caps) : null,
       commands: commands.map((r) => ({
         command: String(r.command),
-        length: num(r.length),
-        runs: num(r.runs),
-        hosts: num(r.hosts),
-        sessions: num(r.sessions),
-        firstUtc: str(r.first_utc),
-        lastUtc: str(r.last_utc),
+        length: numberOrZero(r.length),
+        runs: numberOrZero(r.runs),
+        hosts: numberOrZero(r.hosts),
+        sessions: numberOrZero(r.sessions),
+        firstUtc: textOrNull(r.first_utc),
+        lastUtc: textOrNull(r.last_utc),
       })),
       commandsTotal: total(commands),
       models: models.map((r) => ({
         model: String(r.model),
-        provider: str(r.provider),
-        hosts: num(r.hosts),
-        sessions: num(r.sessions),
-        rows: num(r.rows),
-        tokensIn: r.tokens_in === null ? null : num(r.tokens_in),
-        tokensOut: r.tokens_out === null ? null : num(r.tokens_out),
-        costUsd: r.cost_usd === null ? null : num(r.cost_usd),
+        provider: textOrNull(r.provider),
+        hosts: numberOrZero(r.hosts),
+        sessions: numberOrZero(r.sessions),
+        rows: numberOrZero(r.rows),
+        tokensIn: r.tokens_in === null ? null : numberOrZero(r.tokens_in),
+        tokensOut: r.tokens_out === null ? null : numberOrZero(r.tokens_out),
+        costUsd: r.cost_usd === null ? null : numberOrZero(r.cost_usd),
       })),
       modelsTotal: total(models),
       secrets: secrets.map((r) => ({
         fingerprint: String(r.fingerprint),
         kind: String(r.kind),
-        hosts: num(r.hosts),
+        hosts: numberOrZero(r.hosts),
         hostList: String(r.host_list ?? ''),
-        sessions: num(r.sessions),
-        rows: num(r.rows),
-        firstUtc: str(r.first_utc),
-        lastUtc: str(r.last_utc),
+        sessions: numberOrZero(r.sessions),
+        rows: numberOrZero(r.rows),
+        firstUtc: textOrNull(r.first_utc),
+        lastUtc: textOrNull(r.last_utc),
       })),
       secretsTotal: total(secrets),
       settings: settings.map((r) => ({
         host: String(r.host),
-        home: str(r.home),
+        home: textOrNull(r.home),
         setting: String(r.setting),
         what: String(r.what),
-        rows: num(r.rows),
-        sessions: num(r.sessions),
-        firstUtc: str(r.first_utc),
-        lastUtc: str(r.last_utc),
-        sourceFile: str(r.source_file),
+        rows: numberOrZero(r.rows),
+        sessions: numberOrZero(r.sessions),
+        firstUtc: textOrNull(r.first_utc),
+        lastUtc: textOrNull(r.last_utc),
+        sourceFile: textOrNull(r.source_file),
       })),
       settingsTotal: total(settings),
       sessions: sessions.sessions,

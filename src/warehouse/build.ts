@@ -7,7 +7,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { fileDirOf, noWarehouseError, partitionFolders, warehouseFile } from '../core/layout.js';
+import { fileDirOf, noWarehouseError, partitionDirs, warehouseFile } from '../core/layout.js';
 import { readManifest } from '../core/manifest.js';
 import { COLUMNS, columnList, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE } from '../core/records.js';
 import { SQL_DIR } from './models-version.js';
@@ -19,8 +19,6 @@ import { sqlString } from './sql-literal.js';
 import { specPlaceholders } from './stores-table.js';
 import { testStop } from '../core/test-stops.js';
 import { allowedDirectories, queryError, readQuery, sandboxSettings } from './query-sandbox.js';
-
-export { modelsVersion, SQL_DIR } from './models-version.js';
 
 type ColumnList = ReadonlyArray<readonly [string, string]>;
 
@@ -62,7 +60,7 @@ function outRelative(outDir: string, file: string): string {
 async function partitionFiles(outDir: string): Promise<{ parquet: string[]; inventory: string[]; secrets: string[] }> {
   const found = { parquet: [] as string[], inventory: [] as string[], secrets: [] as string[] };
   const rel = (dir: string, name: string) => outRelative(outDir, path.join(fileDirOf(dir, name), name));
-  for (const dir of await partitionFolders(outDir)) {
+  for (const dir of await partitionDirs(outDir)) {
     const m = readManifest(dir);
     if (m === null) continue;
     found.parquet.push(...m.parts.map((f) => rel(dir, f.name)));
@@ -193,8 +191,7 @@ export async function buildWarehouse(
   return replaceWarehouse(outDir, 'fleet', 'empty', async (conn) => {
     // One transaction for the whole build: a model file is many statements (every column's comment is
     // one), and each committed alone cost a WAL write; the new file is all or nothing anyway (renamed
-    // into place). One host's build: 1.29 s against 1.53 s (means of nine); the generated fleet's: 2.4 s against 2.9 s,
-    // at 166 MB of RSS against 159 MB.
+    // into place). Faster for a few MB more of RSS (docs/BENCHMARKS.md "Behind the code").
     await conn.run(setOutStatement(outDir));
     await conn.run('begin transaction');
     await runModels(conn, await placeholders(outDir));

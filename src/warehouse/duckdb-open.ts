@@ -20,8 +20,8 @@ function instanceOptions(extra: Record<string, string>): Record<string, string> 
     autoload_known_extensions: 'false',
     memory_limit: duckdbMemoryLimit(),
     threads: '2',
-    // Local Parquet parts gain nothing from DuckDB's cache of file bytes, which held 60-90 MB of the
-    // model build's 345 MB on the full bench fleet.
+    // Local Parquet parts gain nothing from DuckDB's cache of file bytes, which held a sixth to a
+    // quarter of the model build's memory (docs/BENCHMARKS.md "Behind the code").
     enable_external_file_cache: 'false',
     ...extra,
   };
@@ -36,7 +36,7 @@ export async function openDuckDB(
   file: string,
   extra: Record<string, string>,
 ): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
-  // imported here, not at the top: the library costs ~33 MB of RSS, which a load needs only after
+  // imported here, not at the top: the library costs RSS (docs/BENCHMARKS.md "Behind the code") that a load needs only after
   // its partitions are written, when the workers' memory is gone
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.create(file, instanceOptions(extra));

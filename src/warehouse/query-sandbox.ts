@@ -17,7 +17,7 @@
 import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResultReader } from '@duckdb/node-api';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { partitionFolders, partsDirOf } from '../core/layout.js';
+import { partitionDirs, partsDirOf } from '../core/layout.js';
 import { duckdbMemoryLimit, MEMORY_ENV } from './duckdb-open.js';
 
 /** Environment variable that sets the size limit of a query's temporary folder (a DuckDB size: 8GB, 500MB). */
@@ -43,7 +43,7 @@ async function aliases(dir: string): Promise<string[]> {
  */
 export async function allowedDirectories(outDir: string, allowRead: readonly string[]): Promise<string[]> {
   const roots = await aliases(outDir);
-  const partitions = (await partitionFolders(roots[0])).flatMap((dir) => [dir, partsDirOf(dir)]);
+  const partitions = (await partitionDirs(roots[0])).flatMap((dir) => [dir, partsDirOf(dir)]);
   const inside = [...partitions, path.join(roots[0], 'state', 'runs')].map((dir) => path.relative(roots[0], dir));
   const dirs = roots.flatMap((root) => inside.map((rel) => path.join(root, rel)));
   for (const dir of allowRead) dirs.push(...(await aliases(dir)));

@@ -6,12 +6,10 @@
  * keeps memory bounded when fed by the hand-made Arrow builder.
  * - The IPC stream is written by RecordBatchStreamWriter directly: the same bytes as `tableToIPC`, at
  *   about a third of its fixed cost, which dominates for the few rows of a small partition.
- * - Dictionary encoding is off: parts of the bench fleets (7 to 48,000 rows) were written 1.1 to 2.5
- *   times faster without it (5 times for 7 rows), and came out 0-10 % smaller with zstd, 3 % larger with
- *   snappy. Every column of every file is plain, so `host` is never a dictionary in one file and not
+ * - Dictionary encoding is off: parts of the bench fleets were written faster without it, and came out
+ *   about as small (docs/BENCHMARKS.md "Behind the code"). Every column of every file is plain, so `host` is never a dictionary in one file and not
  *   in another.
- * - Snappy, not zstd: the parts of the bench's 100 MB transcript were encoded in 250-300 ms instead of
- *   840-1,360 ms (a sixth of the worker's time), for parts 43 % larger (14.2 MB instead of 9.9 MB).
+ * - Snappy, not zstd: a third to a fifth of the encoding time, for larger parts (docs/BENCHMARKS.md "Behind the code").
  */
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
@@ -19,9 +17,8 @@ import { RecordBatchStreamWriter, type RecordBatch } from 'apache-arrow';
 import * as parquet from 'parquet-wasm/node';
 
 /**
- * Bytes of a row group, as parquet-wasm estimates its buffered data, before it is flushed to the file
- * (8 MB on disk of random text; 18 MB of the bench's text in 5 MB). At 16 MiB the bench fleet's load
- * peaked at 353 MB RSS instead of 324 MB (docs/BENCHMARKS.md).
+ * Bytes of a row group, as parquet-wasm estimates its buffered data, before it is flushed to the file;
+ * twice as much raised the bench fleet's load peak (docs/BENCHMARKS.md "Behind the code").
  */
 export const ROW_GROUP_BYTES = 8 * 1024 * 1024;
 

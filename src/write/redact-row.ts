@@ -42,8 +42,7 @@ export type RedactedColumn = (typeof REDACTED_COLUMNS)[number];
 /**
  * Columns whose values repeat from row to row (one session id, model or branch for thousands of rows),
  * so their redactions are worth remembering: every redacted column but `text` and `tool_use_id`, which
- * is unique per call: remembering it only filled the memory (peak RSS of the full bench load 386-402 MB
- * against 352 MB without it).
+ * is unique per call: remembering it only filled the memory (docs/BENCHMARKS.md "Behind the code").
  */
 const REPEATING_COLUMNS: ReadonlySet<RedactedColumn> = new Set(
   REDACTED_COLUMNS.filter((c) => c !== 'text' && c !== 'tool_use_id'),

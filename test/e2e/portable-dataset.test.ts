@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsDir, hostFolder, oldLayoutError, partitionDir, partsDirOf } from '../../src/core/layout.js';
+import { eventsDir, hostDirName, oldLayoutError, partitionDir, partsDirOf } from '../../src/core/layout.js';
 import { readManifest } from '../../src/core/manifest.js';
 import { PART_BYTES } from '../../src/load/partition.js';
 import { runLoad } from '../../src/load/run.js';
@@ -58,7 +58,7 @@ describe('host folder names', () => {
       ['WIN-ALICE01', 'WIN-ALICE01'],
     ];
     for (const [host, folder] of cases) {
-      expect(hostFolder(host)).toBe(folder);
+      expect(hostDirName(host)).toBe(folder);
       expect(decodeURIComponent(path.basename(path.dirname(partitionDir('/out', host, 'cline-tasks'))))).toBe(host);
     }
   });
@@ -66,7 +66,7 @@ describe('host folder names', () => {
   it('are cut to 200 characters, never inside an escape, with a hash that keeps hosts apart', () => {
     const cjk = '漢'.repeat(30); // 90 bytes, 270 characters encoded
     const long = 'H'.repeat(5000);
-    const folders = [cjk, `${cjk}x`, long, `${long}x`].map(hostFolder);
+    const folders = [cjk, `${cjk}x`, long, `${long}x`].map(hostDirName);
     expect(new Set(folders).size).toBe(4);
     for (const f of folders) {
       expect(f.length).toBeLessThanOrEqual(200);

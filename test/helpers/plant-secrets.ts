@@ -19,14 +19,8 @@ import { HUB_EVENTS, HUB_FIXTURE_DATA, writeHubEventsDb } from './hub-events-fix
 import { FIXTURE_DBS, type SideDbStore, writeSideDb } from './side-store-dbs.js';
 import { DEMO_ROWS } from './side-store-rows.js';
 import { STATE_FIXTURES, writeStateDb } from './vscode-state-fixtures.js';
-import {
-  DEMO_SEARCH,
-  DEMO_SEARCH_DB,
-  DEMO_SESSIONS,
-  DEMO_SESSIONS_DB,
-  writeSearchIndexDb,
-  writeSessionsDb,
-} from './sqlite-fixtures.js';
+import { DEMO_SEARCH, DEMO_SEARCH_DB, DEMO_SESSIONS, DEMO_SESSIONS_DB } from './demo-dbs.js';
+import { writeSearchIndexDb, writeSessionsDb } from './sqlite-fixtures.js';
 
 /** What to plant: lines of free text, environment variables, and the name of a file. */
 export interface Plant {

@@ -14,25 +14,29 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { StoreId } from '../../src/core/stores.js';
 import { openPrivateCopy } from '../../src/evidence/sqlite-copy.js';
 import { DEMO_ROWS } from './side-store-rows.js';
-
-/** The stores built here. */
-export type SideDbStore = 'hub-runs' | 'teams-db' | 'tasks-db' | 'cron-db' | 'connectors-db' | 'locks';
 
 /** Data folders of the real homes, under fixtures/real-producer. */
 const REAL_3X = ['real-producer', 'cline-3.0.65', 'home', '.cline', 'data'];
 const REAL_1X = ['real-producer', 'cline-1.0.10', 'home', '.cline', 'data'];
 
-/** The real database each store's schema comes from, as `fixtures/<...>` parts, and its file name. */
-export const REAL_DBS: Record<SideDbStore, string[]> = {
+/**
+ * The stores built here, each with the real database its schema comes from, as `fixtures/<...>` parts:
+ * the one list of them, checked against the store specification.
+ */
+export const REAL_DBS = {
   'hub-runs': [...REAL_3X, 'db', 'hub-runs-hub-production.db'],
   'teams-db': [...REAL_3X, 'db', 'teams.db'],
   'tasks-db': [...REAL_3X, 'db', 'tasks.db'],
   'cron-db': [...REAL_3X, 'db', 'cron.db'],
   'connectors-db': [...REAL_3X, 'db', 'connectors.db'],
   locks: [...REAL_1X, 'locks.db'],
-};
+} satisfies Partial<Record<StoreId, string[]>>;
+
+/** The stores built here. */
+export type SideDbStore = keyof typeof REAL_DBS;
 
 /** Where each store's committed fixture database lies, under `fixtures/<store>/img`, as parts. */
 export const FIXTURE_DBS: Record<SideDbStore, string[]> = {

@@ -1,16 +1,13 @@
 /**
  * Builders of the SQLite stores with the real DDL (cline-formats.md §3.1, §3.2), for tests (built in an
- * os.tmpdir() image at test time) and for the committed demo fixtures (`writeDemoFixtures`).
- *
- * Regenerate the committed fixtures with:
- *   npx tsc -p tsconfig.json --outDir node_modules/.cache/clinetrail-fixtures && node node_modules/.cache/clinetrail-fixtures/test/helpers/sqlite-fixtures.js
+ * os.tmpdir() image at test time) and for the committed demo fixtures (demo-dbs.ts, which holds their
+ * data and writes them).
  */
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /** `sessions` DDL at H (sqlite-db.ts:187-273) and the other tables of sessions.db. */
 export const SESSIONS_DDL = `
@@ -345,106 +342,6 @@ export function writeSearchIndexDb(file: string, sessions: SearchSession[], opti
   })();
   db.exec('VACUUM');
   db.close();
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The committed demo fixtures.
-
-export const K3X9Q = '1760000000000_k3x9q';
-export const GONE1 = '1760000500000_gone1';
-
-export const BLOB_UPLOAD = {
-  version: 1,
-  storage: { adapterType: 's3', bucket: 'acme-prompts', region: 'eu-west-1' },
-  userDistinctId: 'u-42',
-};
-
-/** The demo sessions.db rows: the spec fixture session and a session whose manifest is gone. */
-export const DEMO_SESSIONS: SessionsDbRow[] = [
-  {
-    session_id: K3X9Q,
-    source: 'cli',
-    pid: 4242,
-    started_at: '2026-10-03T09:00:00.000Z',
-    status: 'completed',
-    interactive: 1,
-    provider: 'anthropic',
-    model: 'claude-sonnet-4-5',
-    cwd: '/home/u/proj',
-    workspace_root: '/home/u/proj',
-    enable_tools: 1,
-    enable_spawn: 0,
-    enable_teams: 0,
-    prompt: 'fix tests',
-    metadata_json: { title: 'fix tests' },
-    messages_path: `/home/u/.cline/data/sessions/${K3X9Q}/${K3X9Q}.messages.json`,
-    updated_at: '2026-10-03T09:00:05.000Z',
-  },
-  {
-    session_id: GONE1,
-    source: 'vscode',
-    pid: 5151,
-    started_at: '2026-10-03T09:08:20.000Z',
-    ended_at: '2026-10-03T09:12:00.000Z',
-    exit_code: 0,
-    status: 'completed',
-    interactive: 1,
-    provider: 'anthropic',
-    model: 'claude-sonnet-4-5',
-    cwd: '/home/u/billing',
-    workspace_root: '/home/u/billing',
-    prompt: 'export the customer report',
-    metadata_json: { title: 'export the customer report', 'enterprise.blobUpload': BLOB_UPLOAD },
-    messages_path: `/home/u/.cline/data/sessions/${GONE1}/${GONE1}.messages.json`,
-    updated_at: '2026-10-03T09:12:00.000Z',
-  },
-];
-
-/** The demo session-search.db: the spec fixture session and a session whose transcript is gone. */
-export const DEMO_SEARCH: SearchSession[] = [
-  {
-    session_id: K3X9Q,
-    started_at: '2026-10-03T09:00:00.000Z',
-    workspace_root: '/home/u/proj',
-    title: 'fix tests',
-    prompt: 'fix tests',
-    documents: [
-      { ordinal: 0, role: 'user', content: 'fix tests' },
-      { ordinal: 1, role: 'assistant', content: 'thinking\ntool_use\ncall_1\nbash\npytest -q' },
-      { ordinal: 2, role: 'user', content: 'tool_result\ncall_1\nbash\n3 passed' },
-    ],
-    indexed: { indexed_at: '2026-10-03T09:05:00.000Z', source_revision: '2026-10-03T09:00:05.000Z:1502:1760000005000' },
-  },
-  {
-    session_id: GONE1,
-    started_at: '2026-10-03T09:08:20.000Z',
-    workspace_root: '/home/u/billing',
-    title: 'export the customer report',
-    prompt: 'export the customer report',
-    documents: [
-      { ordinal: 0, role: 'user', content: 'export the customer report' },
-      { ordinal: 1, role: 'assistant', content: 'tool_use\ncall_9\nbash\npsql -c "\\copy customers to out/customers.csv csv"' },
-      // ordinal 2 had no text (skipped by the indexer), so the ordinals have a gap.
-      { ordinal: 3, role: 'assistant', content: 'text\nWrote out/customers.csv (1204 rows).' },
-    ],
-    indexed: { indexed_at: '2026-10-03T09:15:00.000Z', source_revision: '2026-10-03T09:12:00.000Z:2210:1760000720000' },
-  },
-];
-
-export const DEMO_SESSIONS_DB = ['sessions-db', 'img', 'home', 'u', '.cline', 'data', 'db', 'sessions.db'];
-export const DEMO_SEARCH_DB = ['search-index', 'img', 'home', 'u', '.cline', 'data', 'db', 'session-search.db'];
-
-/** Writes the committed demo fixtures under `<repo>/fixtures`. */
-export function writeDemoFixtures(repo: string): void {
-  writeSessionsDb(path.join(repo, 'fixtures', ...DEMO_SESSIONS_DB), DEMO_SESSIONS);
-  writeSearchIndexDb(path.join(repo, 'fixtures', ...DEMO_SEARCH_DB), DEMO_SEARCH);
-}
-
-const self = fileURLToPath(import.meta.url);
-if (process.argv[1] && path.resolve(process.argv[1]) === self) {
-  // Run from the compiled copy: <outDir>/test/helpers/sqlite-fixtures.js; the repo is the cwd.
-  writeDemoFixtures(process.cwd());
-  console.log('wrote fixtures/sessions-db and fixtures/search-index demo databases');
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_SESSIONS, writeSessionsDb } from '../helpers/sqlite-fixtures.js';
+import { DEMO_SESSIONS } from '../helpers/demo-dbs.js';
+import { writeSessionsDb } from '../helpers/sqlite-fixtures.js';
 import { assertBuilt, describeRun, load, makeControlHost, query, workDir } from './harness.js';
 import { DATA } from './hostile-images.js';
 

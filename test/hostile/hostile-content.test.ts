@@ -5,7 +5,7 @@
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SESSIONS } from '../helpers/sqlite-fixtures.js';
+import { DEMO_SESSIONS } from '../helpers/demo-dbs.js';
 import {
   assertBuilt,
   caseProblem,

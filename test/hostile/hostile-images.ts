@@ -8,7 +8,8 @@ import { createWriteStream, mkdirSync, readFileSync, rmSync, symlinkSync, writeF
 import * as path from 'node:path';
 import { once } from 'node:events';
 import { fixture } from '../helpers/source.js';
-import { writeSessionsDb, DEMO_SESSIONS } from '../helpers/sqlite-fixtures.js';
+import { DEMO_SESSIONS } from '../helpers/demo-dbs.js';
+import { writeSessionsDb } from '../helpers/sqlite-fixtures.js';
 
 /**
  * What the warehouse must show for a planted entry:

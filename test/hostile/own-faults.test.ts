@@ -13,7 +13,8 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { partitionDir } from '../../src/core/layout.js';
 import { mountTmpfs, unmountAll } from '../helpers/tmpfs.js';
-import { DEMO_SESSIONS_DB, snapshotFolder, writeSessionsDb, type SessionsDbRow } from '../helpers/sqlite-fixtures.js';
+import { DEMO_SESSIONS_DB } from '../helpers/demo-dbs.js';
+import { snapshotFolder, writeSessionsDb, type SessionsDbRow } from '../helpers/sqlite-fixtures.js';
 import { describeRun, makeControlHost, query, runCli, workDir } from './harness.js';
 
 const work = workDir('ownfault');

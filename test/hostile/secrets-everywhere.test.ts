@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORE_IDS } from '../../src/core/stores.js';
+import { STORES } from '../../src/core/stores.js';
 import { secretFingerprint } from '../../src/write/redact.js';
 import { issue24Secrets, type Planted } from '../helpers/fake-secrets.js';
 import { hasGit, plantImage } from '../helpers/plant-secrets.js';
@@ -26,7 +26,9 @@ const out = path.join(work, 'out');
 
 /** Each host and the image it is a planted copy of: a store's fixture, or a real home. */
 const HOSTS: Array<[string, string]> = [
-  ...STORE_IDS.filter((s) => existsSync(fixture(s, 'img'))).map((s): [string, string] => [s, fixture(s, 'img')]),
+  ...STORES.map((s) => s.id)
+    .filter((s) => existsSync(fixture(s, 'img')))
+    .map((s): [string, string] => [s, fixture(s, 'img')]),
   ['real-1x', REAL_1X_IMAGE],
   ['real-3x', REAL_3X_IMAGE],
 ];

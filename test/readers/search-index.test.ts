@@ -7,7 +7,8 @@ import { readSearchIndex } from '../../src/readers/search-index.js';
 import { searchDocumentFields } from '../../src/readers/shapes/search-document.js';
 import { collect, fixture, makeSource } from '../helpers/source.js';
 import { useImages } from '../helpers/temp-images.js';
-import { GONE1, K3X9Q, snapshotFolder, writeSearchIndexDb, type SearchSession } from '../helpers/sqlite-fixtures.js';
+import { GONE1, K3X9Q } from '../helpers/demo-dbs.js';
+import { snapshotFolder, writeSearchIndexDb, type SearchSession } from '../helpers/sqlite-fixtures.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 const brief = (r: Row) => ({

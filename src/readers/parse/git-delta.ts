@@ -20,11 +20,6 @@ function readSize(delta: Buffer, at: number): { value: number; next: number } {
   return { value, next: i };
 }
 
-/** The size of the object a delta makes, from its header; throws when the header is bad. */
-export function deltaResultSize(delta: Buffer): number {
-  return readSize(delta, readSize(delta, 0).next).value;
-}
-
 /** The object `delta` makes of `base`; throws `git delta: ...` when it does not fit the base or its own sizes. */
 export function applyDelta(base: Buffer, delta: Buffer): Buffer {
   const source = readSize(delta, 0);

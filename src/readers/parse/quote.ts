@@ -31,7 +31,7 @@ export function cutAtBoundary(text: string, max: number, maxBack = max): string 
 }
 
 /** `text` as it is when it has at most `max` characters, else its start cut at a token boundary and `...`. */
-export function cutText(text: string, max: number): string {
+export function shortenAtTokenBoundary(text: string, max: number): string {
   return text.length <= max ? text : `${cutAtBoundary(text, max)}...`;
 }
 

@@ -1,8 +1,8 @@
 /** Content blocks of a message, shared by the SDK transcripts and the legacy API history. */
 import type { RowFields, TurnType } from '../../core/row.js';
-import { cutText } from '../parse/quote.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
 import { summariseToolInput, toolResultFailed, toolResultText } from './tool-input.js';
-import { label, obj, str } from './values.js';
+import { label, plainObject, nonEmptyString } from './values.js';
 
 /** What every block row of one message shares. */
 export type MessageFields = Pick<
@@ -62,16 +62,16 @@ export function contentBlockFields(block: Record<string, unknown>, role: string 
       return {
         turn_type: 'tool_use',
         kind: 'tool_use',
-        tool_name: str(block.name),
-        tool_use_id: str(block.id),
+        tool_name: nonEmptyString(block.name),
+        tool_use_id: nonEmptyString(block.id),
         text: summariseToolInput(block.input),
       };
     case 'tool_result':
       return {
         turn_type: 'tool_result',
         kind: 'tool_result',
-        tool_name: str(block.name),
-        tool_use_id: str(block.tool_use_id),
+        tool_name: nonEmptyString(block.name),
+        tool_use_id: nonEmptyString(block.tool_use_id),
         is_error: block.is_error === true || toolResultFailed(block.content),
         text: toolResultText(block.content),
       };
@@ -87,11 +87,11 @@ export function contentBlockFields(block: Record<string, unknown>, role: string 
       return {
         turn_type: byRole,
         kind: 'file',
-        text: `file ${str(block.path) ?? '-'}:\n${typeof block.content === 'string' ? block.content : ''}`,
+        text: `file ${nonEmptyString(block.path) ?? '-'}:\n${typeof block.content === 'string' ? block.content : ''}`,
       };
     case 'media': {
-      const media = obj(block.media);
-      const label = [str(media?.mediaType), str(media?.name)].filter((part) => part !== null).join(' ');
+      const media = plainObject(block.media);
+      const label = [nonEmptyString(media?.mediaType), nonEmptyString(media?.name)].filter((part) => part !== null).join(' ');
       return { turn_type: byRole, kind: 'media', text: label === '' ? '[media]' : `[media ${label}]` };
     }
     default:
@@ -107,10 +107,10 @@ export function shortJson(block: Record<string, unknown>): string {
   let text: string;
   try {
     text = JSON.stringify(block, (_key, value: unknown) =>
-      typeof value === 'string' ? cutText(value, UNKNOWN_FIELD_CHARS) : value,
+      typeof value === 'string' ? shortenAtTokenBoundary(value, UNKNOWN_FIELD_CHARS) : value,
     );
   } catch {
     text = '{}';
   }
-  return cutText(text, UNKNOWN_TEXT_CHARS);
+  return shortenAtTokenBoundary(text, UNKNOWN_TEXT_CHARS);
 }

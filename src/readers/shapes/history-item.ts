@@ -12,9 +12,9 @@
  * `status`, `childIds`, `delegatedToId`, `awaitingChildId`, `completedByChildId`.
  */
 import type { RowFields } from '../../core/row.js';
-import { cutText } from '../parse/quote.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
 import type { HistoryFacts } from './task-context.js';
-import { epochMs, int, num, show, str } from './values.js';
+import { epochMs, wholeNumber, finiteNumber, show, nonEmptyString } from './values.js';
 
 /** What one history item gives: its task id, the facts its task's rows take, and its row. */
 export interface HistoryItemRow {
@@ -41,23 +41,24 @@ function forkFacts(item: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const [key, label] of FORK_FACTS) {
     const value = item[key];
-    if (typeof value === 'string' || typeof value === 'number') parts.push(`${label}=${cutText(String(value), 200)}`);
+    if (typeof value === 'string' || typeof value === 'number')
+      parts.push(`${label}=${shortenAtTokenBoundary(String(value), 200)}`);
   }
   if (Array.isArray(item.childIds)) parts.push(`children=${item.childIds.length}`);
-  const summary = str(item.completionResultSummary);
-  if (summary !== null) parts.push(`child_summary=${cutText(summary, 2000)}`);
+  const summary = nonEmptyString(item.completionResultSummary);
+  if (summary !== null) parts.push(`child_summary=${shortenAtTokenBoundary(summary, 2000)}`);
   return parts.length === 0 ? '' : ` (${parts.join(' ')})`;
 }
 
 /** The `task_history` row of one history item (a JSON object) and the facts its task's other rows take. */
 export function historyItemRow(item: Record<string, unknown>): HistoryItemRow {
-  const id = str(item.id);
+  const id = nonEmptyString(item.id);
   const facts: HistoryFacts = {
-    project_path: str(item.cwdOnTaskInitialization) ?? str(item.workspace),
-    model: str(item.modelId),
-    provider: str(item.apiProvider),
+    project_path: nonEmptyString(item.cwdOnTaskInitialization) ?? nonEmptyString(item.workspace),
+    model: nonEmptyString(item.modelId),
+    provider: nonEmptyString(item.apiProvider),
   };
-  const mode = str(item.mode);
+  const mode = nonEmptyString(item.mode);
   return {
     id,
     facts,
@@ -70,11 +71,11 @@ export function historyItemRow(item: Record<string, unknown>): HistoryItemRow {
       model: facts.model,
       provider: facts.provider,
       permission_mode: mode,
-      parent_session_id: str(item.parentTaskId),
+      parent_session_id: nonEmptyString(item.parentTaskId),
       text: `task history: ${show(item.task)}${forkFacts(item)}`,
-      tokens_in: int(item.tokensIn),
-      tokens_out: int(item.tokensOut),
-      cost_usd: num(item.totalCost),
+      tokens_in: wholeNumber(item.tokensIn),
+      tokens_out: wholeNumber(item.tokensOut),
+      cost_usd: finiteNumber(item.totalCost),
     },
   };
 }

@@ -9,7 +9,7 @@
 import type { RowFields } from '../../core/row.js';
 import { shortJson } from './content-blocks.js';
 import { summariseToolInput, toolResultFailed, toolResultText } from './tool-input.js';
-import { int, num, obj, parseEmbeddedJson, show, str } from './values.js';
+import { wholeNumber, finiteNumber, plainObject, parseEmbeddedJson, show, nonEmptyString } from './values.js';
 
 /** The fields an event row decides. */
 export type EventFields = Pick<RowFields, 'turn_type' | 'kind' | 'text'> &
@@ -45,11 +45,11 @@ export const EVERY_EVENT_HOOK = 'hook.onEvent';
  * carry each request's usage). An error on run.failed, or a failed finish, makes it an error row.
  */
 export function runEndFields(event: string, payload: Record<string, unknown>): EventFields {
-  const result = obj(payload.result);
-  const usage = obj(result?.usage);
-  const model = obj(result?.model);
-  const error = str(payload.error);
-  const reason = str(payload.reason) ?? str(result?.finishReason);
+  const result = plainObject(payload.result);
+  const usage = plainObject(result?.usage);
+  const model = plainObject(result?.model);
+  const error = nonEmptyString(payload.error);
+  const reason = nonEmptyString(payload.reason) ?? nonEmptyString(result?.finishReason);
   return {
     turn_type: 'system',
     kind: 'run_end',
@@ -57,18 +57,18 @@ export function runEndFields(event: string, payload: Record<string, unknown>): E
       `run ${event.slice('run.'.length)}: reason=${show(reason)} iterations=${show(result?.iterations)}` +
       ` duration_ms=${show(result?.durationMs)} tokens_in=${show(usage?.inputTokens)} tokens_out=${show(usage?.outputTokens)}` +
       ` cost=${show(usage?.totalCost)} error=${show(error)}`,
-    model: str(model?.id),
-    provider: str(model?.provider),
+    model: nonEmptyString(model?.id),
+    provider: nonEmptyString(model?.provider),
     is_error: event === 'run.failed' || error !== null || reason === 'error' || reason === 'failed',
   };
 }
 
 /** The tool a capability's context names (`toolCall` of hook.beforeTool/afterTool), else null fields. */
 function toolOf(context: Record<string, unknown> | null): { name: string | null; id: string | null; input: unknown } {
-  const call = obj(context?.toolCall);
+  const call = plainObject(context?.toolCall);
   return {
-    name: str(call?.toolName) ?? str(obj(context?.tool)?.name),
-    id: str(call?.toolCallId),
+    name: nonEmptyString(call?.toolName) ?? nonEmptyString(plainObject(context?.tool)?.name),
+    id: nonEmptyString(call?.toolCallId),
     input: context?.input ?? call?.input,
   };
 }
@@ -79,21 +79,21 @@ function toolOf(context: Record<string, unknown> | null): { name: string | null;
  * <capability> <request JSON>` for any other capability (client tool executors, approvals).
  */
 export function capabilityCallFields(payload: Record<string, unknown>): { fields: EventFields; call: CapabilityCall } {
-  const name = str(payload.capabilityName) ?? '-';
-  const request = obj(payload.payload);
-  const context = obj(request?.context);
+  const name = nonEmptyString(payload.capabilityName) ?? '-';
+  const request = plainObject(payload.payload);
+  const context = plainObject(request?.context);
   const tool = toolOf(context);
   const call: CapabilityCall = { name, tool_name: tool.name, tool_use_id: tool.id };
   const common = { turn_type: 'system' as const, tool_name: tool.name, tool_use_id: tool.id };
   if (!name.startsWith('hook.')) {
     return { call, fields: { ...common, kind: 'capability_call', text: `capability call: ${name} ${shortJson(request ?? {})}` } };
   }
-  const snapshot = obj(context?.snapshot);
+  const snapshot = plainObject(context?.snapshot);
   let text = `hook call: ${name}`;
   if (tool.name !== null || tool.id !== null)
     text += ` tool=${show(tool.name)} call=${show(tool.id)} input=${summariseToolInput(tool.input)}`;
-  if (str(snapshot?.runId) !== null) text += ` run=${show(snapshot?.runId)} status=${show(snapshot?.status)}`;
-  const duration = int(context?.durationMs);
+  if (nonEmptyString(snapshot?.runId) !== null) text += ` run=${show(snapshot?.runId)} status=${show(snapshot?.status)}`;
+  const duration = wholeNumber(context?.durationMs);
   if (duration !== null) text += ` duration_ms=${duration}`;
   return { call, fields: { ...common, kind: 'hook_call', text } };
 }
@@ -104,15 +104,15 @@ export function capabilityCallFields(payload: Record<string, unknown>): { fields
  * answer=<JSON>` (a control such as `{"policy":{"autoApprove":true}}`) `error=... cancelled=...`.
  */
 export function capabilityResultFields(payload: Record<string, unknown>, call: CapabilityCall | null): EventFields | null {
-  const name = str(payload.capabilityName) ?? call?.name ?? '-';
-  const answer = obj(payload.payload);
-  const error = str(payload.error);
+  const name = nonEmptyString(payload.capabilityName) ?? call?.name ?? '-';
+  const answer = plainObject(payload.payload);
+  const error = nonEmptyString(payload.error);
   const ok = payload.ok === true;
   const isHook = name.startsWith('hook.');
   const empty = answer === null || Object.keys(answer).length === 0;
   if (isHook && ok && empty && error === null && payload.cancelled !== true) return null;
   // a hook policy's answer on whether the call may run without asking: the settings model reads it
-  const autoApprove = obj(obj(answer?.control)?.policy)?.autoApprove;
+  const autoApprove = plainObject(plainObject(answer?.control)?.policy)?.autoApprove;
   const policy = typeof autoApprove === 'boolean' ? { setting_name: 'autoApprove', setting_value: String(autoApprove) } : {};
   return {
     ...policy,
@@ -133,8 +133,8 @@ export function approvalRequestFields(payload: Record<string, unknown>): EventFi
   return {
     turn_type: 'system',
     kind: 'approval_request',
-    tool_name: str(payload.toolName),
-    tool_use_id: str(payload.toolCallId),
+    tool_name: nonEmptyString(payload.toolName),
+    tool_use_id: nonEmptyString(payload.toolCallId),
     text:
       `approval requested: tool=${show(payload.toolName)} call=${show(payload.toolCallId)}` +
       ` input=${summariseToolInput(input)} policy=${show(payload.policy)}`,
@@ -159,18 +159,20 @@ export function approvalResultFields(payload: Record<string, unknown>, call: Cap
  * request's token counts and cost (the only record of that request). Null for an empty text.
  */
 export function streamedFields(event: string, payload: Record<string, unknown>): EventFields | null {
-  const tool = { tool_name: str(payload.toolName), tool_use_id: str(payload.toolCallId) };
+  const tool = { tool_name: nonEmptyString(payload.toolName), tool_use_id: nonEmptyString(payload.toolCallId) };
   switch (event) {
     case 'assistant.finished':
-      return str(payload.text) === null ? null : { turn_type: 'assistant', kind: 'assistant_finished', text: str(payload.text) };
-    case 'reasoning.finished':
-      return str(payload.reasoning) === null
+      return nonEmptyString(payload.text) === null
         ? null
-        : { turn_type: 'thinking', kind: 'reasoning_finished', text: str(payload.reasoning) };
+        : { turn_type: 'assistant', kind: 'assistant_finished', text: nonEmptyString(payload.text) };
+    case 'reasoning.finished':
+      return nonEmptyString(payload.reasoning) === null
+        ? null
+        : { turn_type: 'thinking', kind: 'reasoning_finished', text: nonEmptyString(payload.reasoning) };
     case 'tool.started':
       return { ...tool, turn_type: 'tool_use', kind: 'tool_started', text: summariseToolInput(payload.input) };
     case 'tool.finished': {
-      const error = str(payload.error);
+      const error = nonEmptyString(payload.error);
       const output = payload.output === undefined || payload.output === null ? null : toolResultText(payload.output);
       return {
         ...tool,
@@ -181,18 +183,18 @@ export function streamedFields(event: string, payload: Record<string, unknown>):
       };
     }
     case 'usage.updated': {
-      const delta = obj(payload.delta);
-      const totals = obj(payload.totals);
+      const delta = plainObject(payload.delta);
+      const totals = plainObject(payload.totals);
       return {
         turn_type: 'system',
         kind: 'usage',
-        tokens_in: int(delta?.inputTokens),
-        tokens_out: int(delta?.outputTokens),
-        cost_usd: num(delta?.totalCost),
+        tokens_in: wholeNumber(delta?.inputTokens),
+        tokens_out: wholeNumber(delta?.outputTokens),
+        cost_usd: finiteNumber(delta?.totalCost),
         text:
           `usage: tokens_in=${show(delta?.inputTokens)} tokens_out=${show(delta?.outputTokens)}` +
           ` cache_read=${show(delta?.cacheReadTokens)} cache_write=${show(delta?.cacheWriteTokens)} cost=${show(delta?.totalCost)}` +
-          ` agent=${show(obj(payload.agent)?.kind)} (run totals tokens_in=${show(totals?.inputTokens)} tokens_out=${show(totals?.outputTokens)})`,
+          ` agent=${show(plainObject(payload.agent)?.kind)} (run totals tokens_in=${show(totals?.inputTokens)} tokens_out=${show(totals?.outputTokens)})`,
       };
     }
     default:

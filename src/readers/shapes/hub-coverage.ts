@@ -10,7 +10,7 @@
  * (the lead's list does not hold them).
  */
 import { createHash } from 'node:crypto';
-import { obj, str } from './values.js';
+import { plainObject, nonEmptyString } from './values.js';
 
 /** What the run results of one session hold. */
 export interface SessionCoverage {
@@ -62,17 +62,17 @@ export function usageKey(usage: Record<string, unknown> | null): string | null {
 export function coverMessages(coverage: Coverage, sessionId: string | null, messages: unknown[]): void {
   const session = coverageOf(coverage, sessionId);
   for (let i = 0; i < messages.length; i++) {
-    const message = obj(messages[i]);
-    const id = str(message?.id);
+    const message = plainObject(messages[i]);
+    const id = nonEmptyString(message?.id);
     if (id !== null ? session.message_ids.has(id) : session.message_positions.has(i)) continue;
     if (id !== null) session.message_ids.add(id);
     else session.message_positions.add(i);
     if (!message) continue;
-    const usage = usageKey(obj(message.metrics));
+    const usage = usageKey(plainObject(message.metrics));
     if (usage !== null) session.usages.add(usage);
     const blocks = Array.isArray(message.content) ? message.content : [{ type: 'text', text: message.content }];
     for (const value of blocks) {
-      const block = obj(value);
+      const block = plainObject(value);
       if (block?.type === 'tool_use' && typeof block.id === 'string') session.tool_uses.add(block.id);
       else if (block?.type === 'tool_result' && typeof block.tool_use_id === 'string')
         session.tool_results.add(block.tool_use_id);
@@ -107,7 +107,7 @@ export function isCovered(
     case 'reasoning.finished':
       return typeof payload.reasoning === 'string' && session.texts.has(hashOf('thinking', payload.reasoning));
     case 'usage.updated': {
-      const key = usageKey(obj(payload.delta));
+      const key = usageKey(plainObject(payload.delta));
       return key !== null && session.usages.has(key);
     }
     default:

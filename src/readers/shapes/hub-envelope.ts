@@ -6,7 +6,7 @@
  * hub-event-log.ts (the table), handlers/session-event-projector.ts and run-handlers.ts (the payloads).
  */
 import type { SessionRecord } from './session-start.js';
-import { epochMs, int, obj, str } from './values.js';
+import { epochMs, wholeNumber, plainObject, nonEmptyString } from './values.js';
 
 /** One row of `hub_events` as selected: `sequence INTEGER PRIMARY KEY AUTOINCREMENT, event, session_id, envelope_json, created_at` (ms). */
 export interface HubEventRecord {
@@ -49,7 +49,7 @@ function message(err: unknown): string {
 
 /** Reads the envelope of one `hub_events` row. Never throws. */
 export function envelopeOf(record: HubEventRecord): EnvelopeResult {
-  const columnSession = str(sqliteText(record.session_id));
+  const columnSession = nonEmptyString(sqliteText(record.session_id));
   const created = epochMs(typeof record.created_at === 'bigint' ? Number(record.created_at) : record.created_at);
   const fail = (problem: string): EnvelopeResult => ({ ok: false, problem, session_id: columnSession, timestamp_ms: created });
   const text = sqliteText(record.envelope_json);
@@ -61,16 +61,16 @@ export function envelopeOf(record: HubEventRecord): EnvelopeResult {
   } catch (err) {
     return fail(`envelope_json is not valid JSON: ${message(err)}`);
   }
-  const envelope = obj(parsed);
+  const envelope = plainObject(parsed);
   if (!envelope) return fail('envelope_json is not a JSON object');
-  const payload = obj(envelope.payload) ?? {};
-  const event = str(sqliteText(record.event)) ?? str(envelope.event);
+  const payload = plainObject(envelope.payload) ?? {};
+  const event = nonEmptyString(sqliteText(record.event)) ?? nonEmptyString(envelope.event);
   if (event === null) return fail('the event has no name (event column and envelope event both empty)');
   return {
     ok: true,
     envelope: {
       event,
-      session_id: columnSession ?? str(envelope.sessionId) ?? str(payload.sessionId),
+      session_id: columnSession ?? nonEmptyString(envelope.sessionId) ?? nonEmptyString(payload.sessionId),
       timestamp_ms: epochMs(envelope.timestamp) ?? created,
       payload,
     },
@@ -87,37 +87,37 @@ export const ENDED_STATUSES: ReadonlySet<string> = new Set(['completed', 'aborte
  * session.updated, session.attached/detached and the run end events carry one or both.
  */
 export function sessionRecordOf(payload: Record<string, unknown>, sessionId: string): SessionRecord | null {
-  const snapshot = obj(payload.snapshot);
-  const session = obj(payload.session);
+  const snapshot = plainObject(payload.snapshot);
+  const session = plainObject(payload.session);
   if (!snapshot && !session) return null;
-  const metadata = obj(snapshot?.metadata) ?? obj(session?.metadata);
-  const workspace = obj(snapshot?.workspace);
-  const model = obj(snapshot?.model);
+  const metadata = plainObject(snapshot?.metadata) ?? plainObject(session?.metadata);
+  const workspace = plainObject(snapshot?.workspace);
+  const model = plainObject(snapshot?.model);
   return {
-    session_id: str(snapshot?.sessionId) ?? str(session?.sessionId) ?? sessionId,
-    source: str(snapshot?.source) ?? str(metadata?.source),
-    status: str(snapshot?.status) ?? str(session?.status),
+    session_id: nonEmptyString(snapshot?.sessionId) ?? nonEmptyString(session?.sessionId) ?? sessionId,
+    source: nonEmptyString(snapshot?.source) ?? nonEmptyString(metadata?.source),
+    status: nonEmptyString(snapshot?.status) ?? nonEmptyString(session?.status),
     pid: null,
     started_at: snapshot?.createdAt ?? session?.createdAt ?? null,
     ended_at: snapshot?.endedAt ?? null,
-    exit_code: int(snapshot?.exitCode),
-    cwd: str(workspace?.cwd) ?? str(session?.cwd),
-    workspace_root: str(workspace?.root) ?? str(session?.workspaceRoot),
-    provider: str(model?.providerId) ?? str(metadata?.provider),
-    model: str(model?.modelId) ?? str(metadata?.model),
-    prompt: str(metadata?.prompt),
+    exit_code: wholeNumber(snapshot?.exitCode),
+    cwd: nonEmptyString(workspace?.cwd) ?? nonEmptyString(session?.cwd),
+    workspace_root: nonEmptyString(workspace?.root) ?? nonEmptyString(session?.workspaceRoot),
+    provider: nonEmptyString(model?.providerId) ?? nonEmptyString(metadata?.provider),
+    model: nonEmptyString(model?.modelId) ?? nonEmptyString(metadata?.model),
+    prompt: nonEmptyString(metadata?.prompt),
     metadata,
   };
 }
 
 /** The client that created a session, from the hub's session record (`createdByClientId`), or null. */
 export function creatorOf(payload: Record<string, unknown>): string | null {
-  return str(obj(payload.session)?.createdByClientId);
+  return nonEmptyString(plainObject(payload.session)?.createdByClientId);
 }
 
 /** The messages of a run's result (`payload.result.messages`: the session's message list when the run ended), or null. */
 export function runMessagesOf(payload: Record<string, unknown>): unknown[] | null {
-  const messages = obj(payload.result)?.messages;
+  const messages = plainObject(payload.result)?.messages;
   return Array.isArray(messages) ? messages : null;
 }
 

@@ -9,7 +9,7 @@ import { ENDED_STATUSES } from './hub-envelope.js';
 import { gitBranchOf, type SessionRecord, sessionStartFields } from './session-start.js';
 import { followModelInfo, type ModelInForce, sdkMessageRows, type TranscriptContext } from './sdk-messages.js';
 import { userInputOf } from './user-input.js';
-import { epochMs, obj, show, str } from './values.js';
+import { epochMs, plainObject, show, nonEmptyString } from './values.js';
 
 /** One session of one log, as its events so far describe it. */
 export interface HubSessionState {
@@ -100,7 +100,7 @@ export function sessionRecordFields(
         turn_type: 'user',
         kind: 'session_prompt',
         text: typed?.text ?? record.prompt,
-        permission_mode: typed?.mode ?? str(record.metadata?.mode),
+        permission_mode: typed?.mode ?? nonEmptyString(record.metadata?.mode),
       });
     }
   } else if (event === 'session.created') {
@@ -160,8 +160,8 @@ export function runMessageRows(
   const inForce: ModelInForce = { model: state.model, provider: state.provider };
   const rows: Row[] = [];
   for (let i = 0; i < messages.length; i++) {
-    const value = obj(messages[i]);
-    const id = str(value?.id);
+    const value = plainObject(messages[i]);
+    const id = nonEmptyString(value?.id);
     if (id !== null ? state.message_ids.has(id) : state.message_positions.has(i)) {
       if (value) followModelInfo(value, inForce);
       continue;

@@ -12,13 +12,13 @@
 import * as path from 'node:path';
 import { readJsonFile } from '../parse/json-file.js';
 import { streamJson } from '../parse/json-stream.js';
-import { cutText } from '../parse/quote.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
 import type { Row, RowFields, Source } from '../../core/row.js';
 import { guardFile, needsOriginal, parserRow, rowFor } from './rows.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { readTaskSettings } from './task-settings.js';
 import { historyItemRow } from './history-item.js';
-import { epochMs, int, num, obj, show, str } from './values.js';
+import { epochMs, wholeNumber, finiteNumber, plainObject, show, nonEmptyString } from './values.js';
 import { type HistoryFacts, modelAt, type TaskContext } from './task-context.js';
 import { requestResults } from './request-results.js';
 import { readUiMessages } from './ui-messages.js';
@@ -93,9 +93,9 @@ async function* readTaskHistory(
       return;
     }
     index += 1;
-    const item = obj(event.value);
+    const item = plainObject(event.value);
     if (item === null) {
-      yield parserRow(source, file, index, `history item is not a JSON object: ${cutText(show(event.value), 77)}`);
+      yield parserRow(source, file, index, `history item is not a JSON object: ${shortenAtTokenBoundary(show(event.value), 77)}`);
       continue;
     }
     const history = historyItemRow(item);
@@ -108,7 +108,7 @@ async function* readTaskHistory(
 /** The `task_history` row of one task's `history_item.json` (Roo Code 3.49+), filling `facts` for the task's rows. */
 async function* readHistoryItem(source: Source, file: string, facts: Map<string, HistoryFacts>): AsyncGenerator<Row> {
   const parsed = await readJsonFile(file);
-  const item = parsed.ok ? obj(parsed.value) : null;
+  const item = parsed.ok ? plainObject(parsed.value) : null;
   if (!parsed.ok || item === null) {
     yield parserRow(source, file, null, parsed.ok ? 'history item is not a JSON object' : parsed.message);
     return;
@@ -123,7 +123,7 @@ async function* readHistoryItem(source: Source, file: string, facts: Map<string,
 async function* readTaskMetadata(source: Source, file: string, task: TaskContext): AsyncGenerator<Row> {
   const base = { session_id: task.session_id, project_path: task.project_path };
   const parsed = await readJsonFile(file);
-  const meta = parsed.ok ? obj(parsed.value) : null;
+  const meta = parsed.ok ? plainObject(parsed.value) : null;
   if (!parsed.ok || meta === null) {
     yield parserRow(source, file, null, parsed.ok ? 'task metadata is not a JSON object' : parsed.message, base);
     return;
@@ -137,14 +137,18 @@ async function* readTaskMetadata(source: Source, file: string, task: TaskContext
       continue;
     }
     for (let i = 0; i < list.length; i++) {
-      const entry = obj(list[i]);
+      const entry = plainObject(list[i]);
       if (entry === null) {
         yield parserRow(source, file, i + 1, `${field} entry ${i + 1} is not a JSON object`, base);
         continue;
       }
       const at = { ...base, source_line: i + 1, turn_type: 'system' as const, kind: field };
       if (field === 'model_usage') {
-        const usage = { ts: epochMs(entry.ts), model: str(entry.model_id), provider: str(entry.model_provider_id) };
+        const usage = {
+          ts: epochMs(entry.ts),
+          model: nonEmptyString(entry.model_id),
+          provider: nonEmptyString(entry.model_provider_id),
+        };
         task.usage.push(usage);
         const mode = show(entry.mode);
         yield rowFor(source, file, {
@@ -231,24 +235,30 @@ function asToolResult(fields: RowFields, last: LastCall): RowFields {
 /** The rows of the `index`-th entry (1-based) of an API history; `last` follows its native tool_use blocks. */
 function apiEntryRows(source: Source, file: string, value: unknown, index: number, task: TaskContext, last: LastCall): Row[] {
   const base = { session_id: task.session_id, project_path: task.project_path };
-  const entry = obj(value);
+  const entry = plainObject(value);
   const content = entry?.content;
   if (entry === null || (typeof content !== 'string' && !Array.isArray(content))) {
     const what = entry === null ? 'entry is not a JSON object' : 'entry content is neither a string nor an array';
     return [parserRow(source, file, index, what, base)];
   }
-  const role = str(entry.role);
+  const role = nonEmptyString(entry.role);
   const ts = epochMs(entry.ts);
   const model = modelAt(task, entry.modelInfo, ts);
-  const metrics = obj(entry.metrics);
-  const tokens = obj(metrics?.tokens);
+  const metrics = plainObject(entry.metrics);
+  const tokens = plainObject(metrics?.tokens);
   const blocks: unknown[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
   const at: MessageFields = { ...base, ...model, source_line: index, timestamp_utc: ts };
   const rows: Row[] = [];
   for (let seq = 0; seq < blocks.length; seq++) {
     const usage =
-      seq === 0 ? { tokens_in: int(tokens?.prompt), tokens_out: int(tokens?.completion), cost_usd: num(metrics?.cost) } : null;
-    const block = obj(blocks[seq]);
+      seq === 0
+        ? {
+            tokens_in: wholeNumber(tokens?.prompt),
+            tokens_out: wholeNumber(tokens?.completion),
+            cost_usd: finiteNumber(metrics?.cost),
+          }
+        : null;
+    const block = plainObject(blocks[seq]);
     if (block === null) {
       rows.push(parserRow(source, file, index, `content block ${seq} is not a JSON object`, { ...at, source_seq: seq }));
       continue;

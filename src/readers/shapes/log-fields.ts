@@ -9,7 +9,7 @@
  * named as a secret is not emitted at all.
  */
 import type { RowFields } from '../../core/row.js';
-import { obj, show, str } from './values.js';
+import { plainObject, show, nonEmptyString } from './values.js';
 
 /** Key names whose values are never written: those ending (case and `_`/`-` aside) with one of these words. */
 const SECRET_NAME =
@@ -24,7 +24,7 @@ const NOT_KEPT = '[not kept]';
 
 /** The value with its secret-named keys, if it is an object, replaced by `[not kept]` (one level down). */
 function withoutSecrets(value: unknown): unknown {
-  const record = obj(value);
+  const record = plainObject(value);
   if (record === null || !Object.keys(record).some(isSecretName)) return value;
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, isSecretName(k) ? NOT_KEPT : v]));
 }
@@ -43,7 +43,7 @@ function firstString(records: ReadonlyArray<Record<string, unknown> | null>, key
   for (const record of records) {
     if (record === null) continue;
     for (const key of keys) {
-      const value = str(record[key]);
+      const value = nonEmptyString(record[key]);
       if (value !== null) return value;
     }
   }
@@ -58,9 +58,9 @@ function firstString(records: ReadonlyArray<Record<string, unknown> | null>, key
  * names (2.x pino lines are cline-core's messages).
  */
 export function jsonRecordColumns(message: string, fields: Record<string, unknown>): Partial<RowFields> {
-  const properties = obj(fields.properties);
+  const properties = plainObject(fields.properties);
   const both = [fields, properties];
-  const toolUsed = str(fields.event) === 'task.tool_used' ? str(properties?.tool) : null;
+  const toolUsed = nonEmptyString(fields.event) === 'task.tool_used' ? nonEmptyString(properties?.tool) : null;
   return {
     session_id: firstString(both, ['sessionId', 'ulid']) ?? textSessionId(message),
     model: firstString(both, ['model', 'modelId']),

@@ -21,7 +21,7 @@
  * warnings, stack traces) has no time and no level: a line that starts with a space or tab continues the
  * record before it (stack frames), any other line is a record of free text (`null` here).
  */
-import { epochMs, obj, str } from './values.js';
+import { epochMs, plainObject, nonEmptyString } from './values.js';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 
@@ -90,7 +90,7 @@ export function wallClockMs(y: number, mo: number, d: number, h: number, mi: num
 /** The JSON object a line holds, or null (not an object, not JSON). */
 function jsonObject(text: string): Record<string, unknown> | null {
   try {
-    return obj(JSON.parse(text));
+    return plainObject(JSON.parse(text));
   } catch {
     return null;
   }
@@ -112,7 +112,7 @@ function jsonRecord(record: Record<string, unknown>, tag: string | null): LogRec
     if (key === timeKey || key === messageKey || (key === 'level' && recordLevel !== null)) continue;
     fields[key] = value;
   }
-  const message = messageKey === null ? '' : (str(record[messageKey]) ?? '');
+  const message = messageKey === null ? '' : (nonEmptyString(record[messageKey]) ?? '');
   // 2.x writes each line of Cline's Logger (`ERROR message`) as a pino info record: its level is the Logger's
   const logger = recordLevel === null || recordLevel === 'info' ? LOGGER_LEVEL.exec(message) : null;
   return {

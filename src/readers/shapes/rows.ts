@@ -4,7 +4,7 @@
  */
 import { rethrowOwnFault } from '../../core/own-fault.js';
 import { imagePath, type Row, type RowFields, type Source, type TimestampSource } from '../../core/row.js';
-import { cutAtBoundary, cutText, safeJsonMessage } from '../parse/quote.js';
+import { cutAtBoundary, shortenAtTokenBoundary, safeJsonMessage } from '../parse/quote.js';
 import { holdsElided } from '../parse/base64-elision.js';
 
 /** Longest text kept in one row, in UTF-16 code units; longer texts are cut and marked. */
@@ -90,7 +90,7 @@ export function parserRow(
 ): Row {
   const rel = imagePath(source, file) || '.';
   const where = line === null ? rel : `${rel} line ${line}`;
-  const short = cutText(safeJsonMessage(problem), 300);
+  const short = shortenAtTokenBoundary(safeJsonMessage(problem), 300);
   return rowFor(source, file, {
     ...fields,
     source_line: line,

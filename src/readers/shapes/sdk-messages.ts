@@ -9,9 +9,9 @@ import { needsOriginal, parserRow, rowFor } from './rows.js';
 import { streamJson } from '../parse/json-stream.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { readJsonFile } from '../parse/json-file.js';
-import { cutText } from '../parse/quote.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
 import { userTextFields } from './user-input.js';
-import { epochMs, int, num, obj, show, str } from './values.js';
+import { epochMs, wholeNumber, finiteNumber, plainObject, show, nonEmptyString } from './values.js';
 
 /** What a transcript takes from its session folder and manifest. */
 export interface TranscriptContext {
@@ -73,9 +73,9 @@ export interface MessagePlace {
 
 /** Takes the model and provider of an SDK message's `modelInfo` into `inForce` (a message without one keeps them). */
 export function followModelInfo(message: Record<string, unknown>, inForce: ModelInForce): void {
-  const info = obj(message.modelInfo);
-  inForce.model = str(info?.id) ?? inForce.model;
-  inForce.provider = str(info?.provider) ?? inForce.provider;
+  const info = plainObject(message.modelInfo);
+  inForce.model = nonEmptyString(info?.id) ?? inForce.model;
+  inForce.provider = nonEmptyString(info?.provider) ?? inForce.provider;
 }
 
 /**
@@ -94,7 +94,7 @@ export function sdkMessageRows(
 ): Row[] {
   const { line, firstSeq } = place;
   const common = { session_id: context.session_id, project_path: context.project_path, git_branch: context.git_branch };
-  const message = obj(value);
+  const message = plainObject(value);
   if (!message) return [parserRow(source, file, line, `message is not an object`, { ...common, source_seq: firstSeq })];
   followModelInfo(message, inForce);
   const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
@@ -107,8 +107,8 @@ export function sdkMessageRows(
       }),
     ];
   }
-  const role = str(message.role);
-  const metrics = obj(message.metrics);
+  const role = nonEmptyString(message.role);
+  const metrics = plainObject(message.metrics);
   const base: MessageFields = {
     session_id: context.session_id,
     project_path: context.project_path,
@@ -120,10 +120,14 @@ export function sdkMessageRows(
   };
   const rows: Row[] = [];
   for (let seq = 0; seq < blocks.length; seq++) {
-    const block = obj(blocks[seq]);
+    const block = plainObject(blocks[seq]);
     const usage =
       seq === 0 && metrics
-        ? { tokens_in: int(metrics.inputTokens), tokens_out: int(metrics.outputTokens), cost_usd: num(metrics.cost) }
+        ? {
+            tokens_in: wholeNumber(metrics.inputTokens),
+            tokens_out: wholeNumber(metrics.outputTokens),
+            cost_usd: finiteNumber(metrics.cost),
+          }
         : null;
     if (!block) {
       rows.push(
@@ -147,11 +151,11 @@ export function sdkMessageRows(
 async function noMessagesProblem(file: string): Promise<string | null> {
   const parsed = await readJsonFile(file);
   if (!parsed.ok) return `no message read: ${parsed.message}`;
-  const messages = obj(parsed.value)?.messages;
-  if (Array.isArray(messages) || obj(messages) !== null) return null;
+  const messages = plainObject(parsed.value)?.messages;
+  if (Array.isArray(messages) || plainObject(messages) !== null) return null;
   return messages === undefined
     ? 'no messages array, no message read'
-    : `messages is not an array (${cutText(show(messages), 77)}), no message read`;
+    : `messages is not an array (${shortenAtTokenBoundary(show(messages), 77)}), no message read`;
 }
 
 /** A message's time: its own `ts` (recorded), else its session's start (derived: the message wrote none). */

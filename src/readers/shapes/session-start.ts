@@ -5,7 +5,7 @@
  * (store specification, "Model rows", "Sync, relay and origin rows", "Imported sessions").
  */
 import type { RowFields } from '../../core/row.js';
-import { epochMs, int, obj, show, str } from './values.js';
+import { epochMs, wholeNumber, plainObject, show, nonEmptyString } from './values.js';
 
 /** The fields of a session record that the start rows use, from a manifest or a sessions.db row. */
 export interface SessionRecord {
@@ -30,12 +30,12 @@ export type SessionRecordOrigin = 'manifest' | 'sessions.db' | 'hub event log';
 /** The enterprise upload target of a session's metadata (`enterprise.blobUpload`), or null. */
 export function blobUploadOf(metadata: Record<string, unknown> | null): Record<string, unknown> | null {
   if (!metadata) return null;
-  return obj(metadata['enterprise.blobUpload']) ?? obj(obj(metadata.enterprise)?.blobUpload);
+  return plainObject(metadata['enterprise.blobUpload']) ?? plainObject(plainObject(metadata.enterprise)?.blobUpload);
 }
 
 /** The git branch a session's metadata records (`metadata.git.branch`, written by the 3.x CLI), or null. */
 export function gitBranchOf(metadata: Record<string, unknown> | null): string | null {
-  return str(obj(metadata?.git)?.branch);
+  return nonEmptyString(plainObject(metadata?.git)?.branch);
 }
 
 /** `session start: ...`, `model: ...` and the optional `session synced: ...` rows, in that order. */
@@ -44,11 +44,11 @@ export function sessionStartFields(record: SessionRecord, origin: SessionRecordO
   const project = record.cwd ?? record.workspace_root;
   const meta = record.metadata;
   const common = { timestamp_utc: started, session_id: record.session_id, project_path: project, git_branch: gitBranchOf(meta) };
-  const title = str(meta?.title) ?? null;
+  const title = nonEmptyString(meta?.title) ?? null;
   let text =
     `session start: source=${show(record.source)} status=${show(record.status)} pid=${show(record.pid)}` +
     ` cwd=${show(record.cwd)} workspace_root=${show(record.workspace_root)} title=${show(title)}`;
-  const imported = obj(meta?.importedFrom);
+  const imported = plainObject(meta?.importedFrom);
   const importedFrom = imported ? show(imported.tool) : null;
   if (imported) {
     text +=
@@ -82,10 +82,10 @@ export function sessionStartFields(record: SessionRecord, origin: SessionRecordO
   ];
   const upload = blobUploadOf(meta);
   if (upload) {
-    const storage = obj(upload.storage) ?? {};
+    const storage = plainObject(upload.storage) ?? {};
     const target =
       `${show(storage.adapterType)} bucket ${show(storage.bucket)}` +
-      ` object sessions/${str(upload.userDistinctId) ?? 'unknown'}/${record.session_id}/messages.json`;
+      ` object sessions/${nonEmptyString(upload.userDistinctId) ?? 'unknown'}/${record.session_id}/messages.json`;
     const from =
       origin === 'manifest'
         ? `${record.session_id}.json metadata enterprise.blobUpload, started_at`
@@ -123,18 +123,18 @@ export function sessionStartFields(record: SessionRecord, origin: SessionRecordO
 /** A SessionRecord from an untrusted object with the manifest's / sessions.db's field names. */
 export function sessionRecordFrom(value: Record<string, unknown>, sessionId: string, metadata: unknown): SessionRecord {
   return {
-    session_id: str(value.session_id) ?? sessionId,
-    source: str(value.source),
-    status: str(value.status),
-    pid: int(value.pid),
+    session_id: nonEmptyString(value.session_id) ?? sessionId,
+    source: nonEmptyString(value.source),
+    status: nonEmptyString(value.status),
+    pid: wholeNumber(value.pid),
     started_at: value.started_at,
     ended_at: value.ended_at,
-    exit_code: int(value.exit_code),
-    cwd: str(value.cwd),
-    workspace_root: str(value.workspace_root),
-    provider: str(value.provider),
-    model: str(value.model),
-    prompt: str(value.prompt),
-    metadata: obj(metadata),
+    exit_code: wholeNumber(value.exit_code),
+    cwd: nonEmptyString(value.cwd),
+    workspace_root: nonEmptyString(value.workspace_root),
+    provider: nonEmptyString(value.provider),
+    model: nonEmptyString(value.model),
+    prompt: nonEmptyString(value.prompt),
+    metadata: plainObject(metadata),
   };
 }

@@ -5,7 +5,7 @@
  * records (an origin and a sync row per record, at the file's mtime, which is refreshed every 20 s).
  */
 import type { RowFields } from '../../core/row.js';
-import { epochMs, obj, show, str } from './values.js';
+import { epochMs, plainObject, show, nonEmptyString } from './values.js';
 
 /** The fields of one row, or a part of the file that could not be read (its 1-based position, if any). */
 export type CloudItem = { fields: RowFields } | { problem: string; position: number | null };
@@ -22,7 +22,7 @@ export function* cloudTaskTargetItems(
   mtimeMs: number | null,
 ): Generator<CloudItem> {
   if (state.cloudTaskTarget === undefined) return;
-  const target = obj(state.cloudTaskTarget);
+  const target = plainObject(state.cloudTaskTarget);
   if (!target) {
     yield { problem: 'cloudTaskTarget is not an object', position: null };
     return;
@@ -41,7 +41,7 @@ export function* cloudTaskTargetItems(
 /** An `origin` and a `sync` row per cloudSessionStatuses entry, at its observedAt. */
 export function* cloudSessionStatusItems(state: Record<string, unknown>, from: string): Generator<CloudItem> {
   if (state.cloudSessionStatuses === undefined) return;
-  const statuses = obj(state.cloudSessionStatuses);
+  const statuses = plainObject(state.cloudSessionStatuses);
   if (!statuses) {
     yield { problem: 'cloudSessionStatuses is not an object', position: null };
     return;
@@ -50,7 +50,7 @@ export function* cloudSessionStatusItems(state: Record<string, unknown>, from: s
   let position = 0;
   for (const [sessionId, value] of Object.entries(statuses)) {
     position += 1;
-    const entry = obj(value);
+    const entry = plainObject(value);
     if (!entry) {
       yield { problem: `cloudSessionStatuses ${sessionId} is not an object`, position };
       continue;
@@ -79,8 +79,8 @@ export function* pendingStartItems(records: unknown[], from: string, mtimeMs: nu
   const where = `${from}, file mtime`;
   for (const [index, value] of records.entries()) {
     const position = index + 1;
-    const record = obj(value);
-    const sessionId = str(record?.sessionId);
+    const record = plainObject(value);
+    const sessionId = nonEmptyString(record?.sessionId);
     if (!record || !sessionId) {
       yield { problem: `record ${position} has no sessionId`, position };
       continue;
@@ -98,7 +98,7 @@ export function* pendingStartItems(records: unknown[], from: string, mtimeMs: nu
         source_seq: 0,
         kind: 'origin',
         session_origin: 'remote',
-        text: `session origin: remote cline-cloud session ${sessionId} sandbox start pending account=${show(str(record.account))} endpoint=${show(str(record.endpoint))} (from ${where})`,
+        text: `session origin: remote cline-cloud session ${sessionId} sandbox start pending account=${show(nonEmptyString(record.account))} endpoint=${show(nonEmptyString(record.endpoint))} (from ${where})`,
       },
     };
     yield { fields: { ...common, source_seq: 1, kind: 'sync', sync_target: 'cline-cloud', text: syncedText(sessionId, where) } };

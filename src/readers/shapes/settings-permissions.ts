@@ -7,7 +7,7 @@
  * configurations copied from it give the same list) and `disabled`. Server env, headers and oauth
  * values are never read.
  */
-import { obj, show } from './values.js';
+import { plainObject, show } from './values.js';
 
 /** One `key=value` setting, or a part of the file that could not be read. */
 export type PermissionItem = { key: string; value: unknown } | { problem: string };
@@ -25,7 +25,7 @@ export const MAX_SETTINGS_DEPTH = 1000;
 export function* leaves(prefix: string, value: unknown): Generator<PermissionItem> {
   const stack: { key: string; value: unknown; depth: number }[] = [{ key: prefix, value, depth: 0 }];
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const record = obj(top.value);
+    const record = plainObject(top.value);
     if (!record) {
       yield { key: top.key, value: top.value };
     } else if (top.depth >= MAX_SETTINGS_DEPTH) {
@@ -63,13 +63,13 @@ export function* globalSettingsPermissions(settings: Record<string, unknown>): G
     if (key === 'disabledTools' || key === 'disabledPlugins') {
       yield* entries(key, value);
     } else if (key === 'tools') {
-      const tools = obj(value);
+      const tools = plainObject(value);
       if (!tools) {
         yield { key, value };
         continue;
       }
       for (const [name, config] of Object.entries(tools)) {
-        const record = obj(config);
+        const record = plainObject(config);
         if (!record) yield { key: `tools.${name}`, value: config };
         else if (record.enabled !== undefined) yield { key: `tools.${name}.enabled`, value: record.enabled };
       }
@@ -81,13 +81,13 @@ export function* globalSettingsPermissions(settings: Record<string, unknown>): G
 
 /** settings/cline_mcp_settings.json: per server one `autoApprove=<tool>` (and `alwaysAllow=<tool>`) per tool and `disabled` when present. */
 export function* mcpSettingsPermissions(settings: Record<string, unknown>): Generator<PermissionItem> {
-  const servers = obj(settings.mcpServers);
+  const servers = plainObject(settings.mcpServers);
   if (!servers) {
     yield { problem: 'no mcpServers object' };
     return;
   }
   for (const [name, config] of Object.entries(servers)) {
-    const server = obj(config);
+    const server = plainObject(config);
     if (!server) {
       yield { problem: `mcpServers.${name} is not an object` };
       continue;

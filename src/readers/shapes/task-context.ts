@@ -3,7 +3,7 @@
  * taskHistory.json and task_metadata.json say about its models.
  */
 import type { RowFields } from '../../core/row.js';
-import { obj, str } from './values.js';
+import { plainObject, nonEmptyString } from './values.js';
 
 /** What taskHistory.json says about one task, for the task's own rows. */
 export interface HistoryFacts {
@@ -29,9 +29,9 @@ export interface TaskContext {
 
 /** Model and provider of a message: its own modelInfo, else task_metadata at that time, else taskHistory. */
 export function modelAt(task: TaskContext, modelInfo: unknown, ts: number | null): Pick<RowFields, 'model' | 'provider'> {
-  const info = obj(modelInfo);
-  const own = str(info?.modelId);
-  if (own !== null) return { model: own, provider: str(info?.providerId) };
+  const info = plainObject(modelInfo);
+  const own = nonEmptyString(info?.modelId);
+  if (own !== null) return { model: own, provider: nonEmptyString(info?.providerId) };
   if (task.usage.length > 0) {
     let pick = task.usage[0];
     if (ts !== null) for (const u of task.usage) if (u.ts !== null && u.ts <= ts) pick = u;

@@ -18,10 +18,10 @@
 import { promises as fs } from 'node:fs';
 import type { Row, RowFields, Source } from '../../core/row.js';
 import { readJsonFile } from '../parse/json-file.js';
-import { cutText } from '../parse/quote.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
 import { homePath } from './home-path.js';
 import { parserRow, rowFor } from './rows.js';
-import { obj, str } from './values.js';
+import { plainObject, nonEmptyString } from './values.js';
 
 /** Deepest nesting followed; a deeper value is printed by its path so far. */
 const MAX_DEPTH = 32;
@@ -33,13 +33,18 @@ const CREDENTIAL_KEY = /(key|token|secret|password|passwd|credential|auth|cookie
 /** The model and provider a task's settings put in force for its mode (act unless `mode` says plan), or null. */
 export function settingsModel(settings: Record<string, unknown>): Pick<RowFields, 'model' | 'provider'> {
   const mode = settings.mode === 'plan' ? 'plan' : 'act';
-  const provider = str(settings[`${mode}ModeApiProvider`]);
-  let model = str(settings[`${mode}ModeApiModelId`]);
+  const provider = nonEmptyString(settings[`${mode}ModeApiProvider`]);
+  let model = nonEmptyString(settings[`${mode}ModeApiModelId`]);
   if (model === null) {
     const prefix = `${mode}Mode`;
     for (const [key, value] of Object.entries(settings)) {
-      if (key.startsWith(prefix) && key.endsWith('ModelId') && key !== `${mode}ModeApiModelId` && str(value) !== null) {
-        model = str(value);
+      if (
+        key.startsWith(prefix) &&
+        key.endsWith('ModelId') &&
+        key !== `${mode}ModeApiModelId` &&
+        nonEmptyString(value) !== null
+      ) {
+        model = nonEmptyString(value);
         break;
       }
     }
@@ -65,7 +70,7 @@ function nestedLeaves(value: unknown, prefix: string, out: TaskSetting[], depth:
     for (const item of value) nestedLeaves(item, `${prefix}[]`, out, depth + 1);
     return;
   }
-  const record = obj(value);
+  const record = plainObject(value);
   if (record !== null) {
     const keys = Object.keys(record);
     if (keys.length === 0) out.push({ key: prefix, value: '{}' });
@@ -80,7 +85,8 @@ function nestedLeaves(value: unknown, prefix: string, out: TaskSetting[], depth:
 export function taskSettings(settings: Record<string, unknown>): { items: TaskSetting[]; more: boolean } {
   const items: TaskSetting[] = [];
   for (const [key, value] of Object.entries(settings)) {
-    if (typeof value === 'string') items.push({ key, value: CREDENTIAL_KEY.test(key) ? '<set>' : cutText(value, 300) });
+    if (typeof value === 'string')
+      items.push({ key, value: CREDENTIAL_KEY.test(key) ? '<set>' : shortenAtTokenBoundary(value, 300) });
     else if (typeof value === 'number' || typeof value === 'boolean' || value === null) items.push({ key, value: String(value) });
     else nestedLeaves(value, key, items, 1);
     if (items.length > MAX_LEAVES) break;
@@ -101,7 +107,7 @@ export async function* readTaskSettings(
 ): AsyncGenerator<Row> {
   const base = { session_id: task.session_id, project_path: task.project_path };
   const parsed = await readJsonFile(file);
-  const settings = parsed.ok ? obj(parsed.value) : null;
+  const settings = parsed.ok ? plainObject(parsed.value) : null;
   if (!parsed.ok || settings === null) {
     yield parserRow(source, file, null, parsed.ok ? 'task settings are not a JSON object' : parsed.message, base);
     return;

@@ -7,16 +7,16 @@
  * log entries, runs and outcomes. `agent_event` payloads (the teammates' streamed agent events) and
  * `task_end` results are summed up, not copied: their content is in the teammates' transcripts.
  */
-import { cutText } from '../parse/quote.js';
-import { label, obj, show, str } from './values.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
+import { label, plainObject, show, nonEmptyString } from './values.js';
 
 /** Longest free text (a message body, a role prompt) kept in one event's summary. */
 const MAX_FIELD_CHARS = 4000;
 
 /** What a summary prints of a free-text field: cut at a token boundary past MAX_FIELD_CHARS. */
 function free(value: unknown): string {
-  const s = str(value);
-  return s === null ? '-' : cutText(s, MAX_FIELD_CHARS);
+  const s = nonEmptyString(value);
+  return s === null ? '-' : shortenAtTokenBoundary(s, MAX_FIELD_CHARS);
 }
 
 /** `key=value` of an id or status field (objects shown as JSON, cut to 100 characters). */
@@ -27,42 +27,42 @@ function kv(key: string, value: unknown): string {
 /** The agent an event is about, wherever its type keeps it. */
 function eventAgent(payload: Record<string, unknown>): string | null {
   return (
-    str(payload.agentId) ??
-    str(obj(payload.run)?.agentId) ??
-    str(obj(payload.entry)?.agentId) ??
-    str(obj(payload.message)?.fromAgentId) ??
-    str(obj(payload.fragment)?.sourceAgentId) ??
-    str(obj(payload.task)?.assignee)
+    nonEmptyString(payload.agentId) ??
+    nonEmptyString(plainObject(payload.run)?.agentId) ??
+    nonEmptyString(plainObject(payload.entry)?.agentId) ??
+    nonEmptyString(plainObject(payload.message)?.fromAgentId) ??
+    nonEmptyString(plainObject(payload.fragment)?.sourceAgentId) ??
+    nonEmptyString(plainObject(payload.task)?.assignee)
   );
 }
 
 /** The model an event names (a spawned teammate's), or null. */
 export function eventModel(payload: Record<string, unknown>): string | null {
-  return str(obj(payload.teammate)?.modelId);
+  return nonEmptyString(plainObject(payload.teammate)?.modelId);
 }
 
 /** The part of an event's text after its type: ids, statuses and its free text, by event type. */
 export function eventSummary(type: string, payload: Record<string, unknown>): string {
-  const run = obj(payload.run);
-  const task = obj(payload.task);
-  const outcome = obj(payload.outcome);
-  const fragment = obj(payload.fragment);
+  const run = plainObject(payload.run);
+  const task = plainObject(payload.task);
+  const outcome = plainObject(payload.outcome);
+  const fragment = plainObject(payload.fragment);
   switch (type) {
     case 'task_start':
       return `${kv('agent', payload.agentId)} message=${free(payload.message)}`;
     case 'task_end': {
-      const result = obj(payload.result);
+      const result = plainObject(payload.result);
       const messages = Array.isArray(payload.messages)
         ? payload.messages.length
         : Array.isArray(result?.messages)
           ? result.messages.length
           : null;
-      return `${kv('agent', payload.agentId)} ${kv('finish', result?.finishReason)} ${kv('messages', messages)} error=${free(obj(payload.error)?.message)}`;
+      return `${kv('agent', payload.agentId)} ${kv('finish', result?.finishReason)} ${kv('messages', messages)} error=${free(plainObject(payload.error)?.message)}`;
     }
     case 'agent_event':
-      return `${kv('agent', payload.agentId)} ${kv('event', obj(payload.event)?.type)}`;
+      return `${kv('agent', payload.agentId)} ${kv('event', plainObject(payload.event)?.type)}`;
     case 'teammate_spawned': {
-      const mate = obj(payload.teammate);
+      const mate = plainObject(payload.teammate);
       return (
         `${kv('agent', payload.agentId)} ${kv('role', payload.role)} ${kv('model', mate?.modelId)}` +
         ` ${kv('max_iterations', mate?.maxIterations)} role_prompt=${free(mate?.rolePrompt)}`
@@ -77,14 +77,14 @@ export function eventSummary(type: string, payload: Record<string, unknown>): st
         ` title=${free(task?.title)} summary=${free(task?.summary)}`
       );
     case 'team_message': {
-      const m = obj(payload.message);
+      const m = plainObject(payload.message);
       return (
         `${kv('from', m?.fromAgentId)} ${kv('to', m?.toAgentId)} ${kv('task', m?.taskId)} subject=${free(m?.subject)}` +
         ` body=${free(m?.body)}`
       );
     }
     case 'team_mission_log': {
-      const e = obj(payload.entry);
+      const e = plainObject(payload.entry);
       return `${kv('agent', e?.agentId)} ${kv('kind', e?.kind)} ${kv('task', e?.taskId)} summary=${free(e?.summary)} next=${free(e?.nextAction)}`;
     }
     case 'outcome_created':

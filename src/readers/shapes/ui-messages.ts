@@ -6,12 +6,12 @@
  */
 import { ERROR_KINDS, messageTurnType } from './cline-message-kinds.js';
 import { streamJson } from '../parse/json-stream.js';
-import { cutText } from '../parse/quote.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
 import type { Row, RowFields, Source } from '../../core/row.js';
 import { needsOriginal, parserRow, rowFor } from './rows.js';
 import { requestResults } from './request-results.js';
 import { modelAt, type TaskContext } from './task-context.js';
-import { epochMs, int, num, obj, parseEmbeddedJson, show, str } from './values.js';
+import { epochMs, wholeNumber, finiteNumber, plainObject, parseEmbeddedJson, show, nonEmptyString } from './values.js';
 
 /** The last tool use of the file so far: a tool result carries its id and name. */
 interface LastToolUse {
@@ -45,9 +45,9 @@ export async function* readUiMessages(source: Source, file: string, task: TaskCo
     }
     index += 1;
     const rowsOf = (value: unknown): Row[] => {
-      const message = obj(value);
+      const message = plainObject(value);
       if (message === null)
-        return [parserRow(source, file, index, `message is not a JSON object: ${cutText(show(value), 77)}`, base)];
+        return [parserRow(source, file, index, `message is not a JSON object: ${shortenAtTokenBoundary(show(value), 77)}`, base)];
       const fields = messageFields(message, index, task, last);
       const row = rowFor(source, file, fields);
       if (fields.kind !== 'say:api_req_started' || fields.text === null || fields.text === undefined) return [row];
@@ -85,8 +85,8 @@ export async function* readUiMessages(source: Source, file: string, task: TaskCo
 
 /** The row of the `index`-th message (1-based) of the file, after the tool use `last`. */
 function messageFields(message: Record<string, unknown>, index: number, task: TaskContext, last: LastToolUse): RowFields {
-  const type = str(message.type);
-  const value = type === 'ask' ? str(message.ask) : type === 'say' ? str(message.say) : null;
+  const type = nonEmptyString(message.type);
+  const value = type === 'ask' ? nonEmptyString(message.ask) : type === 'say' ? nonEmptyString(message.say) : null;
   const kind = `${type ?? show(message.type)}:${value ?? '-'}`;
   // Cline shows a task's first message as its task whatever its `say` (ChatView: `displayMessages.at(0)`);
   // the 1.x CLI writes the prompt there as `say: "text"`, which would otherwise read as the agent's.
@@ -112,20 +112,20 @@ function messageFields(message: Record<string, unknown>, index: number, task: Ta
     tokens_out: null,
     cost_usd: null,
   };
-  if (value === 'reasoning' && raw === null) fields.text = str(message.reasoning);
+  if (value === 'reasoning' && raw === null) fields.text = nonEmptyString(message.reasoning);
   else if (value === 'api_req_started') {
-    const info = obj(parseEmbeddedJson(raw));
+    const info = plainObject(parseEmbeddedJson(raw));
     if (info !== null) {
-      fields.text = str(info.request) ?? '-';
-      fields.tokens_in = int(info.tokensIn);
-      fields.tokens_out = int(info.tokensOut);
-      fields.cost_usd = num(info.cost);
-      if (str(info.cancelReason) !== null) fields.is_error = true;
+      fields.text = nonEmptyString(info.request) ?? '-';
+      fields.tokens_in = wholeNumber(info.tokensIn);
+      fields.tokens_out = wholeNumber(info.tokensOut);
+      fields.cost_usd = finiteNumber(info.cost);
+      if (nonEmptyString(info.cancelReason) !== null) fields.is_error = true;
     }
   } else if (kind === 'ask:command' && raw !== null && raw.endsWith('REQ_APP')) {
     fields.text = raw.slice(0, -'REQ_APP'.length);
   } else if (value === 'browser_action_result') {
-    const result = obj(parseEmbeddedJson(raw));
+    const result = plainObject(parseEmbeddedJson(raw));
     if (result !== null && typeof result.screenshot === 'string') {
       const { screenshot: _screenshot, ...rest } = result;
       fields.text = withAttachments(show(rest), [1], null);
@@ -146,10 +146,10 @@ function messageFields(message: Record<string, unknown>, index: number, task: Ta
 function toolNameOf(value: string | null, raw: string | null): string | null {
   switch (value) {
     case 'tool':
-      return str(obj(parseEmbeddedJson(raw))?.tool);
+      return nonEmptyString(plainObject(parseEmbeddedJson(raw))?.tool);
     case 'use_mcp_server': {
-      const mcp = obj(parseEmbeddedJson(raw));
-      return mcp?.type === 'access_mcp_resource' ? 'access_mcp_resource' : str(mcp?.toolName);
+      const mcp = plainObject(parseEmbeddedJson(raw));
+      return mcp?.type === 'access_mcp_resource' ? 'access_mcp_resource' : nonEmptyString(mcp?.toolName);
     }
     case 'command':
       return 'execute_command';

@@ -6,7 +6,7 @@
  * search-index readers, so a prompt reads the same from both.
  */
 import type { RowFields } from '../../core/row.js';
-import { obj } from './values.js';
+import { plainObject } from './values.js';
 
 const USER_INPUT = /^<user_input mode="([a-z]+)">([\s\S]*)<\/user_input>\s*$/;
 const SYSTEM_REMINDER = '[SYSTEM] ';
@@ -19,7 +19,7 @@ export function userInputOf(text: string): { text: string; mode: string } | null
 
 /** Whether a user message is Cline's own reminder rather than something the user typed. */
 export function isRunReminder(text: string, metadata: unknown): boolean {
-  const meta = obj(metadata);
+  const meta = plainObject(metadata);
   if (meta?.displayRole === 'system') return true;
   return text.startsWith(SYSTEM_REMINDER);
 }

@@ -4,12 +4,12 @@
  */
 
 /** The value if it is a non-empty string, else null. */
-export function str(value: unknown): string | null {
+export function nonEmptyString(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
 /** The value if it is a finite number (or a numeric string), else null. */
-export function num(value: unknown): number | null {
+export function finiteNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && value.trim() !== '') {
     const n = Number(value);
@@ -19,18 +19,18 @@ export function num(value: unknown): number | null {
 }
 
 /** An integer count (tokens, pids), else null. */
-export function int(value: unknown): number | null {
-  const n = num(value);
+export function wholeNumber(value: unknown): number | null {
+  const n = finiteNumber(value);
   return n === null ? null : Math.trunc(n);
 }
 
 /** The value if it is a boolean, else null. */
-export function bool(value: unknown): boolean | null {
+export function booleanOrNull(value: unknown): boolean | null {
   return typeof value === 'boolean' ? value : null;
 }
 
 /** The value if it is a plain object (not an array, not null), else null. */
-export function obj(value: unknown): Record<string, unknown> | null {
+export function plainObject(value: unknown): Record<string, unknown> | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 

@@ -20,12 +20,12 @@ import type { AgentId } from '../../core/root-kinds.js';
 import type { Row, Source } from '../../core/row.js';
 import { hasTable, type PrivateCopy } from '../../evidence/sqlite-copy.js';
 import { readJsonFile } from '../parse/json-file.js';
-import { cutText } from '../parse/quote.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
 import { historyItemRow } from '../shapes/history-item.js';
 import { entries, leaves, type PermissionItem } from '../shapes/settings-permissions.js';
 import { parserRow, rowFor } from '../shapes/rows.js';
 import { readEvidenceDatabases } from '../shapes/sqlite-evidence.js';
-import { obj, show } from '../shapes/values.js';
+import { plainObject, show } from '../shapes/values.js';
 import { agentOfExtension, agentSecret, SECRET_PREFIX, workspaceFolder } from './state-keys.js';
 
 /** Longest value of one setting kept in its row's text. */
@@ -87,7 +87,7 @@ async function* readItemTable(ctx: DbContext, copy: PrivateCopy): AsyncGenerator
           project_path: ctx.projectPath,
           turn_type: 'system',
           kind: 'secret_key',
-          text: `secret key: ${cutText(secret.key, MAX_SETTING_CHARS)} (value not read)`,
+          text: `secret key: ${shortenAtTokenBoundary(secret.key, MAX_SETTING_CHARS)} (value not read)`,
         });
         continue;
       }
@@ -113,7 +113,7 @@ function* stateRows(ctx: DbContext, rowid: number, extension: string, agent: Age
   const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : typeof raw === 'string' ? raw : null;
   let state: Record<string, unknown> | null = null;
   try {
-    state = text === null ? null : obj(JSON.parse(text));
+    state = text === null ? null : plainObject(JSON.parse(text));
   } catch (err) {
     yield parserRow(ctx.source, ctx.file, rowid, `${extension}: ${(err as Error).message}`, { agent });
     return;
@@ -126,7 +126,7 @@ function* stateRows(ctx: DbContext, rowid: number, extension: string, agent: Age
   for (const [name, value] of Object.entries(state)) {
     if (name === 'taskHistory' && Array.isArray(value)) {
       for (const element of value) {
-        const item = obj(element);
+        const item = plainObject(element);
         if (item === null) {
           yield parserRow(ctx.source, ctx.file, rowid, `${extension} taskHistory: item is not a JSON object`, {
             agent,
@@ -154,7 +154,7 @@ function* stateRows(ctx: DbContext, rowid: number, extension: string, agent: Age
         project_path: ctx.projectPath,
         turn_type: 'system',
         kind: 'state_setting',
-        text: `state setting: ${extension} ${item.key}=${cutText(shown, MAX_SETTING_CHARS)}`,
+        text: `state setting: ${extension} ${item.key}=${shortenAtTokenBoundary(shown, MAX_SETTING_CHARS)}`,
         setting_name: item.key,
         setting_value: shown,
       });
@@ -170,7 +170,7 @@ function* stateRows(ctx: DbContext, rowid: number, extension: string, agent: Age
  * other key as it stands.
  */
 function settingItems(name: string, value: unknown): Iterable<PermissionItem> {
-  if (name === 'autoApprovalSettings' && obj(value) !== null) return leaves(name, value);
+  if (name === 'autoApprovalSettings' && plainObject(value) !== null) return leaves(name, value);
   if (name === 'allowedCommands' || name === 'deniedCommands') return entries(name, value);
   return [{ key: name, value }];
 }

@@ -9,13 +9,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCheckpoints } from '../../src/readers/checkpoints.js';
-import { applyDelta } from '../../src/readers/parse/git-delta.js';
-import { looseObjectType } from '../../src/readers/parse/git-loose.js';
-import { parseCommit, parseTree } from '../../src/readers/parse/git-object.js';
-import { readPackIndex } from '../../src/readers/parse/git-pack-index.js';
-import { parseConfig, parsePackedRefs, parseReflogLine, parseRefFile } from '../../src/readers/parse/git-refs.js';
-import { collect, fixture, listFiles, makeSource } from '../helpers/source.js';
+import { readCheckpoints } from '../../../src/readers/checkpoints.js';
+import { applyDelta } from '../../../src/readers/parse/git-delta.js';
+import { looseObjectType } from '../../../src/readers/parse/git-loose.js';
+import { parseCommit, parseTree } from '../../../src/readers/parse/git-object.js';
+import { readPackIndex } from '../../../src/readers/parse/git-pack-index.js';
+import { parseConfig, parsePackedRefs, parseReflogLine, parseRefFile } from '../../../src/readers/parse/git-refs.js';
+import { collect, fixture, listFiles, makeSource } from '../../helpers/source.js';
 
 const tmpDirs: string[] = [];
 afterAll(() => {

@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJsonFile } from '../../src/readers/parse/json-file.js';
-import { readSettings } from '../../src/readers/settings.js';
-import { collect, makeSource } from '../helpers/source.js';
+import { readJsonFile } from '../../../src/readers/parse/json-file.js';
+import { readSettings } from '../../../src/readers/settings.js';
+import { collect, makeSource } from '../../helpers/source.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-json-file-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -8,10 +8,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ArraySplitter, MAX_ELEMENT_BYTES } from '../../src/readers/parse/json-elements.js';
-import { streamJson, streamJsonTokens, type JsonEvent } from '../../src/readers/parse/json-stream.js';
+import { ArraySplitter, MAX_ELEMENT_BYTES } from '../../../src/readers/parse/json-elements.js';
+import { streamJson, streamJsonTokens, type JsonEvent } from '../../../src/readers/parse/json-stream.js';
 
-const REAL = path.resolve(__dirname, '../../../shared/real-cline');
+const REAL = path.resolve(__dirname, '../../../../shared/real-cline');
 const REAL_FILES = ['messages_success.messages.json', 'session_session.messages.json'];
 /** The real transcripts are beside the repository on the team's machines, not in a fresh clone. */
 const HAS_REAL = REAL_FILES.every((name) => existsSync(path.join(REAL, name)));

@@ -3,12 +3,12 @@
  * a cut never ends inside a token, so no start or end of a key survives where no detector would see it.
  */
 import { describe, expect, it } from 'vitest';
-import { quoteLine } from '../../src/readers/parse/lines.js';
-import { cutText, safeJsonMessage } from '../../src/readers/parse/quote.js';
-import { capText, MAX_TEXT_CHARS, parserRow } from '../../src/readers/shapes/rows.js';
-import { redact } from '../../src/write/redact.js';
-import { FAKE } from '../helpers/fake-secrets.js';
-import { makeSource } from '../helpers/source.js';
+import { quoteLine } from '../../../src/readers/parse/lines.js';
+import { shortenAtTokenBoundary, safeJsonMessage } from '../../../src/readers/parse/quote.js';
+import { capText, MAX_TEXT_CHARS, parserRow } from '../../../src/readers/shapes/rows.js';
+import { redact } from '../../../src/write/redact.js';
+import { FAKE } from '../../helpers/fake-secrets.js';
+import { makeSource } from '../../helpers/source.js';
 
 /** The V8 message of JSON.parse on `text`. */
 function parseError(text: string): string {
@@ -74,10 +74,10 @@ describe('parserRow', () => {
   });
 });
 
-describe('cutText and capText', () => {
-  it('cutText ends at a token boundary and marks the cut', () => {
-    expect(cutText(`{"k":"${FAKE.openai}"}`, 77)).toBe('{"k":"...');
-    expect(cutText('short', 77)).toBe('short');
+describe('shortenAtTokenBoundary and capText', () => {
+  it('shortenAtTokenBoundary ends at a token boundary and marks the cut', () => {
+    expect(shortenAtTokenBoundary(`{"k":"${FAKE.openai}"}`, 77)).toBe('{"k":"...');
+    expect(shortenAtTokenBoundary('short', 77)).toBe('short');
   });
 
   it('capText cuts a text longer than the row limit before a key that crosses it', () => {

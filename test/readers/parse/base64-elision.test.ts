@@ -9,11 +9,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ELIDED, elideBase64, MIN_RUN } from '../../src/readers/parse/base64-elision.js';
-import { readVscodeTasks } from '../../src/readers/vscode-tasks.js';
-import { readSdkMessages } from '../../src/readers/shapes/sdk-messages.js';
-import type { Row } from '../../src/core/row.js';
-import { collect, makeSource } from '../helpers/source.js';
+import { ELIDED, elideBase64, MIN_RUN } from '../../../src/readers/parse/base64-elision.js';
+import { readVscodeTasks } from '../../../src/readers/vscode-tasks.js';
+import { readSdkMessages } from '../../../src/readers/shapes/sdk-messages.js';
+import type { Row } from '../../../src/core/row.js';
+import { collect, makeSource } from '../../helpers/source.js';
 
 /** A base64 run of `n` characters (no padding). */
 const b64 = (n: number, seed = 'iVBORw0KGgoAAAANSUhEUg') => seed.repeat(Math.ceil(n / seed.length)).slice(0, n);
