@@ -39,7 +39,8 @@ export function stampOf(file: string): string | null {
 /**
  * Bytes of `file` read into one buffer and hashed, to the end (also if it grows meanwhile), as
  * readChunks reads them. One buffer for the whole file: a fresh 1 MiB buffer per chunk cost the big
- * transcript's worker more in allocation and page faults than the hashing itself (docs/BENCHMARKS.md).
+ * transcript's worker more in allocation and page faults than the hashing itself (docs/BENCHMARKS.md,
+ * "Behind the code").
  */
 function hashChunks(file: string, hash: ReturnType<typeof createHash>): void {
   const fd = openEvidence(file);

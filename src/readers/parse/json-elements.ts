@@ -6,8 +6,8 @@
  * Token-by-token parsers (@streamparser/json, the fallback) spend several times longer on the same bytes.
  *
  * The complete elements of a chunk are parsed in groups of about GROUP_BYTES, not in one call: a string of
- * more than 128 KiB goes to V8's large-object space, and on Node 20 one parse of a 1 MiB batch cost about
- * eight times the CPU of the same bytes in groups of 16 KiB (docs/BENCHMARKS.md, issue 30's profile).
+ * more than 128 KiB goes to V8's large-object space, where decoding and parsing it cost several times the
+ * CPU of the same bytes in small groups (docs/BENCHMARKS.md, "Behind the code").
  *
  * It checks only what it must to find the elements: `JSON.parse` checks each batch of elements, and the
  * rest of the document (the "skeleton", with the target array emptied) is parsed once at the end. On
