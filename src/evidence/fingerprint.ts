@@ -3,8 +3,8 @@
  * the file is read, and the stamp that tells afterwards whether it changed while it was being read.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, readFileSync, statSync } from 'node:fs';
-import { openEvidence, readChunks } from './file-chunks.js';
+import { closeSync, readFileSync, readSync, statSync } from 'node:fs';
+import { CHUNK_BYTES, openEvidence } from './file-chunks.js';
 
 export interface Fingerprint {
   size: number | null;
@@ -36,10 +36,30 @@ export function stampOf(file: string): string | null {
   }
 }
 
+/**
+ * Bytes of `file` read into one buffer and hashed, to the end (also if it grows meanwhile), as
+ * readChunks reads them. One buffer for the whole file: a fresh 1 MiB buffer per chunk cost the big
+ * transcript's worker more in allocation and page faults than the hashing itself (docs/BENCHMARKS.md,
+ * "Behind the code").
+ */
+function hashChunks(file: string, hash: ReturnType<typeof createHash>): void {
+  const fd = openEvidence(file);
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (;;) {
+      const bytesRead = readSync(fd, buf, 0, buf.length, null);
+      if (bytesRead === 0) return;
+      hash.update(buf.subarray(0, bytesRead));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 async function sha256Of(file: string, size: number): Promise<string | null> {
   const hash = createHash('sha256');
   try {
-    if (size > WHOLE_BYTES) for await (const chunk of readChunks(file)) hash.update(chunk);
+    if (size > WHOLE_BYTES) hashChunks(file, hash);
     else {
       const fd = openEvidence(file);
       try {

@@ -5,6 +5,10 @@
  * jumps over string bodies with `indexOf`, so it touches few bytes of a transcript, which is mostly text.
  * Token-by-token parsers (@streamparser/json, the fallback) spend several times longer on the same bytes.
  *
+ * The complete elements of a chunk are parsed in groups of about GROUP_BYTES, not in one call: a string of
+ * more than 128 KiB goes to V8's large-object space, where decoding and parsing it cost several times the
+ * CPU of the same bytes in small groups (docs/BENCHMARKS.md, "Behind the code").
+ *
  * It checks only what it must to find the elements: `JSON.parse` checks each batch of elements, and the
  * rest of the document (the "skeleton", with the target array emptied) is parsed once at the end. On
  * anything unusual it gives up (`giveUp` is set) and the caller reads the file again with the token
@@ -24,6 +28,13 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
+
+/**
+ * Bytes of elements parsed by one `JSON.parse`, at least: a group ends with the first element that takes
+ * it to this size. Small enough that the group's text (UTF-16 once any character is not Latin-1) stays
+ * under V8's 128 KiB large-object threshold unless one element alone is larger.
+ */
+export const GROUP_BYTES = 16 * 1024;
 
 /** Bytes of elements held while waiting for the element's end; beyond it, the token parser takes over. */
 export const MAX_ELEMENT_BYTES = 32 * 1024 * 1024;
@@ -98,8 +109,8 @@ export class ArraySplitter {
     const n = buf.length;
     let regionStart = this.target === 'open' ? 0 : -1;
     let skeletonStart = this.target === 'open' ? -1 : 0;
-    let lastBoundary = -1;
-    let boundaries = 0;
+    /** Offsets of the commas between elements of the target array in this chunk, in order. */
+    const commas: number[] = [];
     let i = 0;
     if (this.inString) {
       const end = stringEnd(buf, 0, this.backslashes);
@@ -148,25 +159,24 @@ export class ArraySplitter {
         if (this.depth < 0) this.giveUp = 'unbalanced brackets';
         else if (this.target === 'open' && this.depth === this.targetDepth - 1) {
           if (b !== CLOSE_ARRAY) this.giveUp = 'unbalanced brackets';
-          else this.flush(buf, regionStart, i, boundaries + 1, out, true);
+          else this.flush(buf, regionStart, i, commas, out, true);
           this.target = 'closed';
           regionStart = -1;
           skeletonStart = i;
         }
       } else if (b === COMMA) {
-        if (this.target === 'open' && this.depth === this.targetDepth) {
-          lastBoundary = i;
-          boundaries += 1;
-        } else if (this.depth === 1) this.expectKey = true;
+        if (this.target === 'open' && this.depth === this.targetDepth) commas.push(i);
+        else if (this.depth === 1) this.expectKey = true;
       } else if (b === COLON) {
         if (this.depth === 1) this.expectKey = false;
       } else if (this.depth === 0 && !isSpace(b)) this.giveUp = 'bytes outside the root';
     }
     if (this.giveUp !== null) return out;
     if (regionStart !== -1) {
-      if (lastBoundary !== -1) {
-        this.flush(buf, regionStart, lastBoundary, boundaries, out, false);
-        regionStart = lastBoundary + 1;
+      if (commas.length > 0) {
+        const lastComma = commas.pop() as number;
+        this.flush(buf, regionStart, lastComma, commas, out, false);
+        regionStart = lastComma + 1;
       }
       this.hold(buf.subarray(regionStart));
     }
@@ -202,14 +212,30 @@ export class ArraySplitter {
     return { values: [], truncated: false };
   }
 
-  /** Parses held bytes + buf[from, to) as `expected` elements into `out` (0 allowed for a closing `[]`). */
-  private flush(buf: Buffer, from: number, to: number, expected: number, out: Element[], closing: boolean): void {
-    const bytes = this.pending.length === 0 ? buf.subarray(from, to) : Buffer.concat([...this.pending, buf.subarray(from, to)]);
+  /**
+   * Parses held bytes + buf[from, to) into `out`: the elements between the `commas` (offsets in buf, in
+   * [from, to)), in groups of about GROUP_BYTES (a closing `[]` gives none).
+   */
+  private flush(buf: Buffer, from: number, to: number, commas: number[], out: Element[], closing: boolean): void {
+    const held = this.pending;
     this.pending = [];
     this.pendingBytes = 0;
-    if (closing && expected === 1 && this.count === 0 && bytes.every(isSpace)) return;
-    const values = this.parse(bytes, expected);
-    if (values !== null) for (const v of values) out.push(v);
+    if (closing && commas.length === 0 && this.count === 0) {
+      const bytes = held.length === 0 ? buf.subarray(from, to) : Buffer.concat([...held, buf.subarray(from, to)]);
+      if (bytes.every(isSpace)) return;
+    }
+    let start = from;
+    let elements = 0;
+    for (let k = 0; k <= commas.length && this.giveUp === null; k++) {
+      const end = k < commas.length ? commas[k] : to;
+      elements += 1;
+      if (k < commas.length && end - start < GROUP_BYTES) continue;
+      const group = buf.subarray(start, end);
+      const values = this.parse(start === from && held.length > 0 ? Buffer.concat([...held, group]) : group, elements);
+      if (values !== null) for (const v of values) out.push(v);
+      start = end + 1;
+      elements = 0;
+    }
   }
 
   private parse(bytes: Buffer, expected: number): Element[] | null {

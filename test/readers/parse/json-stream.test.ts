@@ -7,8 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ArraySplitter, MAX_ELEMENT_BYTES } from '../../../src/readers/parse/json-elements.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { ELIDED } from '../../../src/readers/parse/base64-elision.js';
+import { ArraySplitter, GROUP_BYTES, MAX_ELEMENT_BYTES } from '../../../src/readers/parse/json-elements.js';
 import { streamJson, streamJsonTokens, type JsonEvent } from '../../../src/readers/parse/json-stream.js';
 
 const REAL = path.resolve(__dirname, '../../../../shared/real-cline');
@@ -117,6 +118,58 @@ describe('ArraySplitter', () => {
       ['', null],
     ];
     for (const [doc, key] of cases) expect(split(Buffer.from(doc), key, []).giveUp, doc).not.toBeNull();
+  });
+
+  // issue 30: a chunk's elements are parsed in groups of about GROUP_BYTES, never as one large string
+  const MANY = Array.from({ length: 1200 }, (_, i) => ({
+    ...(TRICKY[i % TRICKY.length] as object),
+    i,
+    big: i % 97 === 0 ? `long ${'é,]"\\'.repeat(GROUP_BYTES)}` : null,
+    images: i % 41 === 0 ? [`data:image/png;base64,${'QUJD'.repeat(600)}`] : [],
+  }));
+  const manyDoc = Buffer.from(`[${MANY.map((v) => JSON.stringify(v)).join(',\n')}]`);
+
+  it('parses a chunk of many elements in groups, with the values JSON.parse gives wherever chunks are cut', () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const one = split(manyDoc, null, []);
+      expect(one.giveUp).toBeNull();
+      expect(one.values).toEqual(MANY);
+      // one call per group, not one for the whole chunk: an element over GROUP_BYTES ends its group
+      const calls = parse.mock.calls.length;
+      expect(calls).toBeGreaterThanOrEqual(MANY.filter((v) => v.big !== null).length);
+      expect(calls).toBeLessThan(MANY.length / 4);
+    } finally {
+      parse.mockRestore();
+    }
+    for (const cuts of [[1], [GROUP_BYTES - 3], [100_000, 100_001, 300_000], [manyDoc.length - 2]]) {
+      const r = split(manyDoc, null, cuts);
+      expect(r.giveUp, `cuts ${cuts}`).toBeNull();
+      expect(r.values, `cuts ${cuts}`).toEqual(MANY);
+    }
+  });
+
+  it('elides payloads group by group, and gives each element as written', () => {
+    const s = new ArraySplitter(null, true);
+    const elements = [...s.push(manyDoc.subarray(0, 400_000)), ...s.push(manyDoc.subarray(400_000))];
+    expect(s.end().truncated).toBe(false);
+    expect(elements).toHaveLength(MANY.length);
+    for (const [i, e] of elements.entries()) {
+      const hadImage = MANY[i].images.length > 0;
+      // an element of a group with payloads cut comes with its original, whether its own were cut or not
+      if (e.original !== null) expect(e.original(), `element ${i}`).toEqual(MANY[i]);
+      if (hadImage) {
+        expect(e.original, `element ${i}`).not.toBeNull();
+        expect((e.value as { images: string[] }).images[0]).toBe(`data:image/png;base64,${ELIDED}`);
+      } else expect(e.value, `element ${i}`).toEqual(MANY[i]);
+    }
+  });
+
+  it('gives up on a group that does not parse, after the groups before it', () => {
+    const bad = Buffer.concat([manyDoc.subarray(0, manyDoc.length - 1), Buffer.from(',{"x" 1}]')]);
+    const r = split(bad, null, []);
+    expect(r.giveUp).toMatch(/^element after #/);
+    expect(MANY.slice(0, r.values.length)).toEqual(r.values);
   });
 });
 
