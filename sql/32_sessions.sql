@@ -45,8 +45,9 @@ summary as (
         min(client) as client,
         min(agent) as agent,
         arg_min(project_path, coalesce(timestamp_utc, '9999-12-31'::TIMESTAMPTZ)) filter (where project_path is not null) as project_path,
-        min(timestamp_utc) as first_timestamp_utc,
-        max(timestamp_utc) as last_timestamp_utc,
+        -- recorded times only (is_recorded_time, sql/00): a settings.json's mtime is the copy's time
+        min(timestamp_utc) filter (where is_recorded_time(timestamp_source)) as first_timestamp_utc,
+        max(timestamp_utc) filter (where is_recorded_time(timestamp_source)) as last_timestamp_utc,
         list(distinct model order by model) filter (where model is not null) as models,
         list(distinct provider order by provider) filter (where provider is not null) as providers,
         count(*) as count_rows,
@@ -184,8 +185,8 @@ comment on column sessions.user is 'User of its home (the home column); null whe
 comment on column sessions.client is 'Client of its rows (the least, if several).';
 comment on column sessions.agent is 'Agent of the Cline family whose session it is: cline, roo-code or kilo-code (the least, if several; each agent keeps its own task ids).';
 comment on column sessions.project_path is 'project_path of its earliest dated row that has one.';
-comment on column sessions.first_timestamp_utc is 'Time of its first dated event.';
-comment on column sessions.last_timestamp_utc is 'Time of its last dated event.';
+comment on column sessions.first_timestamp_utc is 'Time of its first event with a recorded time (timestamp_source recorded or local_clock; a file mtime does not count); null when none has one.';
+comment on column sessions.last_timestamp_utc is 'Time of its last event with a recorded time (timestamp_source recorded or local_clock; a file mtime does not count); null when none has one.';
 comment on column sessions.models is 'Distinct models of its events, sorted.';
 comment on column sessions.providers is 'Distinct providers of its events, sorted.';
 comment on column sessions.count_rows is 'Its events (dropped duplicates not counted).';

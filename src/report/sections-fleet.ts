@@ -25,8 +25,8 @@ ${figure('hosts', 'Hosts with Cline rows', count(g.hosts))}
 ${figure('host-images', 'Host images loaded', count(g.hostImages))}
 ${figure('sessions', 'Sessions', count(g.sessions))}
 ${figure('rows', 'Timeline rows (events)', count(g.rows))}
-${figure('first', 'First row (UTC)', g.firstUtc ?? '-')}
-${figure('last', 'Last row (UTC)', g.lastUtc ?? '-')}
+${figure('first', 'First recorded time (UTC)', g.firstUtc ?? '-')}
+${figure('last', 'Last recorded time (UTC)', g.lastUtc ?? '-')}
 ${figure('undated', 'Undated rows', count(g.undatedRows))}
 ${figure('parser-errors', 'Parser errors', count(g.parserErrors))}
 ${figure('secrets', 'Secret fingerprints', count(g.secretFingerprints))}
