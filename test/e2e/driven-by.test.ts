@@ -56,9 +56,7 @@ beforeAll(async () => {
   const load = await cli(['load', '--fleet', fleet, '--out', temp.out]);
   expect(load.code, load.stderr).toBe(0);
   const result = await queryWarehouse(temp.out, 'select host, session_id, driven_by, driven_by_evidence from sessions');
-  rows = new Map(
-    result.rows.map((r) => [`${r[0]}/${r[1]}`, { driven_by: r[2] as string, evidence: [...(r[3] as string[])] }]),
-  );
+  rows = new Map(result.rows.map((r) => [`${r[0]}/${r[1]}`, { driven_by: r[2] as string, evidence: [...(r[3] as string[])] }]));
   findings = (await storedFindings(temp.out)).filter((f) => f.hunt_id === 'agent-driven-session');
 }, 300_000);
 
@@ -91,7 +89,11 @@ describe.skipIf(DRIVEN.length === 0)(`who drove each session of the real-produce
   });
 
   it('calls a session person where a prompt of it was typed into the TUI, on the input history', () => {
-    const tui = ALL.flatMap((c) => sessionsOf(c).filter(typedIntoTui).map((s) => [c, s] as const));
+    const tui = ALL.flatMap((c) =>
+      sessionsOf(c)
+        .filter(typedIntoTui)
+        .map((s) => [c, s] as const),
+    );
     expect(tui.length).toBeGreaterThanOrEqual(2);
     for (const [c, s] of tui) {
       expect([s.id, row(c, s).driven_by]).toEqual([s.id, 'person']);

@@ -18,6 +18,7 @@ export function providerDefaultRows(value: unknown, mtime: number | null): RowFi
   if (last !== null)
     rows.push({
       timestamp_utc: mtime,
+      timestamp_source: 'file_mtime',
       turn_type: 'system',
       kind: 'provider_default',
       provider: last,
