@@ -140,8 +140,7 @@ async function driveTarget(target: Target, driven = false): Promise<void> {
   };
   // The scripts need the workspace path (3.x tools take absolute paths), so they are set once it exists.
   const plans = driven ? drivenPlans(ws, bridgeWorktree(dir)) : allPlans(ws, target.generation === 'sdk');
-  if (!driven)
-    for (const p of attackPlans(ws, home, world, listener.url, target.generation === 'sdk')) plans[p.scenario] = p;
+  if (!driven) for (const p of attackPlans(ws, home, world, listener.url, target.generation === 'sdk')) plans[p.scenario] = p;
   mock.setScenarios(mockScenarios(plans));
   const env = childEnv(home, mock.baseUrl, world.fakeBin);
   const ctx: Ctx = { target, dir, home, ws, installDir, logs, env, mock, facts, plans, runCount: 0 };
