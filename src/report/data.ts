@@ -184,6 +184,9 @@ export interface SessionTimeline {
   sessionId: string;
   /** Whose session it is: cline, roo-code, kilo-code (sessions.agent). */
   agent: string | null;
+  /** Who drove it: person, agent or unknown (sessions.driven_by), and the evidence codes it rests on. */
+  drivenBy: string | null;
+  drivenByEvidence: string | null;
   projectPath: string | null;
   firstUtc: string | null;
   lastUtc: string | null;

@@ -153,7 +153,8 @@ function chosenSessions(caps: ReportCaps, withFindings: boolean): string {
   const findings = withFindings
     ? 'left join (select host, session_id, count(*) as n from findings group by all) f using (host, session_id)'
     : '';
-  return `select s.host, s.session_id, s.agent, s.project_path, s.first_timestamp_utc, s.last_timestamp_utc,
+  return `select s.host, s.session_id, s.agent, s.driven_by, array_to_string(s.driven_by_evidence, ', ') as driven_by_evidence,
+    s.project_path, s.first_timestamp_utc, s.last_timestamp_utc,
     array_to_string(s.models, ', ') as models, ${withFindings ? 'coalesce(f.n, 0)' : '0'} as findings,
     count(*) over () as total
   from sessions s ${findings}
@@ -163,7 +164,7 @@ function chosenSessions(caps: ReportCaps, withFindings: boolean): string {
 }
 
 export function sessionsSql(caps: ReportCaps, withFindings: boolean): string {
-  return `select host, session_id, agent, project_path, ${utc('first_timestamp_utc')} as first_utc,
+  return `select host, session_id, agent, driven_by, driven_by_evidence, project_path, ${utc('first_timestamp_utc')} as first_utc,
   ${utc('last_timestamp_utc')} as last_utc, models, findings, total
 from (${chosenSessions(caps, withFindings)})
 order by host, first_timestamp_utc nulls last, session_id`;

@@ -105,6 +105,8 @@ async function readSessions(
       host: String(r.host),
       sessionId: String(r.session_id),
       agent: str(r.agent),
+      drivenBy: str(r.driven_by),
+      drivenByEvidence: str(r.driven_by_evidence),
       projectPath: str(r.project_path),
       firstUtc: str(r.first_utc),
       lastUtc: str(r.last_utc),

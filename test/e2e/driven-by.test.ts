@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryWarehouse } from '../../src/warehouse/build.js';
 import { cli, type StoredFinding, storedFindings, tempOut } from '../helpers/hunt-run.js';
 import { type Corpus, copyHome, corpora } from '../helpers/real-corpus.js';
+import { elements, makeReport, textOf } from '../helpers/report-page.js';
 import { fixture } from '../helpers/source.js';
 
 interface DrivenSession {
@@ -134,5 +135,22 @@ describe.skipIf(DRIVEN.length === 0)(`who drove each session of the real-produce
       for (const s of sessionsOf(c).filter((x) => (x.bridgeRestored ?? []).length > 0))
         for (const { command } of s.commands)
           expect(findings.find((f) => f.session_id === s.observedSessionId)?.summary).toContain(command);
+  });
+
+  it("says in the report's session timelines who drove each session and on what evidence", async () => {
+    const { doc } = await makeReport(temp.out, path.join(temp.dir, 'report.html'));
+    const shown = elements(doc)
+      .filter((e) => e.tagName === 'details' && e.attrs.some((a) => a.name === 'class' && a.value === 'session'))
+      .map(textOf);
+    const agentSessions = DRIVEN.flatMap((c) => sessionsOf(c).filter((s) => (s.bridgeRestored ?? []).length > 0));
+    expect(agentSessions.length).toBeGreaterThan(0);
+    for (const s of agentSessions) {
+      const text = shown.find((t) => t.includes(s.observedSessionId!));
+      expect(text, `${s.id} has no timeline on the page`).toBeDefined();
+      expect(text).toContain('Driven by: agent (providers_json_restored');
+    }
+    for (const c of ALL)
+      for (const s of sessionsOf(c).filter(typed))
+        expect(shown.filter((t) => t.includes(s.observedSessionId!) && t.includes('Driven by: agent'))).toEqual([]);
   });
 });
