@@ -133,6 +133,8 @@ export interface SecretRow {
 
 export interface SettingRow {
   host: string;
+  /** Whose setting it is: cline, roo-code, kilo-code (safety_off.agent). */
+  agent: string | null;
   home: string | null;
   /** `name=value` of a row of safety_off (sql/39). */
   setting: string;

@@ -55,12 +55,12 @@ export function factsSql(caps: ReportCaps): string {
   from t where model is not null
   group by model, provider
 ), settings as (
-  select host, home, setting_name || '=' || coalesce(setting_value, '-') as setting, what, count(*) as rows,
+  select host, agent, home, setting_name || '=' || coalesce(setting_value, '-') as setting, what, count(*) as rows,
     count(distinct session_id) as sessions, ${utc('min(timestamp_utc)')} as first_utc, ${utc('max(timestamp_utc)')} as last_utc,
     min(source_file) as source_file, count(*) over () as total,
-    row_number() over (order by host, home, setting_name, setting_value, what) as ord
+    row_number() over (order by host, agent, home, setting_name, setting_value, what) as ord
   from safety_off
-  group by host, home, setting_name, setting_value, what
+  group by host, agent, home, setting_name, setting_value, what
 )
 select 'glance' as section, 1 as ord, to_json(g) as item from glance g
 union all select 'host', ord, to_json(h) from per_host h where ord <= ${caps.hosts}

@@ -216,6 +216,7 @@ export async function readReport(out: string, caps: ReportCaps, tempDir: string)
       secretsTotal: total(secrets),
       settings: settings.map((r) => ({
         host: String(r.host),
+        agent: str(r.agent),
         home: str(r.home),
         setting: String(r.setting),
         what: String(r.what),
