@@ -8,7 +8,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { log, now, runChild, sleep, until } from './child.js';
 import { newSessionFacts } from './facts.js';
-import { type Ctx, cli, cliArgv, nextLogPrefix, observeNewSession, startTui } from './session.js';
+import { type Ctx, cli, cliArgv, leaveTui, nextLogPrefix, observeNewSession, startTui, typeIntoTui } from './session.js';
 import type { SessionFacts } from './types.js';
 
 const PROVIDER = 'openai-compatible';
@@ -70,17 +70,11 @@ async function typedTui(ctx: Ctx, f: SessionFacts): Promise<void> {
       f.notes.push('the TUI showed the ClinePass notice; the driver closed it with Escape');
       await sleep(1500);
     }
-    running.type(prompt);
-    await sleep(1000);
-    const sentMs = Date.now();
-    running.type('\r');
-    f.prompts.push({ text: prompt, mode: 'act', typedAt: new Date(sentMs).toISOString(), via: 'typed into the TUI (pty)' });
+    const sentMs = await typeIntoTui(running, f, prompt, 'typed into the TUI (pty)');
     const mine = () => ctx.mock.log.filter((e) => e.scenario === f.scenario && Date.parse(e.at) >= sentMs);
     await until(() => mine().length >= ctx.plans[f.id].turns.length, 120_000);
     await sleep(5000);
-    running.type('\u0003');
-    await sleep(2000);
-    running.type('\u0003');
+    await leaveTui(running);
     f.runs.push(await running.done);
   });
   f.drivenBy = 'person';
