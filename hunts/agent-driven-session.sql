@@ -13,7 +13,8 @@
 --   sessions where driven_by = 'unknown' for those.
 -- false_positives: A person's own script or tool that overrides the provider or model for one run and writes
 --   the old defaults back into providers.json afterwards looks like a bridge; a bridge the user installed on
---   purpose is expected work: check the session's prompt and working folder.
+--   purpose is expected work: check the session's prompt and working folder. A person who set providers.json back
+--   by hand right after a session, keeping its updatedAt, would look the same.
 -- columns: host, session_id, row_id, timestamp_utc, summary, source_file
 with driven as (
     select host, session_id, driven_by_evidence
