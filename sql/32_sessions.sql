@@ -197,7 +197,7 @@ comment on column sessions.count_tool_use is 'Its tool_use events.';
 comment on column sessions.count_tool_result is 'Its tool_result events.';
 comment on column sessions.count_system is 'Its system events.';
 comment on column sessions.count_errors is 'Its events with is_error.';
-comment on column sessions.has_transcript is 'True when a transcript row (ui_messages, api history or SDK messages file) of it is on the host.';
+comment on column sessions.has_transcript is 'True when a transcript row (ui_messages, api history or SDK messages file) of it is on the host; false for a session known only from secondary stores, its transcript deleted (a session removed with cline history delete is listed from the hub event log, with its prompts, model, provider and times).';
 comment on column sessions.origin is 'remote when an origin row says it is a Cline Cloud session (session_origin), else local.';
 comment on column sessions.is_synced is 'True when a sync row says its transcript left the host (sync_target set); never null.';
 comment on column sessions.sync_target is 'Where it went, ''; '' between several: cline-cloud, ''<adapter> bucket <bucket> object <key>'', ''enterprise upload queue: <key>''.';

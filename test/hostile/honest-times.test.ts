@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync 
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyHome, corpora } from '../helpers/real-corpus.js';
-import { byId, makeReport, textOf } from '../helpers/report-page.js';
+import { attr, byId, elements, makeReport, textOf } from '../helpers/report-page.js';
 import { assertBuilt, describeRun, expectArgumentError, lit, load, query, runCli, type CliRun, workDir } from './harness.js';
 
 const work = workDir('times');
@@ -116,6 +116,38 @@ describe('a task settings.json dated by its copy', () => {
     expect(textOf(byId(doc, 'glance-last'))).toBe(recorded);
     // every file_mtime row of the copy is later than the last recorded time: the page shows none of them
     expect(Date.parse(recorded as string)).toBeLessThan(Date.parse(firstCopied as string));
+  });
+});
+
+describe('a finding on a file dated by the copy', () => {
+  it("takes its evidence row's time source: file_mtime for a setting, recorded for a message", async () => {
+    const rows = await query(
+      out,
+      `select f.hunt_id, f.timestamp_source, e.timestamp_source, epoch_ms(f.timestamp_utc)::DOUBLE = epoch_ms(e.timestamp_utc)::DOUBLE
+         from findings f join events e using (row_id) order by all`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const [hunt, found, evidence, sameTime] of rows) expect([hunt, found, sameTime]).toEqual([hunt, evidence, true]);
+    const settings = await query(
+      out,
+      `select count(*) from findings where source_file = ${lit(`.cline/data/tasks/${TASK}/settings.json`)} and timestamp_source = 'file_mtime'
+         and epoch_ms(timestamp_utc)::DOUBLE = ${copiedAt}`,
+    );
+    expect(settings).toEqual([['1']]);
+  });
+
+  it("is not drawn on the report's fleet timeline, and the page says how many are not", async () => {
+    const { doc } = await makeReport(out, path.join(work, 'report-timeline.html'));
+    const [[recordedFindings, otherFindings]] = await query(
+      out,
+      `select count(*) filter (where timestamp_source in ('recorded', 'local_clock')), count(*) filter (where timestamp_source not in ('recorded', 'local_clock') or timestamp_source is null) from findings`,
+    );
+    const marks = elements(byId(doc, 'timeline')).filter((e) => e.tagName === 'circle' && attr(e, 'class') === 'mark-findings');
+    const drawn = marks.map((m) => Number(/: ([\d,]+) finding/.exec(textOf(m))?.[1].replace(/,/g, '')));
+    expect(drawn.reduce((a, b) => a + b, 0)).toBe(Number(recordedFindings));
+    const copyDay = new Date(copiedAt).toISOString().slice(0, 10);
+    expect(marks.map((m) => textOf(m)).filter((t) => t.includes(copyDay))).toEqual([]);
+    expect(textOf(byId(doc, 'timeline'))).toContain(`${Number(otherFindings)} finding(s) without a recorded time`);
   });
 });
 
