@@ -6,11 +6,11 @@
 -- description: A session that another program, such as an AI agent through a local MCP bridge (it spawns the
 --   Cline CLI with its own prompt, flags, working folder, provider and model), drove rather than a person
 --   (sessions.driven_by = agent: the evidence is in sessions.driven_by_evidence, sql/32), and in which the agent
---   ran a command (commands) or wrote a file (file_accesses, operation write) that no result says was denied or
---   not approved. One finding per session, at its first such call; the summary counts the commands and the files
---   written. A session typed by a person is never agent; one whose records cannot tell (a bridge's run with no
---   override leaves the same records as a person's one-shot run at a shell) is unknown and not listed: query
---   sessions where driven_by = 'unknown' for those.
+--   ran a command (commands) or wrote a file with its file tool (tool_calls) that no result says was denied or
+--   not approved. One finding per session, at its first such call; the summary counts the commands and the
+--   writes, and quotes the first command. A session typed by a person is never agent; one whose records cannot
+--   tell (a bridge's run with no override leaves the same records as a person's one-shot run at a shell) is
+--   unknown and not listed: query sessions where driven_by = 'unknown' for those.
 -- false_positives: A person's own script or tool that overrides the provider or model for one run and writes
 --   the old defaults back into providers.json afterwards looks like a bridge; a bridge the user installed on
 --   purpose is expected work: check the session's prompt and working folder. A person who set providers.json back
@@ -22,14 +22,18 @@ with driven as (
     where driven_by = 'agent'
 ),
 
+-- its commands that ran (commands), and its file tool's writes (tool_calls: the write operation of sql/37
+-- file_tool_operation, as file_accesses reads it), each only for the few agent-driven sessions
 acts as (
-    select host, session_id, row_id, timestamp_utc, source_file, 'command' as act, command as what
-    from commands
-    where approval <> 'denied'
+    select c.host, c.session_id, c.row_id, c.timestamp_utc, c.source_file, 'command' as act, c.command as what
+    from commands as c
+    semi join driven as d on d.host = c.host and d.session_id = c.session_id
+    where c.approval <> 'denied'
     union all
-    select host, session_id, row_id, timestamp_utc, source_file, 'write' as act, path as what
-    from file_accesses
-    where operation = 'write' and approval <> 'denied'
+    select t.host, t.session_id, t.row_id, t.timestamp_utc, t.source_file, 'write' as act, null as what
+    from tool_calls as t
+    semi join driven as d on d.host = t.host and d.session_id = t.session_id
+    where t.call_type = 'file' and file_tool_operation(t.tool_name) = 'write' and t.approval <> 'denied'
 ),
 
 per_session as (
@@ -39,10 +43,9 @@ per_session as (
         arg_min(a.row_id, a.timestamp_utc) as row_id,
         min(a.timestamp_utc) as timestamp_utc,
         arg_min(a.source_file, a.timestamp_utc) as source_file,
-        count(distinct a.row_id) filter (where a.act = 'command') as commands,
-        count(distinct a.what) filter (where a.act = 'write') as files_written,
+        count(*) filter (where a.act = 'command') as commands,
+        count(*) filter (where a.act = 'write') as writes,
         arg_min(a.what, a.timestamp_utc) filter (where a.act = 'command') as first_command,
-        arg_min(a.what, a.timestamp_utc) filter (where a.act = 'write') as first_file,
         any_value(d.driven_by_evidence) as evidence
     from acts as a
     join driven as d on d.host = a.host and d.session_id = a.session_id
@@ -52,6 +55,6 @@ per_session as (
 select host, session_id, row_id, timestamp_utc,
   'session ' || session_id || ' driven by another agent (' || array_to_string(evidence, ', ') || ') ran '
     || commands || ' command(s)' || coalesce(', first: ' || first_command, '')
-    || ' and wrote ' || files_written || ' file(s)' || coalesce(', first: ' || first_file, '') as summary,
+    || ' and made ' || writes || ' write(s) with its file tool' as summary,
   source_file
 from per_session
