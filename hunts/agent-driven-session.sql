@@ -6,7 +6,7 @@
 -- description: A session that another program, such as an AI agent through a local MCP bridge (it spawns the
 --   Cline CLI with its own prompt, flags, working folder, provider and model), drove rather than a person
 --   (sessions.driven_by = agent: the evidence is in sessions.driven_by_evidence, sql/32), and in which the agent
---   ran a command (commands) or wrote a file with its file tool (tool_calls) that no result says was denied or
+--   ran a command or wrote a file with its file tool (tool_calls) that no result says was denied or
 --   not approved. One finding per session, at its first such call; the summary counts the commands and the
 --   writes, and quotes the first command. A session typed by a person is never agent; one whose records cannot
 --   tell (a bridge's run with no override leaves the same records as a person's one-shot run at a shell) is
@@ -22,18 +22,16 @@ with driven as (
     where driven_by = 'agent'
 ),
 
--- its commands that ran (commands), and its file tool's writes (tool_calls: the write operation of sql/37
--- file_tool_operation, as file_accesses reads it), each only for the few agent-driven sessions
+-- its calls that ran a command or wrote with its file tool (tool_calls: call_type, and the write operation of
+-- sql/37 file_tool_operation, as commands and file_accesses read them), in one read of tool_calls
 acts as (
-    select c.host, c.session_id, c.row_id, c.timestamp_utc, c.source_file, 'command' as act, c.command as what
-    from commands as c
-    semi join driven as d on d.host = c.host and d.session_id = c.session_id
-    where c.approval <> 'denied'
-    union all
-    select t.host, t.session_id, t.row_id, t.timestamp_utc, t.source_file, 'write' as act, null as what
+    select t.host, t.session_id, t.row_id, t.timestamp_utc, t.source_file,
+        case when t.call_type = 'command' then 'command' else 'write' end as act,
+        case when t.call_type = 'command' then t.text end as what
     from tool_calls as t
     semi join driven as d on d.host = t.host and d.session_id = t.session_id
-    where t.call_type = 'file' and file_tool_operation(t.tool_name) = 'write' and t.approval <> 'denied'
+    where t.approval <> 'denied'
+      and (t.call_type = 'command' or (t.call_type = 'file' and file_tool_operation(t.tool_name) = 'write'))
 ),
 
 per_session as (
