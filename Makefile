@@ -7,7 +7,8 @@
 #   make hunt                         run the hunt pack on the warehouse (docs/HUNTS.md)
 #   make check                        the inner loop: type-check, import rule, lint, the in-process unit suites (CONTRIBUTING.md)
 #   make test                         install, build (tsc type-checks as it emits; only when a source changed), run every test suite
-#   make real-corpus [MAJORS=3]       drive the released Cline CLIs into fixtures/real-producer (needs npm)
+#   make real-corpus [MAJORS=3]       drive the released Cline CLIs into fixtures/real-producer (needs npm);
+#                                     MAJORS=driven: the 3.x home of typed and bridge-driven sessions (corpus/README.md)
 #   make interop [INTEROP_DIR=DIR]    open OUT/parquet/events and each export with pandas, pyarrow, polars and DuckDB (needs pip)
 #   make report-screenshot            docs/report-demo.png: the demo fleet's report in headless Chromium (apt-get install chromium)
 #   make warehouse-reference          docs/WAREHOUSE.md: the tables, views and columns, from the catalog's comments

@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { killStrays, log, now, sleep } from './child.js';
 import { attackPlans } from './attacks.js';
 import { attachMockLog, keepHome, makeWorkspace } from './facts.js';
+import { drivenPlans } from './driven-plans.js';
+import { bridgeWorktree, driveDriven } from './gen-driven.js';
 import { driveGoCore } from './gen-go-core.js';
 import { driveLegacyNode } from './gen-legacy-node.js';
 import { driveSdk } from './gen-sdk.js';
@@ -100,8 +102,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.exit(130);
   });
 
-async function driveTarget(target: Target): Promise<void> {
-  const dir = join(ROOT, `cline-${target.version}`);
+/** `driven`: the driven corpus of a 3.x release (corpus/gen-driven.ts) instead of the generation's sessions. */
+async function driveTarget(target: Target, driven = false): Promise<void> {
+  const dir = join(ROOT, `${driven ? 'driven-' : ''}cline-${target.version}`);
   rmSync(dir, { recursive: true, force: true });
   const home = join(dir, 'home');
   const ws = join(dir, 'work', 'demo-project');
@@ -136,14 +139,14 @@ async function driveTarget(target: Target): Promise<void> {
     renamed: [],
   };
   // The scripts need the workspace path (3.x tools take absolute paths), so they are set once it exists.
-  const plans = allPlans(ws, target.generation === 'sdk');
-  for (const p of attackPlans(ws, home, world, listener.url, target.generation === 'sdk')) plans[p.scenario] = p;
+  const plans = driven ? drivenPlans(ws, bridgeWorktree(dir)) : allPlans(ws, target.generation === 'sdk');
+  if (!driven) for (const p of attackPlans(ws, home, world, listener.url, target.generation === 'sdk')) plans[p.scenario] = p;
   mock.setScenarios(mockScenarios(plans));
   const env = childEnv(home, mock.baseUrl, world.fakeBin);
   const ctx: Ctx = { target, dir, home, ws, installDir, logs, env, mock, facts, plans, runCount: 0 };
   active = installDir;
   try {
-    await DRIVERS[target.generation](ctx);
+    await (driven ? driveDriven : DRIVERS[target.generation])(ctx);
   } finally {
     await sleep(2000);
     const killed = killStrays(installDir);
@@ -154,9 +157,9 @@ async function driveTarget(target: Target): Promise<void> {
     await mock.close();
     await listener.close();
   }
-  facts.world = worldFacts(world, home, listener.url, listener.arrivals);
+  if (!driven) facts.world = worldFacts(world, home, listener.url, listener.arrivals);
   attachMockLog(facts, mock.log, ws);
-  keepHome(home, join(FIXTURES, `cline-${target.version}`), facts);
+  keepHome(home, join(FIXTURES, ...(driven ? ['driven'] : []), `cline-${target.version}`), facts);
 }
 
 /** What the driver planted and found around the sessions (corpus/world.ts), for facts.json. */
@@ -192,6 +195,12 @@ async function main(): Promise<void> {
   const targets = pickVersions();
   log(`versions: ${targets.map((t) => t.version).join(', ')}`);
   mkdirSync(ROOT, { recursive: true });
+  // `driven` (make real-corpus MAJORS=driven): the driven corpus of the latest 3.x release only
+  const sdk = targets.find((t) => t.generation === 'sdk');
+  if (only.includes('driven')) {
+    if (!sdk) throw new Error('no 3.x release of cline on the registry');
+    return driveTarget(sdk, true);
+  }
   for (const t of targets) {
     if (only.length > 0 && !only.includes(String(t.major)) && !only.includes(t.version)) continue;
     await driveTarget(t);

@@ -4,7 +4,7 @@
 import { AUTO_APPROVED } from './attacks.js';
 import { killStrays, now, sleep, until } from './child.js';
 import { newSessionFacts } from './facts.js';
-import { type Ctx, cli, observeNewSession, oneSession, oneShotSessions, startTui } from './session.js';
+import { type Ctx, cli, leaveTui, observeNewSession, oneSession, oneShotSessions, startTui, typeIntoTui } from './session.js';
 import { ONE_SHOT } from './scenarios.js';
 import type { SessionFacts } from './types.js';
 
@@ -23,11 +23,7 @@ async function tuiFollowUp(ctx: Ctx, f: SessionFacts, id: string, prompt: string
   const ready = await until(() => running.output().replace(ANSI, '').includes('Ask anything'), 120_000);
   if (!ready) f.notes.push('the TUI showed no input box within 2 minutes; the prompt was typed anyway');
   await sleep(1500);
-  running.type(prompt);
-  await sleep(1000);
-  const sentMs = Date.now();
-  running.type('\r');
-  f.prompts.push({ text: prompt, mode: 'act', typedAt: new Date(sentMs).toISOString(), via: 'tui --id (typed into a pty)' });
+  const sentMs = await typeIntoTui(running, f, prompt, 'tui --id (typed into a pty)');
   const mine = () => ctx.mock.log.filter((e) => e.scenario === f.scenario && Date.parse(e.at) >= sentMs);
   if (!(await until(() => mine().length > 0, 90_000))) f.notes.push('the typed prompt drew no request');
   // the follow-up is done when no request of it came for 5 s
@@ -41,9 +37,7 @@ async function tuiFollowUp(ctx: Ctx, f: SessionFacts, id: string, prompt: string
       quietSince = Date.now();
     }
   }
-  running.type('\u0003');
-  await sleep(2000);
-  running.type('\u0003');
+  await leaveTui(running);
   f.runs.push(await running.done);
   f.resumed = true;
   f.notes.push('resumed in the TUI (cline --id <id> needs a terminal); the prompt was typed, then Ctrl+C twice to leave');

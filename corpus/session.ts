@@ -3,7 +3,7 @@
 
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type KeyStep, log, now, PTY_ENV, ptyArgv, type Running, runChild, startChild } from './child.js';
+import { type KeyStep, log, now, PTY_ENV, ptyArgv, type Running, runChild, sleep, startChild } from './child.js';
 import { newSessionFacts } from './facts.js';
 import type { MockServer } from './mock-model-server.js';
 import type { Plan } from './scenarios.js';
@@ -123,4 +123,21 @@ export async function oneSession(
     f.prompts.push({ text: prompt, mode, typedAt: now(), via: 'argv' });
     f.runs.push(await cli(ctx, [...runFlags(ctx.target.generation, mode), ...extra, prompt]));
   });
+}
+
+/** Types `prompt` into a TUI's input box and Enter, recorded in the facts; the time Enter was sent. */
+export async function typeIntoTui(running: Running, f: SessionFacts, prompt: string, via: string): Promise<number> {
+  running.type(prompt);
+  await sleep(1000);
+  const sentMs = Date.now();
+  running.type('\r');
+  f.prompts.push({ text: prompt, mode: 'act', typedAt: new Date(sentMs).toISOString(), via });
+  return sentMs;
+}
+
+/** Leaves a TUI as a person does: Ctrl+C twice. */
+export async function leaveTui(running: Running): Promise<void> {
+  running.type('\u0003');
+  await sleep(2000);
+  running.type('\u0003');
 }

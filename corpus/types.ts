@@ -110,6 +110,12 @@ export interface SessionFacts {
   mockRequests: MockRequestFact[];
   usageTotals: { promptTokens: number; completionTokens: number; cachedTokens: number; requests: number };
   notes: string[];
+  /** The driven corpus (corpus/gen-driven.ts): a person typed it, or another agent handed it over a bridge. */
+  drivenBy?: 'person' | 'agent';
+  /** How: typed into the TUI, argv typed in a terminal, or the bridge tool that spawned the CLI. */
+  drivenHow?: string;
+  /** The providers.json fields the bridge wrote back after an override run. */
+  bridgeRestored?: string[];
 }
 
 export interface GenerationFacts {

@@ -6,6 +6,18 @@
 -- The facts come from the columns the readers set beside their texts (session_origin, sync_target,
 -- imported_from), never from the texts.
 --   has_transcript: a transcript row (ui_messages, api history or SDK messages file) is on the host
+--   driven_by: who drove it (issue 31 point 5, corpus/README.md "The driven corpus"), from evidence codes that decide:
+--     typed_in_tui             person: a prompt of it is a line of the TUI's input history (the duplicates rule
+--                              input_history paired them); only a person at a terminal types into the TUI
+--     providers_json_restored  agent: the session is the last of its provider in its home, that provider's block of
+--                              providers.json was written during it (updatedAt), and yet the file no longer names the
+--                              session's model, or names another default provider whose block was written before:
+--                              someone wrote the old defaults back after the run, as an MCP bridge's override does
+--   and codes that only inform (a person's one-shot run leaves them too; a bridge run leaves nothing else):
+--     non_interactive          the session's own setting interactive=false (a one-shot run, typed or spawned)
+--     detached_head            it ran on a detached HEAD (metadata.git.branch "(no"), as in a disposable worktree
+--   person when a person code and no agent code holds, agent when an agent code and no person code holds, else
+--   unknown: a session typed at a shell and one a bridge spawned can be identical on disk.
 create or replace table sessions as
 with transcript_rows as (
     select distinct host, session_id
@@ -49,10 +61,78 @@ summary as (
         bool_or(session_origin = 'remote') as is_remote,
         bool_or(sync_target is not null) as is_synced,
         list(distinct sync_target) as sync_targets,
-        max(imported_from) as imported_from
+        max(imported_from) as imported_from,
+        arg_min(provider, timestamp_utc) filter (where kind = 'session_start') as start_provider,
+        bool_or(starts_with(git_branch, '(')) as on_detached_head,
+        bool_or(kind = 'session_start' and setting_name = 'interactive' and setting_value = 'false') as non_interactive
     from int_timeline
     where session_id is not null
     group by all
+),
+
+-- the TUI's input history lines paired with a prompt of the session (sql/24)
+typed_in_tui as (
+    select distinct host, kept_session_id as session_id
+    from duplicates
+    where rule = 'input_history' and kept_session_id is not null
+),
+
+-- providers.json as the collection holds it (src/readers/shapes/provider-defaults.ts)
+provider_models as (
+    select host, home, agent, provider, setting_value as model, timestamp_utc as updated_at
+    from raw_events
+    where kind = 'provider_default' and setting_name <> 'lastUsedProvider'
+),
+
+default_providers as (
+    select host, home, agent, setting_value as provider
+    from raw_events
+    where kind = 'provider_default' and setting_name = 'lastUsedProvider'
+),
+
+-- the last session of each provider in its home, with that provider's block and the default provider's
+last_of_provider as (
+    select
+        s.host,
+        s.session_id,
+        s.start_provider,
+        list_contains(s.models, p.model) as names_its_model,
+        d.provider as default_provider,
+        q.updated_at as default_updated_at,
+        p.updated_at
+    from (
+        select *
+        from summary
+        where start_provider is not null
+        qualify row_number() over (partition by host, home, agent, start_provider order by first_timestamp_utc desc) = 1
+    ) as s
+    join provider_models as p on p.host = s.host and p.home = s.home and p.agent = s.agent and p.provider = s.start_provider
+    left join default_providers as d on d.host = s.host and d.home = s.home and d.agent = s.agent
+    left join provider_models as q on q.host = d.host and q.home = d.home and q.agent = d.agent and q.provider = d.provider
+    where p.updated_at between s.first_timestamp_utc - interval 30 second and s.last_timestamp_utc
+),
+
+restored as (
+    select host, session_id
+    from last_of_provider
+    where not names_its_model or (default_provider <> start_provider and default_updated_at < updated_at)
+),
+
+evidence as (
+    select
+        s.host,
+        s.session_id,
+        list_filter([
+            case when t.session_id is not null then 'typed_in_tui' end,
+            case when r.session_id is not null then 'providers_json_restored' end,
+            case when s.non_interactive then 'non_interactive' end,
+            case when s.on_detached_head then 'detached_head' end
+        ], x -> x is not null) as codes,
+        t.session_id is not null as by_person,
+        r.session_id is not null as by_agent
+    from summary as s
+    left join typed_in_tui as t on t.host = s.host and t.session_id = s.session_id
+    left join restored as r on r.host = s.host and r.session_id = s.session_id
 ),
 
 final as (
@@ -81,8 +161,15 @@ final as (
         coalesce(s.is_synced, false) as is_synced,
         nullif(array_to_string(list_sort(list_filter(s.sync_targets, x -> x is not null)), '; '), '') as sync_target,
         s.imported_from,
-        st.stores
+        st.stores,
+        case
+            when e.by_person and not e.by_agent then 'person'
+            when e.by_agent and not e.by_person then 'agent'
+            else 'unknown'
+        end as driven_by,
+        e.codes as driven_by_evidence
     from summary as s
+    left join evidence as e on e.host = s.host and e.session_id = s.session_id
     left join transcript_rows as t on t.host = s.host and t.session_id = s.session_id
     left join session_stores as st on st.host = s.host and st.session_id = s.session_id
 )
@@ -116,3 +203,5 @@ comment on column sessions.is_synced is 'True when a sync row says its transcrip
 comment on column sessions.sync_target is 'Where it went, ''; '' between several: cline-cloud, ''<adapter> bucket <bucket> object <key>'', ''enterprise upload queue: <key>''.';
 comment on column sessions.imported_from is 'The agent it was imported from (manifest metadata.importedFrom), else null.';
 comment on column sessions.stores is 'Stores its rows are in, dropped duplicates included, sorted.';
+comment on column sessions.driven_by is 'person, agent (another program, such as an AI agent through an MCP bridge) or unknown: person or agent only where a code of driven_by_evidence decides it and none says the other; a session typed at a shell and one a bridge spawned can be identical on disk.';
+comment on column sessions.driven_by_evidence is 'Evidence codes found, sorted by weight: typed_in_tui (person), providers_json_restored (agent), non_interactive and detached_head (inform only); empty when none.';

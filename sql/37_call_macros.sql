@@ -164,3 +164,20 @@ create or replace macro persistence_file_class(resolved, cwd) as
         when regexp_matches(resolved, '^/etc/cron|^/var/spool/cron') then 'cron table'
         when regexp_matches(resolved, '(^|/)Library/Launch(Agents|Daemons)/[^/]+$') then 'launch agent'
     end;
+
+-- fork_command_approved(command, allowed, denied): whether Roo Code's and Kilo Code's own lists approve a command
+-- (their src/core/auto-approval/commands.ts getCommandDecision; lists lower-cased, sql/39 int_fork_switches): each
+-- command of the chain (split at &&, ||, ;, |, & and line breaks) needs a case-blind prefix among the allowed ones
+-- (`*` matches all and counts as one character) longer than the longest denied prefix it starts with. A command
+-- substitution ($(...), backticks) or one of the expansions they call dangerous is never approved here: they read
+-- a substitution's own commands too, and clinetrail would rather say unknown than call a call they asked about auto.
+create or replace macro fork_prefix_length(command, prefixes) as
+    coalesce(list_max(list_transform(
+        list_filter(prefixes, p -> p = '*' or starts_with(lower(trim(command)), p)),
+        p -> length(p))), 0);
+
+create or replace macro fork_command_approved(command, allowed, denied) as
+    not regexp_matches(command, '\$\(|`|\$\{[^}]*@[PQEAa][^}]*\}|\$\{![^}]+\}|<<<|(^|[\s;|&(<])=\(|[*?+@!]\(e:')
+    and coalesce(list_bool_and(list_transform(
+        list_filter(string_split_regex(command, '&&|\|\||[;|&\n]'), part -> trim(part) <> ''),
+        part -> fork_prefix_length(part, allowed) > fork_prefix_length(part, denied))), false);

@@ -22,29 +22,34 @@
 -- Each agent's settings are matched with its own: one editor database holds Cline's and Roo Code's side by side.
 -- The default auto-approval (read files, safe commands), toolAutoApprove=false, disabled tools and plan/act
 -- changes are not in it.
+
+-- int_fork_switches: Roo Code's and Kilo Code's switches of one state database, per agent, also read by sql/40: the
+-- master switch autoApprovalEnabled (unset: off in Roo Code, on in Kilo Code, their ClineProvider.getState defaults),
+-- alwaysAllowExecute (commands approved by their lists at all), whether allowedCommands holds `*` (every command),
+-- whether edits are approved at all, and the command lists, lower-cased (their matching is case-blind).
+create or replace table int_fork_switches as
+select
+    host,
+    source_file,
+    agent,
+    any_value(home) as home,
+    any_value(client) as client,
+    min(scope) as scope,
+    coalesce(bool_or(setting_value = 'true') filter (where setting_name = 'autoApprovalEnabled'), agent = 'kilo-code') as enabled,
+    coalesce(bool_or(setting_value = 'true') filter (where setting_name = 'alwaysAllowExecute'), false) as executes,
+    coalesce(bool_or(setting_value = '*') filter (where setting_name = 'allowedCommands'), false) as any_command,
+    coalesce(bool_or(setting_value = 'true') filter (where setting_name = 'alwaysAllowWrite'), false) as writes,
+    coalesce(list(distinct lower(setting_value)) filter (where setting_name = 'allowedCommands' and setting_value <> ''), []) as allowed_commands,
+    coalesce(list(distinct lower(setting_value)) filter (where setting_name = 'deniedCommands' and setting_value <> ''), []) as denied_commands
+from settings
+where agent in ('roo-code', 'kilo-code') and kind = 'state_setting'
+group by host, source_file, agent;
+
 create or replace table safety_off as
 with enabled_files as (
     select distinct host, source_file, agent
     from settings
     where scope = 'home' and setting_name = 'autoApprovalSettings.enabled' and setting_value = 'true'
-),
-
--- Roo Code's and Kilo Code's switches of one state database, per agent: its master switch
--- autoApprovalEnabled (unset: off in Roo Code, on in Kilo Code, their ClineProvider.getState defaults),
--- and whether the allowed commands hold `*` (every command) and edits are approved at all
-fork_settings as (
-    select host, source_file, agent,
-        bool_or(setting_value = 'true') filter (where setting_name = 'autoApprovalEnabled') as enabled_setting,
-        coalesce(bool_or(setting_value = '*') filter (where setting_name = 'allowedCommands'), false) as any_command,
-        coalesce(bool_or(setting_value = 'true') filter (where setting_name = 'alwaysAllowWrite'), false) as writes
-    from settings
-    where agent in ('roo-code', 'kilo-code') and kind = 'state_setting'
-    group by host, source_file, agent
-),
-
-fork_switches as (
-    select host, source_file, agent, coalesce(enabled_setting, agent = 'kilo-code') as enabled, any_command, writes
-    from fork_settings
 ),
 
 from_settings as (
@@ -74,7 +79,7 @@ from_settings as (
         end as what
     from settings as s
     left join enabled_files as e on e.host = s.host and e.source_file = s.source_file and e.agent = s.agent
-    left join fork_switches as f on f.host = s.host and f.source_file = s.source_file and f.agent = s.agent and s.kind = 'state_setting'
+    left join int_fork_switches as f on f.host = s.host and f.source_file = s.source_file and f.agent = s.agent and s.kind = 'state_setting'
 ),
 
 yolo_sessions as (

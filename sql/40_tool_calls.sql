@@ -8,8 +8,8 @@
 --   approval   denied     a result of the call says the user denied it or it was not approved: it never ran
 --              asked      a legacy ask: message of Cline (Cline asked; approved unless a result says otherwise); Roo
 --                         Code and Kilo Code write ask: for every call, so theirs is auto when the same agent's standing
---                         settings in that home and editor approve every command (or, Kilo Code, every action), else
---                         unknown
+--                         settings in that home and editor approve it (Kilo Code's yolo: every action; a command: its
+--                         allowedCommands and deniedCommands as prefixes, sql/37 fork_command_approved), else unknown
 --              auto       ran with no human approving: a legacy say: message (Cline writes say for a call it did
 --                         not ask about), a hook policy's autoApprove for the call, a session in yolo (task
 --                         settings, a mode change) or non-interactive (an SDK session's own setting: nobody could
@@ -60,8 +60,26 @@ approving_homes as (
 approving_fork_editors as (
     select host, home, client, agent, min(what) as what
     from safety_off
-    where scope = 'home' and agent in ('roo-code', 'kilo-code') and what in ('yolo mode', 'every command')
+    where scope = 'home' and agent in ('roo-code', 'kilo-code') and what = 'yolo mode'
     group by all
+),
+
+-- the commands a fork's own allowedCommands and deniedCommands approve (sql/37 fork_command_approved), in an editor
+-- whose auto-approval is on and approves commands (alwaysAllowExecute); the command is the call's text
+fork_command_lists as (
+    select host, home, client, agent, flatten(list(allowed_commands)) as allowed, flatten(list(denied_commands)) as denied
+    from int_fork_switches
+    where scope = 'home' and enabled and executes
+    group by all
+),
+
+fork_approved_commands as (
+    select c.row_id
+    from calls as c
+    join fork_command_lists as l on l.host = c.host and l.home = c.home and l.client = c.client and l.agent = c.agent
+    join raw_events as r on r.row_id = c.row_id
+    where c.kind like 'ask:%' and is_command_call(c.turn_type, c.tool_name, c.kind)
+      and r.store in ('roo-tasks', 'kilo-tasks') and fork_command_approved(r.text, l.allowed, l.denied)
 ),
 
 typed as (
@@ -85,7 +103,7 @@ select
     t.call_type,
     case
         when d.tool_use_id is not null then 'denied'
-        when fa.what = 'yolo mode' or (fa.what = 'every command' and t.call_type = 'command') then 'auto'
+        when fa.what = 'yolo mode' or fc.row_id is not null then 'auto'
         when t.agent in ('roo-code', 'kilo-code') and t.kind like 'ask:%' then 'unknown'
         when t.kind like 'ask:%' then 'asked'
         when t.kind like 'say:%' then 'auto'
@@ -96,8 +114,8 @@ select
     case
         when d.tool_use_id is not null then 'a result says it was denied or not approved'
         when fa.what = 'yolo mode' then 'standing settings of the agent approve every action (' || t.agent || ' yolo mode)'
-        when fa.what = 'every command' and t.call_type = 'command'
-            then 'standing settings of the agent approve every command (' || t.agent || ')'
+        when fc.row_id is not null
+            then 'standing settings of the agent approve this command (' || t.agent || ' allowedCommands)'
         when t.agent in ('roo-code', 'kilo-code') and t.kind like 'ask:%' then null
         when t.kind like 'ask:%' then 'Cline asked (' || t.kind || ')'
         when t.kind like 'say:%' then 'auto-approved: ' || t.kind
@@ -115,7 +133,8 @@ left join approving_homes as a on a.host = t.host and a.home = t.home and a.agen
 -- Roo Code and Kilo Code write an ask: message for every call, approved by their settings or by a person
 -- (their Task.ask adds it before checkAutoApproval): only their own standing settings tell the two apart
 left join approving_fork_editors as fa on fa.host = t.host and fa.home = t.home and fa.client = t.client and fa.agent = t.agent
-    and t.kind like 'ask:%';
+    and t.kind like 'ask:%'
+left join fork_approved_commands as fc on fc.row_id = t.row_id;
 
 create or replace view tool_calls as
 select c.*, r.text

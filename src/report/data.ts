@@ -133,6 +133,8 @@ export interface SecretRow {
 
 export interface SettingRow {
   host: string;
+  /** Whose setting it is: cline, roo-code, kilo-code (safety_off.agent). */
+  agent: string | null;
   home: string | null;
   /** `name=value` of a row of safety_off (sql/39). */
   setting: string;
@@ -186,6 +188,9 @@ export interface SessionTimeline {
   sessionId: string;
   /** Whose session it is: cline, roo-code, kilo-code (sessions.agent). */
   agent: string | null;
+  /** Who drove it: person, agent or unknown (sessions.driven_by), and the evidence codes it rests on. */
+  drivenBy: string | null;
+  drivenByEvidence: string | null;
   projectPath: string | null;
   firstUtc: string | null;
   lastUtc: string | null;

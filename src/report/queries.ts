@@ -54,12 +54,12 @@ export function factsSql(caps: ReportCaps): string {
   from t where model is not null
   group by model, provider
 ), settings as (
-  select host, home, setting_name || '=' || coalesce(setting_value, '-') as setting, what, count(*) as rows,
+  select host, agent, home, setting_name || '=' || coalesce(setting_value, '-') as setting, what, count(*) as rows,
     count(distinct session_id) as sessions, ${utc('min(timestamp_utc)')} as first_utc, ${utc('max(timestamp_utc)')} as last_utc,
     min(source_file) as source_file, count(*) over () as total,
-    row_number() over (order by host, home, setting_name, setting_value, what) as ord
+    row_number() over (order by host, agent, home, setting_name, setting_value, what) as ord
   from safety_off
-  group by host, home, setting_name, setting_value, what
+  group by host, agent, home, setting_name, setting_value, what
 )
 select 'glance' as section, 1 as ord, to_json(g) as item from glance g
 union all select 'host', ord, to_json(h) from per_host h where ord <= ${caps.hosts}
@@ -152,7 +152,8 @@ function chosenSessions(caps: ReportCaps, withFindings: boolean): string {
   const findings = withFindings
     ? 'left join (select host, session_id, count(*) as n from findings group by all) f using (host, session_id)'
     : '';
-  return `select s.host, s.session_id, s.agent, s.project_path, s.first_timestamp_utc, s.last_timestamp_utc,
+  return `select s.host, s.session_id, s.agent, s.driven_by, array_to_string(s.driven_by_evidence, ', ') as driven_by_evidence,
+    s.project_path, s.first_timestamp_utc, s.last_timestamp_utc,
     array_to_string(s.models, ', ') as models, ${withFindings ? 'coalesce(f.n, 0)' : '0'} as findings,
     count(*) over () as total
   from sessions s ${findings}
@@ -162,7 +163,7 @@ function chosenSessions(caps: ReportCaps, withFindings: boolean): string {
 }
 
 export function sessionsSql(caps: ReportCaps, withFindings: boolean): string {
-  return `select host, session_id, agent, project_path, ${utc('first_timestamp_utc')} as first_utc,
+  return `select host, session_id, agent, driven_by, driven_by_evidence, project_path, ${utc('first_timestamp_utc')} as first_utc,
   ${utc('last_timestamp_utc')} as last_utc, models, findings, total
 from (${chosenSessions(caps, withFindings)})
 order by host, first_timestamp_utc nulls last, session_id`;

@@ -106,6 +106,8 @@ async function readSessions(
       host: String(r.host),
       sessionId: String(r.session_id),
       agent: textOrNull(r.agent),
+      drivenBy: textOrNull(r.driven_by),
+      drivenByEvidence: textOrNull(r.driven_by_evidence),
       projectPath: textOrNull(r.project_path),
       firstUtc: textOrNull(r.first_utc),
       lastUtc: textOrNull(r.last_utc),
@@ -215,6 +217,7 @@ export async function readReport(out: string, caps: ReportCaps, tempDir: string)
       secretsTotal: total(secrets),
       settings: settings.map((r) => ({
         host: String(r.host),
+        agent: textOrNull(r.agent),
         home: textOrNull(r.home),
         setting: String(r.setting),
         what: String(r.what),

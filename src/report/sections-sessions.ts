@@ -50,7 +50,9 @@ function sessionDetails(s: SessionTimeline, data: ReportData, id: string): Html 
   return html`<details class="session" id="${id}"><summary><b>${s.host}</b> · <code>${s.sessionId}</code> · ${s.agent ?? 'agent unknown'} · ${s.projectPath ?? ''} · ${time(
     s.firstUtc,
   )} → ${time(s.lastUtc)} · ${count(s.rowCount)} rows${findings}</summary>
-<p class="dim">Models: ${s.models ?? 'none recorded'}</p>
+<p class="dim">Models: ${s.models ?? 'none recorded'} · Driven by: ${s.drivenBy ?? 'unknown'}${
+    s.drivenByEvidence ? ` (${s.drivenByEvidence})` : ''
+  }</p>
 ${table(['time (UTC)', 'turn', 'kind', 'tool', 'text', 'source'], rows)}
 ${more > 0 ? html`<p class="cap">${count(more)} more rows: <code>${sessionQuery(data.out, s.host, s.sessionId)}</code></p>` : ''}
 </details>`;

@@ -13,9 +13,10 @@ export function settingsSection(data: ReportData): Html {
     data.settings.length === 0
       ? html`<p>No auto-approval, yolo mode, MCP auto-approve or auto-approving hook answer was found.</p>`
       : html`${table(
-          ['host', 'home', 'setting', 'turns off', 'rows', 'sessions', 'first seen', 'last seen', 'source file'],
+          ['host', 'agent', 'home', 'setting', 'turns off', 'rows', 'sessions', 'first seen', 'last seen', 'source file'],
           data.settings.map((s) => [
             linkTo(hosts.get(s.host), s.host),
+            s.agent,
             s.home,
             html`<code>${s.setting}</code>`,
             s.what,
@@ -25,7 +26,7 @@ export function settingsSection(data: ReportData): Html {
             time(s.lastUtc),
             s.sourceFile,
           ]),
-          [4, 5],
+          [5, 6],
         )}${capLine(data.settings.length, data.settingsTotal, 'settings')}`;
   return html`<section id="safety"><h2>Settings that turn safety off</h2>
 <p class="dim">The rows of <code>safety_off</code>, the table the <code>safety-turned-off</code> hunt reads: yolo mode, every

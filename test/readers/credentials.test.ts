@@ -62,7 +62,11 @@ describe('readCredentials', async () => {
     rows.push(...(await collect(readCredentials, source)));
 
   it('writes one credential_file system row per file, at the file mtime, with key names only', () => {
-    expect(rows.map((r) => [r.source_file, r.turn_type, r.kind, r.timestamp_utc, r.is_error, r.session_id, r.text])).toEqual([
+    expect(
+      rows
+        .filter((r) => r.kind === 'credential_file')
+        .map((r) => [r.source_file, r.turn_type, r.kind, r.timestamp_utc, r.is_error, r.session_id, r.text]),
+    ).toEqual([
       [
         `${DATA}/connectors/settings.json`,
         'system',
@@ -119,8 +123,45 @@ describe('readCredentials', async () => {
     const everything = JSON.stringify(rows);
     for (const value of FAKE_VALUES) expect(everything).not.toContain(value);
     expect(everything).not.toContain('FAKE-VALUE');
-    expect(everything).not.toContain('claude-sonnet-4-5');
     expect(everything).not.toContain('llm.example.com');
+  });
+
+  it("reads of providers.json only its provider defaults: the default provider and each provider's model", () => {
+    const defaults = rows.filter((r) => r.kind !== 'credential_file');
+    expect(
+      defaults.map((r) => [
+        r.source_file,
+        r.kind,
+        r.timestamp_utc,
+        r.timestamp_source,
+        r.provider,
+        r.model,
+        r.setting_name,
+        r.setting_value,
+      ]),
+    ).toEqual([
+      [
+        `${DATA}/settings/providers.json`,
+        'provider_default',
+        mtimeMs(`${DATA}/settings/providers.json`),
+        'file_mtime',
+        'anthropic',
+        null,
+        'lastUsedProvider',
+        'anthropic',
+      ],
+      // no updatedAt in this file: the time its block was written is unknown
+      [
+        `${DATA}/settings/providers.json`,
+        'provider_default',
+        null,
+        null,
+        'anthropic',
+        'claude-sonnet-4-5',
+        'providers.anthropic.settings.model',
+        'claude-sonnet-4-5',
+      ],
+    ]);
   });
 
   it('a file that is not JSON is one parser row that does not quote the file; odd keys are quoted, long lists cut', async () => {

@@ -160,7 +160,9 @@ describe('the sections', () => {
         for (const tool of server.autoApprove ?? []) expected.push(`${host} mcpServers.${name}.autoApprove=${tool}`);
     }
     const rows = tableRows(byId(doc, 'safety'));
-    expect(rows.map((r) => `${r[0]} ${r[2]}`).sort()).toEqual(expected.sort());
+    expect(rows.map((r) => `${r[0]} ${r[3]}`).sort()).toEqual(expected.sort());
+    // every one of those files is Cline's own (~/.cline, the extension saoudrizwan.claude-dev): the agent column says so
+    expect(rows.map((r) => r[1])).toEqual(rows.map(() => 'cline'));
   });
 
   it('has one closed timeline per session, each with every row of a session under the cap', async () => {
