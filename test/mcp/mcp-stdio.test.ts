@@ -163,7 +163,7 @@ describe('clinetrail mcp over raw stdio', () => {
     expect(server.stderr).not.toMatch(/select count/);
     expect(server.stderr).not.toMatch(/STDERR-MARKER/);
     expect(queryFolders(server.child.pid as number)).toEqual([]);
-  }, 60_000);
+  });
 
   it('answers the requests it read before stdin closed, then exits 0', async () => {
     const server = new RawServer();
@@ -185,7 +185,7 @@ describe('clinetrail mcp over raw stdio', () => {
     expect(slow.result?.isError).toBe(true);
     expect(JSON.stringify(slow.result?.content)).toMatch(/time_limit/);
     expect(isRunning(server.child.pid as number)).toBe(false);
-  }, 60_000);
+  });
 
   it('a request the client cancelled is not waited for when stdin closes', async () => {
     const server = new RawServer();
@@ -201,7 +201,7 @@ describe('clinetrail mcp over raw stdio', () => {
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(Date.now() - t0).toBeLessThan(15_000);
     expect(server.messages().filter(byId(2))).toEqual([]);
-  }, 60_000);
+  });
 
   it('SIGTERM interrupts a running query and exits 0 without leaving its query folder', async () => {
     const server = new RawServer();
@@ -221,7 +221,7 @@ describe('clinetrail mcp over raw stdio', () => {
     expect(Date.now() - t0).toBeLessThan(10_000);
     expect(queryFolders(pid)).toEqual([]);
     expect(server.stderr).toMatch(/SIGTERM: stopping/);
-  }, 60_000);
+  });
 
   it('SIGTERM at any moment of a call (opening, checking, running) ends the process with 0', async () => {
     for (const delay of [0, 50, 150, 300, 600]) {

@@ -58,7 +58,7 @@ describe('a load redacts secrets by default', () => {
   let run: RunRecord;
   beforeAll(async () => {
     run = await runLoad({ fleet, out });
-  }, 60_000);
+  });
 
   it('replaces each key by its marker in the texts', async () => {
     const rows = await query(
@@ -132,7 +132,7 @@ describe('--keep-secrets', () => {
     expect(await query("select count(*) from raw_events where text like '%[REDACTED:%'")).toEqual([['0']]);
     // key values of credential files are never loaded, whatever the setting
     expect(await whereFound(out, ['FAKE-VALUE'])).toEqual([]);
-  }, 60_000);
+  });
 
   it('a later default load redacts again (the setting is part of the loader version)', async () => {
     const run = await runLoad({ fleet, out });
@@ -147,7 +147,7 @@ describe('--keep-secrets', () => {
     expect(await query('select count(*) from secrets')).toEqual([['5']]);
     const again = await runLoad({ fleet, out });
     expect([again.is_full_load, again.partitions_written]).toEqual([false, 0]);
-  }, 60_000);
+  });
 });
 
 describe('content columns, derived model rows and quotes of bad lines (issue 9 point 7)', () => {
@@ -228,7 +228,7 @@ describe('content columns, derived model rows and quotes of bad lines (issue 9 p
       JSON.stringify({ session_id: PATH_KEY, started_at: '2026-10-05T08:00:00.000Z', cwd: '/home/u/p' }),
     );
     await runLoad({ fleet: fleet2, out: out2 });
-  }, 60_000);
+  });
 
   it('keeps no planted key, nor its first or last 24 characters, anywhere under OUT', async () => {
     const keys = [...PLANTED.map(([key]) => key), BAD_LINE_KEY];
