@@ -80,6 +80,16 @@ export function tableRows(section: Element): string[][] {
     .map((tr) => tr.childNodes.filter((c): c is Element => 'tagName' in c && c.tagName === 'td').map(textOf));
 }
 
+/** The header texts of the first table under `section`, so a test finds a column by its name, not its place. */
+export function tableHeaders(section: Element): string[] {
+  const table = elements(section).find((e) => e.tagName === 'table');
+  return table
+    ? elements(table)
+        .filter((e) => e.tagName === 'th')
+        .map(textOf)
+    : [];
+}
+
 /** A time of the warehouse (epoch ms) as the page prints it: `2026-05-01 10:00:00Z`. */
 export const pageTime = (ms: number): string =>
   new Date(ms)

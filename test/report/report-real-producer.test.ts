@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyHome, corpora } from '../helpers/real-corpus.js';
 import { DEFAULT_CAPS } from '../../src/report/data.js';
-import { byId, figure, loadFleet, makeReport, type Node, sql, tableRows } from '../helpers/report-page.js';
+import { byId, figure, loadFleet, makeReport, type Node, sql, tableHeaders, tableRows } from '../helpers/report-page.js';
 
 const CORPORA = corpora();
 let tmp = '';
@@ -85,9 +85,11 @@ describe('the report of the real CLIs', () => {
     }
     // the corpus holds yolo (1.x) and an MCP tool approved for good in every home
     expect([...expected.keys()].some((k) => k.endsWith('yoloModeToggled=true'))).toBe(true);
-    const rows = tableRows(byId(doc, 'safety'));
+    const safety = byId(doc, 'safety');
+    const [host, setting, count] = ['host', 'setting', 'rows'].map((h) => tableHeaders(safety).indexOf(h));
     const shown = new Map<string, number>();
-    for (const r of rows) shown.set(`${r[0]} ${r[2]}`, (shown.get(`${r[0]} ${r[2]}`) ?? 0) + Number(r[4]));
+    for (const r of tableRows(safety))
+      shown.set(`${r[host]} ${r[setting]}`, (shown.get(`${r[host]} ${r[setting]}`) ?? 0) + Number(r[count]));
     for (const [k, n] of expected) expect(shown.get(k), k).toBe(n);
     // the page and the hunt read one model (safety_off): the same settings, as many times
     const hunted = await sql(
