@@ -43,7 +43,7 @@ export interface HostModelsRecord {
   host: string;
   /** The models version (warehouse/models-version.ts) that built them. */
   models_version: string;
-  /** SHA-256 of the host's partition manifests they were built from: another value means build again. */
+  /** SHA-256 of the host's partition manifests and their files' sizes and mtimes when built: another value means build again. */
   sources_sha256: string;
   generation: string;
   /** Per relation, the names of its files in the host's folder of that relation (none: no rows). */

@@ -12,11 +12,11 @@
  * column is stored as text and cast back by the view.
  */
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { fileDirOf, hostFolder, partitionFolders } from '../core/layout.js';
-import { newGeneration, readManifest } from '../core/manifest.js';
+import { manifestFiles, newGeneration, readManifest } from '../core/manifest.js';
 import {
   type HostModelsRecord,
   hostModelDir,
@@ -35,7 +35,7 @@ import { sqlString } from './sql-literal.js';
 export interface HostSources {
   host: string;
   files: SourceFiles;
-  /** SHA-256 of its partition manifests, in folder order: what its commit record must match. */
+  /** SHA-256 of its partition manifests and of the size and mtime of their files: what its commit record must match. */
   sha256: string;
   /** Rows of its partitions, to size the batches. */
   rows: number;
@@ -52,7 +52,9 @@ export async function hostSources(outDir: string): Promise<HostSources[]> {
       h = { files: { parquet: [], inventory: [], secrets: [] }, hash: createHash('sha256'), rows: 0 };
       byHost.set(m.host, h);
     }
-    h.hash.update(`${JSON.stringify(m)}\n`);
+    // the files as they are now, not only as the manifest says: a model build follows any change of them
+    const stats = manifestFiles(m).map((f) => statSync(path.join(fileDirOf(dir, f.name), f.name), { throwIfNoEntry: false }));
+    h.hash.update(`${JSON.stringify(m)}\n${JSON.stringify(stats.map((st) => [st?.size, st?.mtimeMs]))}\n`);
     h.rows += m.rows;
     h.files.parquet.push(...m.parts.map((f) => outRelative(outDir, path.join(fileDirOf(dir, f.name), f.name))));
     h.files.inventory.push(outRelative(outDir, path.join(dir, m.inventory.name)));
