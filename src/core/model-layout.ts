@@ -8,7 +8,7 @@
  * replaced (load/retire.ts). `OUT/models/_schema-<models version>.json` holds the columns of every
  * per-host relation, so a relation no host has rows of is still a typed relation of fleet.duckdb.
  */
-import { promises as fs, readFileSync } from 'node:fs';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { hostFolder } from './layout.js';
 
@@ -48,6 +48,11 @@ export interface HostModelsRecord {
   generation: string;
   /** Per relation, the names of its files in the host's folder of that relation (none: no rows). */
   relations: Record<string, string[]>;
+  /**
+   * The host's Parquet parts (relative to OUT) by the hash of their schema (warehouse/part-schemas.ts):
+   * raw_events reads each group by position.
+   */
+  event_parts: Record<string, string[]>;
 }
 
 /** A host's commit record, or null when there is none or it cannot be read (its models are built again). */
@@ -75,6 +80,12 @@ export type ModelSchema = Record<string, Array<[string, string]>>;
 /** `OUT/models/_schema-<models version>.json`. */
 export function modelSchemaFile(outDir: string, modelsVersion: string): string {
   return path.join(modelsDir(outDir), `_schema-${modelsVersion}.json`);
+}
+
+/** The schema written for a models version (by the first batch built under it), or null. */
+export function readModelSchema(outDir: string, modelsVersion: string): ModelSchema | null {
+  const file = modelSchemaFile(outDir, modelsVersion);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ModelSchema) : null;
 }
 
 /** Where a batch build stages its files before they are renamed into the hosts' folders: `OUT/tmp/models-<gen>`. */

@@ -7,13 +7,13 @@
  * autoinstall and autoload off: these machines have no internet.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { existsSync, readFileSync } from 'node:fs';
 import { noWarehouseError, warehouseFile } from '../core/layout.js';
-import { hostModelDir, type HostModelsRecord, type ModelSchema, modelSchemaFile } from '../core/model-layout.js';
-import { batches, buildHostBatch, buildOnlyTables, hostModelsCurrent, hostSources } from './host-models.js';
+import { hostModelDir, type HostModelsRecord, type ModelSchema } from '../core/model-layout.js';
+import { buildHostModels, buildOnlyTables, hostModelsCurrent, hostSources } from './host-models.js';
 import type { ModelStatement } from './model-statements.js';
 import { outFiles, outRelative, partitionFiles, placeholders, runModels, setOutStatement } from './model-run.js';
 import { modelsVersion } from './models-version.js';
+import { mergedGroups } from './part-schemas.js';
 import { createQueryTemp } from './query-temp.js';
 import { openDuckDB as open } from './duckdb-open.js';
 import { replaceWarehouse } from './warehouse-swap.js';
@@ -65,21 +65,18 @@ function assembly(outDir: string, schema: ModelSchema, records: HostModelsRecord
   };
 }
 
-/** The schema recorded for this models version, or null. */
-function recordedSchema(outDir: string, version: string): ModelSchema | null {
-  const file = modelSchemaFile(outDir, version);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ModelSchema) : null;
-}
-
 /** What a build found that a load reports. */
 export interface BuildSummary {
   /** Rows of `duplicates`: the secondary rows the duplicate rule dropped from events. */
   duplicatesDropped: number;
+  /** The hosts whose models this build made (none current on disk): after a split, those no shard built. */
+  hostsBuilt: string[];
 }
 
 /**
  * Builds OUT/fleet.duckdb: first the models of every host whose partitions or models version changed,
  * in batches (warehouse/host-models.ts), then the fleet's file, into a new file renamed over the old one.
+ * `onHostModels` hears which hosts' models were built (none current on disk) and in how long.
  * `afterModels` runs on the new file's connection once the models are committed, before the rename (the
  * load runs the hunt pack there: hunt/build-hunts.ts), so what it adds is in place the moment the
  * warehouse is.
@@ -87,35 +84,36 @@ export interface BuildSummary {
 export async function buildWarehouse(
   outDir: string,
   afterModels: (conn: DuckDBConnection) => Promise<void> = async () => {},
+  onHostModels: (built: readonly string[], ms: number) => void = () => {},
 ): Promise<BuildSummary> {
   const version = await modelsVersion();
   const hosts = await hostSources(outDir);
-  let schema = recordedSchema(outDir, version);
-  for (const batch of batches(hosts.filter((h) => hostModelsCurrent(outDir, h, version) === null)))
-    schema = await buildHostBatch(outDir, batch, version);
-  schema ??= await buildHostBatch(outDir, [], version);
+  const t0 = Date.now();
+  const { schema, built } = await buildHostModels(outDir, hosts, version);
+  onHostModels(built, Date.now() - t0);
   const records = hosts.map((h) => {
     const r = hostModelsCurrent(outDir, h, version);
     if (r === null) throw new Error(`warehouse: the models of host ${h.host} were not written`);
     return r;
   });
   records.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
-  const vars = placeholders(outDir, await partitionFiles(outDir), true);
+  const files = await partitionFiles(outDir);
+  // the parts of the hosts' records are those of their current manifests (hostModelsCurrent)
+  const vars = placeholders(outDir, { ...files, parquetGroups: mergedGroups(records.map((r) => r.event_parts)) }, true);
   const buildOnly = await buildOnlyTables(vars);
-  const fleetSchema = schema;
   return replaceWarehouse(outDir, 'fleet', 'empty', async (conn) => {
     // One transaction for the whole build: a model file is many statements (every column's comment is
     // one), and each committed alone cost a WAL write; the new file is all or nothing anyway (renamed
     // into place).
     await conn.run(setOutStatement(outDir));
     await conn.run('begin transaction');
-    await runModels(conn, vars, assembly(outDir, fleetSchema, records, buildOnly));
+    await runModels(conn, vars, assembly(outDir, schema, records, buildOnly));
     await conn.run('commit');
     await conn.run('checkpoint');
     // counted on the build's own connection: a second instance on the new file cost a load 0.3 s
     const [[dropped]] = (await conn.runAndReadAll('select count(*) from duplicates')).getRows();
     await afterModels(conn);
-    return { duplicatesDropped: Number(dropped) };
+    return { duplicatesDropped: Number(dropped), hostsBuilt: built };
   });
 }
 

@@ -24,10 +24,12 @@ import {
   modelFileName,
   modelSchemaFile,
   modelStagingDir,
+  readModelSchema,
   readHostModelsRecord,
   writeHostModelsRecord,
 } from '../core/model-layout.js';
 import { openDuckDB } from './duckdb-open.js';
+import { mergedGroups, type PartGroups, partGroups } from './part-schemas.js';
 import { allModelStatements, outRelative, placeholders, runModels, setOutStatement, type SourceFiles } from './model-run.js';
 import { sqlString } from './sql-literal.js';
 
@@ -68,7 +70,7 @@ export async function hostSources(outDir: string): Promise<HostSources[]> {
 /** Whether a host's models on disk are those of its partitions under this models version. */
 export function hostModelsCurrent(outDir: string, h: HostSources, version: string): HostModelsRecord | null {
   const r = readHostModelsRecord(outDir, h.host);
-  return r !== null && r.models_version === version && r.sources_sha256 === h.sha256 ? r : null;
+  return r !== null && r.models_version === version && r.sources_sha256 === h.sha256 && r.event_parts !== undefined ? r : null;
 }
 
 /** Hosts of one batch at most, and rows of one batch at most (one host bigger than that is a batch alone). */
@@ -155,10 +157,11 @@ function storedRows(table: string, columns: Array<[string, string]>): string {
 }
 
 /** Writes the schema of this models version, once (every build of one version gives the same). */
-async function writeSchema(outDir: string, version: string, schema: ModelSchema): Promise<void> {
+async function writeSchema(outDir: string, version: string, schema: ModelSchema, gen: string): Promise<void> {
   const file = modelSchemaFile(outDir, version);
   await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
+  // named by the generation, not the process id: shards on several machines may write it at once
+  const tmp = `${file}.${gen}.tmp`;
   await fs.writeFile(tmp, `${JSON.stringify(schema)}\n`);
   await fs.rename(tmp, file);
 }
@@ -170,15 +173,18 @@ async function writeSchema(outDir: string, version: string, schema: ModelSchema)
 export async function buildHostBatch(outDir: string, batch: HostSources[], version: string): Promise<ModelSchema> {
   const gen = newGeneration();
   const staging = modelStagingDir(outDir, gen);
-  const tempDir = path.join(outDir, 'tmp', 'duckdb');
+  // a folder of this build's own: the shards of a split build their hosts' models at once (load/run.ts)
+  const tempDir = `${staging}-spill`;
   await fs.mkdir(tempDir, { recursive: true });
-  const vars = placeholders(outDir, together(batch), false);
+  const files = together(batch);
   const { instance, conn } = await openDuckDB(':memory:', { temp_directory: tempDir });
   try {
     await conn.run(setOutStatement(outDir));
+    const groups = await partGroups(conn, outDir, files.parquet);
+    const vars = placeholders(outDir, { ...files, parquetGroups: mergedGroups([groups]) }, false);
     await runModels(conn, vars);
     const schema = await perHostSchema(conn, await keptTables(vars));
-    await writeSchema(outDir, version, schema);
+    await writeSchema(outDir, version, schema, gen);
     if (batch.length === 0) return schema;
     const values = batch.map((h, ix) => `(${sqlString(h.host)}, ${ix})`).join(', ');
     await conn.run(`create temp table clinetrail_batch (host VARCHAR, ix INTEGER)`);
@@ -190,13 +196,40 @@ export async function buildHostBatch(outDir: string, batch: HostSources[], versi
         `copy (${storedRows(table, columns)}) to ${sqlString(target)} (format parquet, partition_by (clinetrail_host_ix))`,
       );
     }
-    for (const [ix, h] of batch.entries()) await commitHost(outDir, staging, schema, h, ix, gen, version);
+    const groupOf = new Map(Object.entries(groups).flatMap(([hash, parts]) => parts.map((p) => [p, hash] as const)));
+    for (const [ix, h] of batch.entries()) {
+      const hostGroups: PartGroups = {};
+      for (const part of h.files.parquet) (hostGroups[groupOf.get(part) ?? ''] ??= []).push(part);
+      await commitHost(outDir, staging, schema, { ...h, groups: hostGroups, ix }, gen, version);
+    }
     return schema;
   } finally {
     conn.closeSync();
     instance.closeSync();
     await fs.rm(staging, { recursive: true, force: true });
+    await fs.rm(tempDir, { recursive: true, force: true });
   }
+}
+
+/** What a map over hosts built. */
+export interface HostModelsBuilt {
+  /** The columns of every per-host relation of this models version. */
+  schema: ModelSchema;
+  /** The hosts whose models were built (their record was missing or not current). */
+  built: string[];
+}
+
+/**
+ * The map over hosts: builds, batch by batch, the models of every host of `hosts` whose commit record is
+ * not that of its partitions under `version`. A shard load runs it for its own hosts; the fleet's build
+ * for the hosts still missing (warehouse/build.ts).
+ */
+export async function buildHostModels(outDir: string, hosts: HostSources[], version: string): Promise<HostModelsBuilt> {
+  const todo = hosts.filter((h) => hostModelsCurrent(outDir, h, version) === null);
+  let schema = readModelSchema(outDir, version);
+  for (const batch of batches(todo)) schema = await buildHostBatch(outDir, batch, version);
+  schema ??= await buildHostBatch(outDir, [], version);
+  return { schema, built: todo.map((h) => h.host) };
 }
 
 /** Moves one host's staged files into its folders and writes its record. */
@@ -204,11 +237,11 @@ async function commitHost(
   outDir: string,
   staging: string,
   schema: ModelSchema,
-  h: HostSources,
-  ix: number,
+  h: HostSources & { groups: PartGroups; ix: number },
   gen: string,
   version: string,
 ): Promise<void> {
+  const { ix } = h;
   const relations: Record<string, string[]> = {};
   for (const table of Object.keys(schema)) {
     const from = path.join(staging, table, `clinetrail_host_ix=${ix}`);
@@ -230,5 +263,6 @@ async function commitHost(
     sources_sha256: h.sha256,
     generation: gen,
     relations,
+    event_parts: h.groups,
   });
 }

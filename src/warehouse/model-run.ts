@@ -55,6 +55,8 @@ export function outRelative(outDir: string, file: string): string {
 /** The partitions' files a build reads, relative to OUT: Parquet parts, inventories and secrets files. */
 export interface SourceFiles {
   parquet: string[];
+  /** `parquet` grouped by schema (warehouse/part-schemas.ts), when known: each group is read by position. */
+  parquetGroups?: string[][];
   inventory: string[];
   secrets: string[];
 }
@@ -95,11 +97,16 @@ const EVENT_COLUMNS: ColumnList = COLUMNS.map((c) => [c.name, c.sql] as const);
  * written before a column existed gives null there. Every partition of a host given to a load is read
  * again when the code changes (load/state.ts), but a host absent from the input, or kept after an empty
  * or encrypted image, keeps its parts as an older clinetrail wrote them; read by position, the first
- * part's schema would drop the new column from every row, or fail on the next part.
+ * part's schema would drop the new column from every row, or fail on the next part. A build that knows
+ * the parts' schemas (`groups`, warehouse/part-schemas.ts) reads each group by position instead: binding
+ * union_by_name opens every part, on every query.
  */
-function eventsSource(parquet: string[]): string {
-  const parts = `read_parquet(${outFiles(parquet)}, hive_partitioning = false, union_by_name = true)`;
-  return `(select * from ${emptyRelation(EVENT_COLUMNS)} union all by name select * from ${parts})`;
+function eventsSource(parquet: string[], groups: string[][] | undefined): string {
+  const reads =
+    groups === undefined
+      ? [`read_parquet(${outFiles(parquet)}, hive_partitioning = false, union_by_name = true)`]
+      : groups.map((g) => `read_parquet(${outFiles(g)}, hive_partitioning = false)`);
+  return `(select * from ${emptyRelation(EVENT_COLUMNS)}${reads.map((r) => ` union all by name select * from ${r}`).join('')})`;
 }
 
 /**
@@ -114,7 +121,7 @@ function eventsSource(parquet: string[]): string {
 export function placeholders(outDir: string, files: SourceFiles, runs: boolean): Record<string, string> {
   const runsDir = path.join(outDir, 'state', 'runs');
   return {
-    events_source: files.parquet.length ? eventsSource(files.parquet) : emptyRelation(EVENT_COLUMNS),
+    events_source: files.parquet.length ? eventsSource(files.parquet, files.parquetGroups) : emptyRelation(EVENT_COLUMNS),
     files_source: files.inventory.length
       ? `read_json(${outFiles(files.inventory)}, format = 'newline_delimited', columns = ${jsonColumns(FILE_COLUMNS)})`
       : emptyRelation(FILE_COLUMNS),
