@@ -35,6 +35,8 @@ export type LoadEvent =
       parser_errors: number;
     }
   | { event: 'models'; rebuilt: boolean }
+  /** The models built host by host (warehouse/host-models.ts): of how many hosts, each one not current. */
+  | { event: 'host-models'; hosts: number; ms: number }
   /** The hunt pack run into the warehouse just built (hunt/build-hunts.ts); `not_run` says why none ran. */
   | { event: 'hunts'; hunts: number; findings: number; not_run: string | null; ms: number }
   /** A host of the input whose image gave no store while the warehouse held data for it: kept. */
@@ -132,6 +134,10 @@ export function createProgress(options: ProgressOptions): (e: LoadEvent) => void
       case 'models':
         clearLive();
         options.write(e.rebuilt ? 'building warehouse models\n' : 'no partition changed: warehouse models kept\n');
+        break;
+      case 'host-models':
+        clearLive();
+        options.write(`models of ${e.hosts} host(s) built (${duration(e.ms)})\n`);
         break;
       case 'hunts':
         clearLive();
