@@ -180,7 +180,7 @@ export function summaryLine(run: RunRecord, out: string, elapsedMs: number): str
       hostList('image(s) whose host name another image claims, loaded as', renamed(run)) +
       (run.shard_count == null
         ? ''
-        : `; shard ${run.shard_index}/${run.shard_count}: models not built, run clinetrail models --out ${out} once every shard is done`),
+        : `; shard ${run.shard_index}/${run.shard_count}: warehouse not assembled, run clinetrail models --out ${out} once every shard is done`),
   )}\n`;
 }
 

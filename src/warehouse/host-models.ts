@@ -1,7 +1,7 @@
 /**
  * The model build as a map over hosts (docs/ARCHITECTURE.md "The models, host by host"): every rule of
  * the models is local to a host, so a batch of hosts is built alone, from its own partitions, in a DuckDB
- * of its own (bounded by its memory limit, spilling to OUT/tmp/duckdb), and each per-host table it makes
+ * of its own (bounded by its memory limit, spilling to a folder of its own under OUT/tmp), and each per-host table it makes
  * is written as Parquet into each host's folder (core/model-layout.ts). A host whose partitions and
  * models version are those of its commit record is not built again. fleet.duckdb then only puts views
  * over these files (warehouse/build.ts).

@@ -1,10 +1,10 @@
 /**
  * How the model files of `sql/` run: their placeholders resolved to the files a build reads, then each
  * file's statements in name order, a file that starts with REPEAT_LINE again and again until a round
- * changes no row. The same files run in three ways: all of them as written (the tests' in-memory
- * databases), for a batch of hosts without their comments (warehouse/host-build.ts), and as the assembly
+ * changes no row. The same files run in three ways: as written over the whole fleet (the tests'
+ * in-memory databases), as written over a batch of hosts (warehouse/host-models.ts), and as the assembly
  * of fleet.duckdb, which turns the relations the hosts' builds wrote into views over their files
- * (warehouse/assemble.ts): each way passes its own `rewrite` of a statement.
+ * (warehouse/build.ts): the assembly passes its own `rewrite` of a statement.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { existsSync, promises as fs } from 'node:fs';
