@@ -4,11 +4,12 @@
 #   make load FLEET=DIR OUT=DIR       load any fleet
 #   make query Q="select ..."         query the warehouse (Q reaches DuckDB unchanged, $ and quotes too)
 #   make export FORMAT=timesketch TO=FILE [WHERE="..." | Q="select ..."]   export a selection to a file
-#   make hunt                         run the hunt pack on the warehouse (README "Hunts")
+#   make hunt                         run the hunt pack on the warehouse (docs/HUNTS.md)
 #   make test                         install, build (tsc type-checks as it emits; only when a source changed), run every test suite
 #   make real-corpus [MAJORS=3]       drive the released Cline CLIs into fixtures/real-producer (needs npm)
 #   make interop [INTEROP_DIR=DIR]    open OUT/parquet/events and each export with pandas, pyarrow, polars and DuckDB (needs pip)
 #   make report-screenshot            docs/report-demo.png: the demo fleet's report in headless Chromium (apt-get install chromium)
+#   make warehouse-reference          docs/WAREHOUSE.md: the tables, views and columns, from the catalog's comments
 FLEET ?= fixtures/fleet
 OUT ?= warehouse
 Q ?= select host, store, count(*) as rows from raw_events group by all order by all
@@ -16,7 +17,7 @@ FORMAT ?= table
 PREFIX ?= /usr/local
 CLI := node dist/src/cli/main.js
 
-.PHONY: load query export test build deps install bench clean imports lint format real-corpus interop report-screenshot hunt
+.PHONY: load query export test build deps install bench clean imports lint format real-corpus interop report-screenshot hunt warehouse-reference
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -24,7 +25,7 @@ node_modules/.installed: package.json package-lock.json
 
 deps: node_modules/.installed
 
-# `clinetrail` on PATH: two small scripts in PREFIX/bin that run this checkout's build (README "Setting up").
+# `clinetrail` on PATH: two small scripts in PREFIX/bin that run this checkout's build (README "Setting up: two commands").
 install: build
 	sh deploy/install.sh "$(PREFIX)"
 
@@ -40,7 +41,7 @@ build: dist/.built
 # The table comes from the partition manifests (load --rows-table), not from a query: an unchanged nightly
 # re-run then costs what the load costs (two summary queries cost more than the load itself).
 # Two malloc arenas: the memory the ended worker threads freed is reused by the model build instead of
-# kept beside it (README "Command line", docs/BENCHMARKS.md: the full load's peak 406-415 -> 368-384 MB).
+# kept beside it (docs/CLI.md, docs/BENCHMARKS.md: the full load's peak 406-415 -> 368-384 MB).
 load: build
 	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} $(CLI) load --fleet "$(FLEET)" --out "$(OUT)" --rows-table
 	@echo
@@ -113,3 +114,8 @@ clean:
 # made by the CLI and shot in headless Chromium (Debian's chromium) with the network blocked.
 report-screenshot: build
 	TZ=UTC node dist/bench/report-screenshot.js
+
+# The warehouse reference (issue 28): docs/WAREHOUSE.md written from the catalog of the demo fleet's warehouse
+# (every `comment on` of sql/ and the record shapes); test/docs/warehouse-reference.test.ts fails when it differs.
+warehouse-reference: build
+	TZ=UTC node dist/bench/warehouse-reference.js

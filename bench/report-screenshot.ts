@@ -1,7 +1,7 @@
 /**
  * `make report-screenshot`: loads the demo fleet (fixtures/fleet) into a temporary OUT, runs the hunt pack
  * on it (so the page shows its findings), makes its report with the CLI's own command line and saves a screenshot of the page in headless Chromium (Debian's
- * chromium) as docs/report-demo.png, the picture README's "Fleet report" shows. Needs dist/ built.
+ * chromium) as docs/report-demo.png, the picture docs/REPORT.md shows. Needs dist/ built.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

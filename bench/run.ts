@@ -8,7 +8,7 @@
  *            build step (tsc only when a source changed) and its table of rows per host and store (load --rows-table)
  *   changed  the same OUT after one small transcript of one host got one extra message
  *   shards   the fleet split in SHARDS (`load --shard K/2`, both at once, into one fresh OUT), then `models`:
- *            the recipe of README "Splitting a fleet across machines" run on this one machine
+ *            the recipe of docs/SHARDS.md run on this one machine
  *   floor    a bare streaming parse of the same transcript files (bench/floor.ts), with the readers'
  *            parser (readers/parse/json-elements.ts); floor_tokens the same with @streamparser/json
  *   duckdb   DuckDB read_json -> zstd Parquet of the same transcript files (bench/duckdb-baseline.ts)

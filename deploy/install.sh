@@ -3,7 +3,7 @@
 #
 #   clinetrail           runs dist/src/cli/main.js with the node that ran make install (cron and systemd start
 #                        jobs with a short PATH, which may not hold it), MALLOC_ARENA_MAX=2 unless set (as
-#                        `make load` does: README "Command line", Memory)
+#                        `make load` does: docs/CLI.md, Memory)
 #   clinetrail-nightly   runs deploy/nightly.sh (docs/NIGHTLY.md) with that clinetrail first on PATH
 #
 # Both name the checkout, so `git pull && make build` updates what they run; run make install again after

@@ -7,7 +7,7 @@
 # 1. load the fleet folder FLEET into OUT (a host that did not change is not read again)
 # 2. run the hunt pack on OUT (its findings go to OUT's table findings)
 # 3. write DEST/report.html, the fleet report
-# 4. export every dated event to DEST/timesketch.jsonl (a Timesketch import) and every event to DEST/events/,
+# 4. export every event (an undated one at its file's time) to DEST/timesketch.jsonl (a Timesketch import) and every event to DEST/events/,
 #    Parquet parts of 128 MB sorted by host and time (Trino, Spark, Athena)
 # Each output replaces last night's whole; DEST must exist, outside OUT and the evidence. A load that fails
 # (1, 2 or 3) stops the job: the warehouse and DEST stay as they were. Later steps run whatever the one

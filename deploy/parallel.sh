@@ -3,8 +3,8 @@
 #
 #   deploy/parallel.sh FLEET OUT [N]        (N defaults to the number of cores, `nproc`)
 #
-# Each shard is one `clinetrail load --shard K/N` process with its own lock on OUT (README "Splitting a
-# fleet"); `clinetrail models` runs only when every shard exited 0. A shard that exits 4 (an empty image
+# Each shard is one `clinetrail load --shard K/N` process with its own lock on OUT (docs/SHARDS.md);
+# `clinetrail models` runs only when every shard exited 0. A shard that exits 4 (an empty image
 # whose earlier data was kept) stops it too: read its warning, then run `clinetrail models --out OUT`.
 # CLINETRAIL is the command that runs clinetrail (default `clinetrail`; e.g. "node /opt/clinetrail/dist/src/cli/main.js").
 set -eu

@@ -23,6 +23,11 @@
 create or replace macro row_id_of(host, store, source_file, file_row) as
     md5(host || chr(0) || store || chr(0) || source_file || chr(0) || file_row::VARCHAR)::UUID;
 
+-- is_recorded_time is the one definition of a time a source wrote for its record (timestamp_source recorded,
+-- or local_clock: a wall clock read in the host's zone), which session spans and the report count; a
+-- file's mtime (moved by every copy of the evidence) and a time taken from another record do not.
+create or replace macro is_recorded_time(timestamp_source) as coalesce(timestamp_source in ('recorded', 'local_clock'), false);
+
 create or replace view raw_events as
 select
     row_id_of(host, store, source_file, file_row) as row_id,

@@ -21,7 +21,7 @@ create or replace table int_derived_events as
 with sdk_message_rows as (
     -- key columns only: the window below must not carry message texts
     select row_id, host, store, home, user, client, agent, source_file, source_line, source_seq, source_role, timestamp_utc,
-           session_id, project_path, git_branch, model, provider, file_row
+           timestamp_source, session_id, project_path, git_branch, model, provider, file_row
     from raw_events
     where store = 'sdk-sessions'
       and {{is_transcript_file}}

@@ -33,8 +33,9 @@ summary as (
         min(client) as client,
         min(agent) as agent,
         arg_min(project_path, coalesce(timestamp_utc, '9999-12-31'::TIMESTAMPTZ)) filter (where project_path is not null) as project_path,
-        min(timestamp_utc) as first_timestamp_utc,
-        max(timestamp_utc) as last_timestamp_utc,
+        -- recorded times only (is_recorded_time, sql/00): a settings.json's mtime is the copy's time
+        min(timestamp_utc) filter (where is_recorded_time(timestamp_source)) as first_timestamp_utc,
+        max(timestamp_utc) filter (where is_recorded_time(timestamp_source)) as last_timestamp_utc,
         list(distinct model order by model) filter (where model is not null) as models,
         list(distinct provider order by provider) filter (where provider is not null) as providers,
         count(*) as count_rows,
@@ -97,8 +98,8 @@ comment on column sessions.user is 'User of its home (the home column); null whe
 comment on column sessions.client is 'Client of its rows (the least, if several).';
 comment on column sessions.agent is 'Agent of the Cline family whose session it is: cline, roo-code or kilo-code (the least, if several; each agent keeps its own task ids).';
 comment on column sessions.project_path is 'project_path of its earliest dated row that has one.';
-comment on column sessions.first_timestamp_utc is 'Time of its first dated event.';
-comment on column sessions.last_timestamp_utc is 'Time of its last dated event.';
+comment on column sessions.first_timestamp_utc is 'Time of its first event with a recorded time (timestamp_source recorded or local_clock; a file mtime does not count); null when none has one.';
+comment on column sessions.last_timestamp_utc is 'Time of its last event with a recorded time (timestamp_source recorded or local_clock; a file mtime does not count); null when none has one.';
 comment on column sessions.models is 'Distinct models of its events, sorted.';
 comment on column sessions.providers is 'Distinct providers of its events, sorted.';
 comment on column sessions.count_rows is 'Its events (dropped duplicates not counted).';
@@ -109,7 +110,7 @@ comment on column sessions.count_tool_use is 'Its tool_use events.';
 comment on column sessions.count_tool_result is 'Its tool_result events.';
 comment on column sessions.count_system is 'Its system events.';
 comment on column sessions.count_errors is 'Its events with is_error.';
-comment on column sessions.has_transcript is 'True when a transcript row (ui_messages, api history or SDK messages file) of it is on the host.';
+comment on column sessions.has_transcript is 'True when a transcript row (ui_messages, api history or SDK messages file) of it is on the host; false for a session known only from secondary stores, its transcript deleted (a session removed with cline history delete is listed from the hub event log, with its prompts, model, provider and times).';
 comment on column sessions.origin is 'remote when an origin row says it is a Cline Cloud session (session_origin), else local.';
 comment on column sessions.is_synced is 'True when a sync row says its transcript left the host (sync_target set); never null.';
 comment on column sessions.sync_target is 'Where it went, ''; '' between several: cline-cloud, ''<adapter> bucket <bucket> object <key>'', ''enterprise upload queue: <key>''.';

@@ -25,7 +25,7 @@ select
 from raw_files
 order by host, store, source_file;
 
-comment on table files is 'Every evidence file a load found, per (host, store), with its fingerprint and what it gave. Grain: one row per (host, store, source_file).';
+comment on table files is 'Every evidence file a load found, per (host, store), with its fingerprint and what it gave; a FIFO, a link out of the image or an unreadable folder inside a store root too, with its parser: row. Grain: one row per (host, store, source_file).';
 comment on column files.host is 'Host image name.';
 comment on column files.store is 'Cline store of the partition.';
 comment on column files.home is 'The home as the machine names it (C:/Users/alice), as in events; source_file is the path in the image.';
@@ -41,4 +41,4 @@ comment on column files.count_errors is 'parser: rows it gave.';
 comment on column files.first_error is 'Text of its first parser: row, null if none.';
 comment on column files.archive is 'Archive (zip, tar, tar.gz) or encoded Velociraptor collection folder the file was read from, as given to the load; null for a folder image.';
 comment on column files.archive_member is 'Path of the file inside that archive as stored there (raw, undecoded: Velociraptor escapes such as %2E kept); null for a folder image.';
-comment on column files.holds_credentials is 'True for a file Cline keeps credentials in (the credentials store, every cline_mcp_settings.json): only key names are read from it.';
+comment on column files.holds_credentials is 'True for a file Cline keeps credentials in (the credentials store, every cline_mcp_settings.json): only key names are read from it, never a value. (Issue 5 calls this flag secret; there is no second column.)';

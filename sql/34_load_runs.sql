@@ -70,4 +70,4 @@ comment on column load_runs.count_discovery_problems is 'Problems discovery repo
 comment on column load_runs.count_duplicates_dropped is 'Rows the duplicate rule dropped in the warehouse the run left; for runs recorded before it was kept, the current count on the newest run only.';
 comment on column load_runs.count_sessions is 'Rows of sessions in this warehouse; newest run that ended only, else null.';
 comment on column load_runs.is_full_load is 'True for a load with --full.';
-comment on column load_runs.shard is 'K/N of a shard load (--shard K/N): it loaded only the hosts of shard K of N and built no model (clinetrail models did); null for a plain load.';
+comment on column load_runs.shard is 'K/N of a shard load (--shard K/N): it loaded only the hosts of shard K of N and built no model (clinetrail models did); null for a plain load. raw_runs holds it as shard_index and shard_count.';

@@ -23,8 +23,8 @@ select
 from raw_secrets
 order by host, store, source_file, source_line, source_seq, column_name, kind, fingerprint;
 
-comment on table secrets is 'Every API key, token, private key or credential value a load replaced by [REDACTED:<kind>:<fingerprint>], where it was found; never a value. Grain: one row per secret in one column of one row.';
-comment on column secrets.row_id is 'row_id of the row that held it: join raw_events or events on it.';
+comment on table secrets is 'Every API key, token, private key or credential value a load replaced by [REDACTED:<kind>:<fingerprint>], where it was found; never a value; empty after a --keep-secrets load. Grain: one row per secret in one column of one row.';
+comment on column secrets.row_id is 'row_id of the row that held it: join raw_events or events on it; null for secrets files written before it existed.';
 comment on column secrets.host is 'Host image name.';
 comment on column secrets.store is 'Cline store of the partition.';
 comment on column secrets.home is 'Home folder inside the image, / separated.';

@@ -10,7 +10,9 @@
 -- A view, as load_runs is: a load that changed no partition keeps fleet.duckdb, and its run still counts.
 create or replace view hosts as
 with seen as (
-    select r.started_at, h.host, h.image_path, h.status, h.hostname, h.collection, coalesce(r.shard_missing, false) as shard_missing
+    select
+        r.started_at, h.host, h.image_path, h.status, h.hostname, h.collection, h.time_zone,
+        coalesce(r.shard_missing, false) as shard_missing
     from raw_runs as r, unnest(r.host_images) as u(h)
     where r.host_images is not null
 ),
@@ -21,6 +23,8 @@ per_host as (
         arg_max(image_path, started_at) as image_path,
         arg_max(coalesce(hostname, host), started_at) as hostname,
         arg_max(collection, started_at) as collection,
+        -- the zone of its last load (null when that load was given none: its partitions were read as UTC)
+        arg_max_null(time_zone, started_at) filter (where not shard_missing) as time_zone,
         min(started_at) filter (where not shard_missing) as first_seen_at_utc,
         min(started_at) filter (where status = 'loaded') as first_loaded_at_utc,
         max(started_at) filter (where status = 'loaded') as last_loaded_at_utc,
@@ -64,6 +68,7 @@ select
     coalesce(p.hostname, h.host) as hostname,
     p.image_path,
     p.collection,
+    p.time_zone,
     case
         when p.host is null then 'loaded'
         when p.last_named_at < n.started_at then 'absent from last input'
@@ -89,7 +94,8 @@ comment on column hosts.host is 'Host image name, whole however long: the host n
 comment on column hosts.hostname is 'The host name its image claims at its last load (a collection''s Hostname, a folder or archive name, a --host NAME): the same for every image of one machine, host apart.';
 comment on column hosts.image_path is 'Path of its image at its last load (as given: --fleet child folder or --host PATH; a Velociraptor hunt download for each of its clients).';
 comment on column hosts.collection is 'Its client folder in a Velociraptor hunt download (<Hostname>-<ClientId>, as stored); null for an image of one host.';
-comment on column hosts.status is 'loaded, no Cline data, unreadable (its archive could not be listed, or discovery could not search all of it; exit 5), encrypted (its archive is encrypted and no --zip-password-file password opens it; exit 5, its earlier data kept), kept after empty image (exit 4: its earlier data kept), absent from last input (the newest load that covered it, plain or of its shard, was not given it; its data kept), or shard not loaded (the newest run of its shard did not finish, or its shard did not run: clinetrail models exit 6; what it holds is from earlier loads, see last_loaded_at_utc).';
+comment on column hosts.time_zone is 'The IANA zone its local clocks were read in at its last load (--host-tz HOST=Area/City): the times of rows with timestamp_source local_clock (1.x cline-core and Go host logs); null when none was given, and they were read as if UTC.';
+comment on column hosts.status is 'loaded, no Cline data, unreadable (its archive could not be listed, or discovery could not search all of it; exit 5), encrypted (its archive is encrypted and no --zip-password-file password opens it; exit 5, its earlier data kept), kept after empty image (exit 4: its earlier data kept), absent from last input (the newest load that covered it, plain or of its shard, was not given it; its data kept), or shard not loaded (the newest run of its shard did not finish, or its shard did not run: clinetrail models exit 6; what it holds is from earlier loads, see last_loaded_at_utc). A shard load covers only the hosts of its shard: after a split load each host''s status is its own shard''s.';
 comment on column hosts.first_seen_at_utc is 'Start of the first load given it (null for a host only named by a shard that did not run).';
 comment on column hosts.first_loaded_at_utc is 'Start of the first load that found Cline data in it.';
 comment on column hosts.last_loaded_at_utc is 'Start of the last load that found Cline data in it.';

@@ -95,7 +95,7 @@ comment on column safety_off.row_id is 'row_id of the setting''s or mode change'
 comment on column safety_off.host is 'Host image name.';
 comment on column safety_off.home is 'The home as the machine names it (C:/Users/alice), as in events.';
 comment on column safety_off.client is 'Whose store: the editor (vscode, cursor, ...), or cline for ~/.cline/data, as in events.';
-comment on column safety_off.agent is 'Whose safeguard: cline, roo-code or kilo-code; a setting of one agent never stands for another''s, in one state database either.';
+comment on column safety_off.agent is 'Whose safeguard: cline, roo-code or kilo-code; a setting of one agent never stands for another''s, in one state database either: Roo Code''s and Kilo Code''s switches count only under that agent''s own master switch in the same database.';
 comment on column safety_off.session_id is 'The task or session it governs; null for a home''s standing setting.';
 comment on column safety_off.timestamp_utc is 'When it came into force as far as the evidence tells (file mtime, record update, the answer or mode change).';
 comment on column safety_off.source_file is 'File of the row, relative to the image root.';

@@ -92,9 +92,9 @@ comment on column file_accesses.cwd is 'The session''s working folder (project_p
 comment on column file_accesses.text is 'The call''s text as recorded (the command, or the file tool''s input).';
 comment on column file_accesses.via is 'file tool (a path of its input) or command (a word of the command as a shell reads it).';
 comment on column file_accesses.operation is 'read, list or write for a file tool; write for a command''s redirect, tee, sed -i, cp, mv, install or ln target, else argument.';
-comment on column file_accesses.path is 'The path as the call names it.';
+comment on column file_accesses.path is 'The path as the call names it (a command''s @.env, < .env, source .env and --env-file=.env all name .env).';
 comment on column file_accesses.resolved_path is 'The path as the machine saw it (sql/37 resolve_path): ~ for the home, / separators, a relative path under cwd, . and .. folded; still relative when no cwd is known.';
 comment on column file_accesses.home_relative_path is 'resolved_path relative to its home (~, /home/<user>, /Users/<user>, /root, C:/Users/<user>), null when no home is recognisable.';
 comment on column file_accesses.is_in_project is 'resolved_path lies inside the session''s working folder (which is no home itself), or stayed relative: a project''s file, not the user''s.';
 comment on column file_accesses.credential_class is 'What secret the file holds (sql/37 credential_file_class): .env file, AWS credentials, SSH key, token file, cloud or cluster credentials, system password store, browser password or cookie store, keychain; null otherwise.';
-comment on column file_accesses.persistence_class is 'What makes code run again later (sql/37 persistence_file_class): hook script, shell profile, systemd unit, cron table, launch agent; null otherwise.';
+comment on column file_accesses.persistence_class is 'What makes code run again later (sql/37 persistence_file_class): hook script, shell profile, systemd unit, cron table, launch agent; null otherwise. A dotfiles repository''s .zshrc inside the project is neither a persistence nor a credential file.';

@@ -26,6 +26,7 @@ import { shardGapText } from '../load/split-check.js';
 import { createProgress, errorJsonLine, summaryLine, type LogFormat } from '../load/progress.js';
 import { noWarehouseError, oldLayoutError } from '../core/layout.js';
 import { runLoad, UsageError } from '../load/run.js';
+import { parseHostTimeZones } from './host-tz.js';
 import { partitionRows } from '../load/partition-rows.js';
 import { clinetrailVersion } from '../load/state.js';
 import { LockHeldError } from '../load/lock.js';
@@ -205,6 +206,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
         const hosts = (args.host ?? []).map(parseHost);
         const shard = parseShardArg(once('load', 'shard', args.shard));
         const zipPasswords = readPasswords(once('load', 'zip-password-file', args.zipPasswordFile));
+        const hostTimeZones = parseHostTimeZones(args.hostTz ?? []);
         const onEvent = createProgress({
           format: logFormat,
           quiet: args.quiet,
@@ -225,6 +227,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
           acceptEmpty: args.acceptEmpty ?? [],
           shard,
           zipPasswords,
+          hostTimeZones,
           onEvent,
         });
         for (const host of run.hosts_kept_empty) {

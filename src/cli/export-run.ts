@@ -80,7 +80,10 @@ export async function runExport(args: ExportArgs, log: CommandLog): Promise<void
     );
     if (folder) await placeOutputFolder(output, staging, target);
     else await placeOutput(output, target);
-    const left = args.format === 'timesketch' ? `, ${counts.leftOut} undated row(s) left out` : '';
+    const left =
+      args.format === 'timesketch'
+        ? `, ${counts.leftOut} undated row(s) left out, ${counts.atFileTime} undated row(s) at their file's time`
+        : '';
     const parts = folder ? `, ${counts.parts.length} part(s)` : '';
     const seconds = (Date.now() - t0) / 1000;
     log.event(
@@ -89,7 +92,7 @@ export async function runExport(args: ExportArgs, log: CommandLog): Promise<void
         event: 'done',
         format: args.format,
         rows: counts.written,
-        ...(args.format === 'timesketch' ? { undated_left_out: counts.leftOut } : {}),
+        ...(args.format === 'timesketch' ? { undated_left_out: counts.leftOut, undated_at_file_time: counts.atFileTime } : {}),
         ...(folder ? { parts: counts.parts.length } : {}),
         to: target.path,
         seconds,

@@ -1,6 +1,6 @@
 /**
  * Query results as an aligned text table, CSV or JSON lines, written as they come (block by block),
- * so a result of any size goes out in bounded memory. The rules (README "Query output"):
+ * so a result of any size goes out in bounded memory. The rules (docs/CLI.md "Query output"):
  * - NULL is never an empty string: JSON null; in CSV an empty unquoted field (an empty string is `""`);
  *   in a table `∅`.
  * - Table cells are measured in display width (East Asian wide characters and emoji take two columns)

@@ -69,6 +69,12 @@ export function loadOptions<T>(y: Argv<T>) {
       describe:
         'A file of passwords, one per line, tried on each zip whose members are encrypted (ZipCrypto or AES); without one, such a zip is not read (status encrypted, exit 5)',
     })
+    .option('host-tz', {
+      type: 'string',
+      array: true,
+      describe:
+        "The time zone of a host's local clocks, HOST=Area/City (an IANA zone, e.g. Europe/Berlin), or a CSV file of host,time_zone lines (repeatable): the 1.x logs' times, written with no zone, are read in it (default: as if UTC); hosts.time_zone records it",
+    })
     .option('shard', {
       type: 'string',
       requiresArg: true,

@@ -87,7 +87,13 @@ export const COLUMNS: readonly Column[] = [
     name: 'timestamp_utc',
     type: 'timestamp',
     sql: 'TIMESTAMPTZ',
-    doc: 'When it happened, UTC; null where the source records no time.',
+    doc: 'When it happened, UTC; null where the source records no time. timestamp_source says where it comes from.',
+  },
+  {
+    name: 'timestamp_source',
+    type: 'utf8',
+    sql: 'VARCHAR',
+    doc: "Where timestamp_utc comes from: recorded (the source wrote the instant for this record: epoch, or a time with its zone), local_clock (the source wrote a local wall clock with no zone: read in the host's --host-tz zone, hosts.time_zone, else as if UTC), derived (another record's time: an SDK message with no ts takes its session's start), file_mtime (the file's modification time: the file records no time, so copying the evidence moves it); null where timestamp_utc is null. Session spans and the report count recorded and local_clock times only.",
   },
   {
     name: 'session_id',

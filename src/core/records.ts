@@ -16,7 +16,7 @@ export interface RecordColumn {
   sql:
     | 'VARCHAR'
     | 'VARCHAR[]'
-    | 'STRUCT(host VARCHAR, image_path VARCHAR, status VARCHAR, hostname VARCHAR, collection VARCHAR)[]'
+    | 'STRUCT(host VARCHAR, image_path VARCHAR, status VARCHAR, hostname VARCHAR, collection VARCHAR, time_zone VARCHAR)[]'
     | 'BIGINT'
     | 'INTEGER'
     | 'BOOLEAN'
@@ -188,7 +188,15 @@ export interface RunRecord {
    * host name it claims (`host` unless another image claims it too) and, for a client of a Velociraptor
    * hunt download, its folder in it (both unknown to the record of a shard not finished or not run).
    */
-  host_images: Array<{ host: string; image_path: string; status: string; hostname?: string; collection?: string | null }>;
+  host_images: Array<{
+    host: string;
+    image_path: string;
+    status: string;
+    hostname?: string;
+    collection?: string | null;
+    /** The zone its local clocks were read in (`--host-tz`); null when none was given (read as if UTC). */
+    time_zone?: string | null;
+  }>;
   /** Hosts of this input named `NAME#2`, `NAME#3`, ...: another image of the input claims their host name NAME. */
   hosts_renamed: string[];
   /** The `--fleet` folder, absolute; null for a load of `--host` images only. With host_images, the input roots no output may be written into. */
@@ -289,8 +297,8 @@ export const RUN_SHAPE: RecordShape<RunRecord> = {
     doc: 'Hosts the warehouse held that were not in the input: kept, or withdrawn with --prune; null for old runs.',
   },
   host_images: {
-    sql: 'STRUCT(host VARCHAR, image_path VARCHAR, status VARCHAR, hostname VARCHAR, collection VARCHAR)[]',
-    doc: 'Every host image of the input: name, path, what the load found (loaded, no Cline data, unreadable, encrypted, kept after empty image; shard not loaded in the record of a shard load not finished or not run), the host name it claims (hostname: the name unless another image claims it too; null for older runs and unfinished shards) and its client folder in a Velociraptor hunt download (collection); null for old runs.',
+    sql: 'STRUCT(host VARCHAR, image_path VARCHAR, status VARCHAR, hostname VARCHAR, collection VARCHAR, time_zone VARCHAR)[]',
+    doc: 'Every host image of the input: name, path, what the load found (loaded, no Cline data, unreadable, encrypted, kept after empty image; shard not loaded in the record of a shard load not finished or not run), the host name it claims (hostname: the name unless another image claims it too; null for older runs and unfinished shards), its client folder in a Velociraptor hunt download (collection) and the zone its local clocks were read in (time_zone: --host-tz; null when none was given); null for old runs.',
   },
   hosts_renamed: {
     sql: 'VARCHAR[]',

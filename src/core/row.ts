@@ -9,6 +9,15 @@ import type { SourceRole, StoreId } from './stores.js';
 /** Store ids: the `store` column and partition folder names, derived from the store specification (core/stores.ts). */
 export type { SourceRole, StoreId };
 
+/**
+ * Where a row's time comes from, the `timestamp_source` column (its one definition is the column's doc,
+ * core/columns.ts): what the source wrote for the record (`recorded`), a local wall clock with no zone
+ * (`local_clock`, read in the host's --host-tz zone), another record's time (`derived`), or the file's
+ * modification time (`file_mtime`), which a copy of the evidence moves.
+ */
+export const TIMESTAMP_SOURCES = ['recorded', 'local_clock', 'derived', 'file_mtime'] as const;
+export type TimestampSource = (typeof TIMESTAMP_SOURCES)[number];
+
 export type TurnType = 'user' | 'assistant' | 'thinking' | 'tool_use' | 'tool_result' | 'system';
 
 /** One record of the timeline. Column names are the Parquet and SQL names. */
@@ -35,6 +44,8 @@ export interface Row {
   source_role: SourceRole;
   /** Milliseconds since the Unix epoch, UTC; null where the source records no time. */
   timestamp_utc: number | null;
+  /** Where timestamp_utc comes from (TIMESTAMP_SOURCES); null exactly when timestamp_utc is null. */
+  timestamp_source: TimestampSource | null;
   session_id: string | null;
   project_path: string | null;
   git_branch: string | null;
@@ -94,6 +105,11 @@ export interface Source {
   root: string;
   /** Absolute paths of the regular files of this store under `root`, sorted. */
   files: string[];
+  /**
+   * The IANA zone of the host's local clocks (`--host-tz HOST=Area/City`, core/time-zone.ts): a source's
+   * times written as a wall clock with no zone are read in it. Absent: they are read as if UTC.
+   */
+  timeZone?: string;
   /** Set when the image is an archive or an encoded collection: its files are copies of its members under `imageRoot`. */
   archive?: ArchiveRef;
 }

@@ -5,7 +5,7 @@
  * writer in beside them. `clinetrail hunt` copies it (it holds views and small tables, not the Parquet rows),
  * replaces the two tables in the copy, and renames the copy over it, as the model build does; a query that
  * opened the old file reads on undisturbed. So both tables always exist: a warehouse built without the hunts
- * (`load --no-hunts`, a pack that failed) has no finding and one `hunt_runs` row saying why (README "Hunts").
+ * (`load --no-hunts`, a pack that failed) has no finding and one `hunt_runs` row saying why (docs/HUNTS.md).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { replaceWarehouse } from '../warehouse/warehouse-swap.js';
@@ -33,12 +33,17 @@ const TABLE_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
   ['session_id', 'VARCHAR', 'session of the evidence row, or NULL (settings rows have none)'],
   ['row_id', 'UUID', 'events.row_id of the evidence row: join events on it'],
   ['timestamp_utc', 'TIMESTAMPTZ', 'time of the evidence row, or NULL'],
-  ['summary', 'VARCHAR', 'what the hunt saw, in one line'],
+  ['summary', 'VARCHAR', 'what the hunt saw, in one line (secrets stay [REDACTED:...] markers)'],
   ['source_file', 'VARCHAR', 'file of the evidence row, relative to the image root'],
   [
     'agent',
     'VARCHAR',
     'agent of the evidence row (events.agent): cline, roo-code or kilo-code; NULL when the evidence is no single row',
+  ],
+  [
+    'timestamp_source',
+    'VARCHAR',
+    "where timestamp_utc comes from: the evidence row's events.timestamp_source (recorded, local_clock, derived, file_mtime) when it is that row's time, derived when the hunt computed it, NULL when there is no time",
   ],
 ];
 
@@ -83,6 +88,7 @@ async function appendFindings(conn: DuckDBConnection, findings: readonly Finding
     text(f.summary);
     text(f.source_file);
     text(f.agent);
+    text(f.timestamp_source);
     appender.endRow();
   }
   appender.closeSync();

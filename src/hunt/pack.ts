@@ -1,6 +1,6 @@
 /**
  * The hunt pack: `hunts/<id>.sql` at the repository root (beside `sql/`), each one read-only SELECT over
- * the warehouse with a header of `-- key: value` comment lines before it (README "Hunts"). The header is
+ * the warehouse with a header of `-- key: value` comment lines before it (docs/HUNTS.md). The header is
  * the hunt's documentation: id, title, severity, MITRE ATT&CK techniques, the agents of the Cline family it
  * was checked on, description, known false positives and the columns it returns. A hunt file with a missing or bad key is an error naming the
  * file, so a broken pack never runs half.

@@ -31,6 +31,12 @@ export interface Finding {
   source_file: string | null;
   /** The agent of the evidence row (events.agent: cline, roo-code, kilo-code), or null when the evidence is no single row. */
   agent: string | null;
+  /**
+   * Where the finding's time comes from (events.timestamp_source): the evidence row's when the finding has that
+   * row's time, `derived` when the hunt computed another, null when it has none. A settings finding dated by its
+   * file's mtime says `file_mtime`, so the report never places it among recorded times.
+   */
+  timestamp_source: string | null;
 }
 
 /** What one hunt gave, for progress and summaries. */
@@ -44,18 +50,23 @@ export interface HuntRun {
 
 /**
  * The hunt's SELECT projected onto the finding columns, in a stable order, at most one row past the cap, with
- * the agent of its evidence row: a hunt says what it found, the row says whose record it is (issue 31).
+ * the agent and time source of its evidence row: a hunt says what it found, the row says whose record it is
+ * (issue 31) and how its time was known (issue 28).
  */
 function wrapped(hunt: Hunt): string {
-  return `select host::varchar as host, session_id::varchar as session_id, row_id::uuid::varchar as row_id,
-  epoch_us(timestamp_utc::timestamptz) as timestamp_us,
-  strftime(make_timestamp(epoch_us(timestamp_utc::timestamptz)), '%Y-%m-%dT%H:%M:%S.%fZ') as timestamp_iso,
-  summary::varchar as summary, source_file::varchar as source_file,
-  (select any_value(e.agent) from events as e where e.row_id = finding.row_id::uuid) as agent
+  return `select finding.host::varchar as host, finding.session_id::varchar as session_id, finding.row_id::uuid::varchar as row_id,
+  epoch_us(finding.timestamp_utc::timestamptz) as timestamp_us,
+  strftime(make_timestamp(epoch_us(finding.timestamp_utc::timestamptz)), '%Y-%m-%dT%H:%M:%S.%fZ') as timestamp_iso,
+  finding.summary::varchar as summary, finding.source_file::varchar as source_file, evidence.agent,
+  case when finding.timestamp_utc is null then null
+       when evidence.timestamp_utc = finding.timestamp_utc::timestamptz then evidence.timestamp_source
+       else 'derived' end as timestamp_source
 from (
 ${hunt.sql}
 ) finding
-order by host, timestamp_us nulls last, source_file, row_id::uuid, summary
+left join (select row_id as evidence_row, agent, timestamp_utc, timestamp_source from events) evidence
+  on evidence.evidence_row = finding.row_id::uuid
+order by host, timestamp_us nulls last, source_file, finding.row_id::uuid, summary
 limit ${MAX_FINDINGS_PER_HUNT + 1}`;
 }
 
@@ -89,7 +100,7 @@ export async function selectFindings(
       throw new Error(`hunt ${hunt.id}: ${(err as Error).message.split('\n')[0]}`);
     }
     const truncated = rows.length > MAX_FINDINGS_PER_HUNT;
-    for (const [host, session, rowId, us, iso, summary, sourceFile, agent] of rows.slice(0, MAX_FINDINGS_PER_HUNT)) {
+    for (const [host, session, rowId, us, iso, summary, sourceFile, agent, timeSource] of rows.slice(0, MAX_FINDINGS_PER_HUNT)) {
       findings.push({
         hunt_id: hunt.id,
         title: hunt.title,
@@ -103,6 +114,7 @@ export async function selectFindings(
         summary: String(summary ?? ''),
         source_file: (sourceFile as string | null) ?? null,
         agent: (agent as string | null) ?? null,
+        timestamp_source: (timeSource as string | null) ?? null,
       });
     }
     onHunt({ hunt, findings: Math.min(rows.length, MAX_FINDINGS_PER_HUNT), truncated, ms: Date.now() - t0 });

@@ -44,6 +44,11 @@ export interface LoadOptions {
   shard?: Shard;
   /** Passwords tried on a zip whose members are encrypted (`--zip-password-file`, one per line). */
   zipPasswords?: readonly string[];
+  /**
+   * The IANA zone of each host's local clocks (`--host-tz`, cli/host-tz.ts), host → zone: a source's
+   * wall-clock times with no zone are read in it (Source.timeZone), and hosts.time_zone records it.
+   */
+  hostTimeZones?: ReadonlyMap<string, string>;
   /** Progress events (rendered on stderr by the CLI, load/progress.ts). */
   onEvent?: (event: LoadEvent) => void;
 }

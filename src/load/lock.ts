@@ -26,7 +26,7 @@
  * machine: shards 1/4 and 2/4 both ran every time; 1/2 against 1/3, a plain load against shard 2/2, and
  * two plain loads: exactly one ran every time. A shard of another split is refused in ~60 ms (the gate);
  * anything refused by the OUT lock after its 1 s wait. POSIX locks over NFS work only through the NFS lock manager (lockd / NFSv4 locks):
- * on shared storage without it, nothing keeps two loads apart (README "Splitting a fleet").
+ * on shared storage without it, nothing keeps two loads apart (docs/SHARDS.md).
  *
  * The lock files are never removed: a process that removed one could let the next lock a new file while
  * a third still waits on the old one.

@@ -37,7 +37,7 @@ import {
 } from '../core/manifest.js';
 import { PartWriter } from '../write/parquet-file.js';
 import { RowRedactor } from '../write/redact-row.js';
-import { inputSignature, inputStatOf, problemInputs, writerVersion, type InputStat, type WriterVersion } from './state.js';
+import { inputSignature, inputStatOf, nonFileInputs, writerVersion, type InputStat, type WriterVersion } from './state.js';
 
 /**
  * Rows per Arrow batch handed to the Parquet writer, and text bytes (UTF-16 units) per batch,
@@ -287,7 +287,7 @@ async function stageGeneration(
         }
       }
     }
-    inputs.push(...problemInputs(sources, problems));
+    inputs.push(...nonFileInputs(sources, problems));
     await flush();
     await closePart();
   } catch (err) {

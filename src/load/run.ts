@@ -74,6 +74,10 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
   const resolved = await resolveImages(options);
   if (resolved.length === 0) throw new UsageError('load: no host image to load (give --fleet DIR or --host NAME=PATH)');
   // a shard resolves every image as a plain load does (names come from the collections), keeps its own
+  const zones = options.hostTimeZones ?? new Map<string, string>();
+  const given = new Set(resolved.map((o) => o.image.host));
+  for (const host of zones.keys())
+    if (!given.has(host)) throw new UsageError(`load: --host-tz names host ${host}, which is not in the input`);
   const opened = resolved.filter((o) => inShard(o.image.host, shard));
   const images = opened.map((o) => o.image);
   const out = path.resolve(options.out);
@@ -139,6 +143,9 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     const planned: Array<{ item: PartitionJob; bytes: number }> = [];
     const reasons = new Map<string, string>();
     for (const g of groups.values()) {
+      // the host's zone is read with its sources, and is part of their input signature (load/state.ts)
+      const zone = zones.get(g.host);
+      if (zone !== undefined) for (const source of g.sources) source.timeZone = zone;
       const now = currentInputs(g.sources, g.problems);
       const reason = options.full === true ? 'full load' : rereadReason(out, g.host, g.store, now.inputs_sha256, version);
       if (reason === null) {
@@ -245,6 +252,7 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
         status: hostStatus(image.host, found, membership.keptEmpty, discoveries[i].problems.length > 0, discoveries[i].fault),
         hostname: image.hostname ?? image.host,
         collection: image.collection?.folder ?? null,
+        time_zone: zones.get(image.host) ?? null,
       })),
       hosts_renamed: images.filter((i) => i.hostname !== undefined && i.hostname !== i.host).map((i) => i.host),
     };

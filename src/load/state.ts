@@ -165,14 +165,21 @@ export function currentInputs(
       entries.push({ source_file: imagePath(source, file), size: st.size, mtime_ms: st.mtime_ms });
     }
   }
-  entries.push(...problemInputs(sources, problems));
+  entries.push(...nonFileInputs(sources, problems));
   return { inputs_sha256: sha256Text(inputSignature(entries)), files, bytes };
 }
 
-/** The signature entries of discovery problems: their paths, never stat'ed. */
-export function problemInputs(sources: Source[], problems: DiscoveryProblem[]): InputStat[] {
+/**
+ * The signature entries that are no file: the paths of discovery problems, never stat'ed, and the zone
+ * the host's local clocks are read in (--host-tz, Source.timeZone): read in another zone, or in none,
+ * a partition is read again.
+ */
+export function nonFileInputs(sources: Source[], problems: DiscoveryProblem[]): InputStat[] {
   const image = sources[0];
-  return image ? problems.map((p) => ({ source_file: imagePath(image, p.file), size: null, mtime_ms: null })) : [];
+  if (!image) return [];
+  const entries = problems.map((p) => ({ source_file: imagePath(image, p.file), size: null, mtime_ms: null }));
+  if (image.timeZone !== undefined) entries.push({ source_file: `time zone ${image.timeZone}`, size: null, mtime_ms: null });
+  return entries;
 }
 
 /**

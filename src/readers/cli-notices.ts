@@ -50,6 +50,7 @@ async function* readNoticesFile(source: Source, file: string): AsyncGenerator<Ro
     yield rowFor(source, file, {
       source_line: position,
       timestamp_utc: mtimeMs,
+      timestamp_source: 'file_mtime',
       turn_type: 'system',
       kind: 'notice',
       text: `cli notice: ${id} shown=${value} (from ${from}, file mtime)`,

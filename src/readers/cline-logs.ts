@@ -14,8 +14,9 @@
  *   where the record states a level, `log:plain` for a record of a known format that states none (Go's
  *   lines, cline-core's lifecycle lines), `log:unparsed` for text of no known format (console output,
  *   Bun's warnings, a cut JSON line), kept as written.
- * - timestamp_utc from the record's own time: exact for the JSON formats (UTC), the local wall clock read
- *   as UTC for cline-core and Go (they write no zone); null for `log:unparsed` records, which have none
+ * - timestamp_utc from the record's own time: exact for the JSON formats (UTC, timestamp_source
+ *   recorded); for cline-core and Go, which write the local wall clock with no zone (local_clock), read in
+ *   the host's `--host-tz` zone (Source.timeZone), else as if UTC; null for `log:unparsed` records, which have none
  *   (`order by source_file, source_line` puts them between the records around them).
  * - text the message (JSON records: then their other fields as `key=value`, secret-named ones not kept,
  *   shapes/log-fields.ts); a record with an empty message (cline-core's banner) takes the next free
@@ -27,6 +28,7 @@
  * line of invalid UTF-8 (after its row, read with U+FFFD) or over 64 MiB.
  */
 import type { Row, RowFields, Source } from '../core/row.js';
+import { wallClockToUtc } from '../core/time-zone.js';
 import { readLines } from './parse/lines.js';
 import { jsonRecordColumns, jsonRecordText, textSessionId } from './shapes/log-fields.js';
 import { isContinuation, parseLogLine, type LogRecordStart } from './shapes/log-lines.js';
@@ -51,8 +53,19 @@ interface PendingRecord {
   awaitsMessage: boolean;
 }
 
+/**
+ * A record's time and where it comes from: exact for a time with its zone (recorded); a wall clock with no
+ * zone (local_clock) read in the host's zone (`--host-tz`, Source.timeZone), else as if UTC.
+ */
+function recordTime(start: LogRecordStart, zone: string | undefined): Pick<RowFields, 'timestamp_utc' | 'timestamp_source'> {
+  if (start.timestampUtc === null) return { timestamp_utc: null };
+  if (!start.isWallClock) return { timestamp_utc: start.timestampUtc, timestamp_source: 'recorded' };
+  const utc = zone === undefined ? start.timestampUtc : wallClockToUtc(start.timestampUtc, zone);
+  return { timestamp_utc: utc, timestamp_source: 'local_clock' };
+}
+
 /** The row fields of a record's first line. */
-function recordFields(start: LogRecordStart | null, line: string): { fields: RowFields; text: string } {
+function recordFields(start: LogRecordStart | null, line: string, zone: string | undefined): { fields: RowFields; text: string } {
   if (start === null) {
     return { fields: { turn_type: 'system', kind: 'log:unparsed', session_id: textSessionId(line) }, text: line };
   }
@@ -62,7 +75,7 @@ function recordFields(start: LogRecordStart | null, line: string): { fields: Row
     fields: {
       turn_type: 'system',
       kind: `log:${start.level ?? 'plain'}`,
-      timestamp_utc: start.timestampUtc,
+      ...recordTime(start, zone),
       is_error: start.level === null ? null : start.level === 'error' || start.level === 'fatal',
       ...columns,
     },
@@ -70,8 +83,8 @@ function recordFields(start: LogRecordStart | null, line: string): { fields: Row
   };
 }
 
-function startRecord(start: LogRecordStart | null, line: string, lineNo: number): PendingRecord {
-  const { fields, text } = recordFields(start, line);
+function startRecord(start: LogRecordStart | null, line: string, lineNo: number, zone: string | undefined): PendingRecord {
+  const { fields, text } = recordFields(start, line, zone);
   return {
     lineNo,
     fields,
@@ -152,7 +165,7 @@ async function* readLogFile(source: Source, file: string): AsyncGenerator<Row> {
       continue;
     }
     yield* flush();
-    record = startRecord(start, line, event.lineNo);
+    record = startRecord(start, line, event.lineNo, source.timeZone);
   }
   yield* flush();
 }

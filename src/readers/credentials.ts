@@ -86,6 +86,7 @@ async function* readCredentialFile(source: Source, file: string): AsyncGenerator
   );
   yield rowFor(source, file, {
     timestamp_utc: mtime,
+    timestamp_source: 'file_mtime',
     turn_type: 'system',
     kind: 'credential_file',
     text: credentialText(homePath(source, file), result.value),

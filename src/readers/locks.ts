@@ -128,6 +128,7 @@ async function* instanceLockRows(source: Source, file: string): AsyncGenerator<R
   }
   yield rowFor(source, file, {
     timestamp_utc: mtimeMs,
+    timestamp_source: 'file_mtime',
     turn_type: 'system',
     kind: 'hub_instance_lock',
     text: `hub instance lock: ${homePath(source, file)} (${size} bytes; held by a serving hub while it runs; file mtime)`,

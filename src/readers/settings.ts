@@ -69,6 +69,7 @@ function* permissionRows(
     yield rowFor(source, file, {
       source_seq: seq.next++,
       timestamp_utc: mtimeMs,
+      timestamp_source: 'file_mtime',
       turn_type: 'system',
       kind: 'permission',
       text: permissionText(item.key, item.value, from),

@@ -84,7 +84,12 @@ async function* readWorkspaceStateFile(source: Source, file: string): AsyncGener
     }
   }
   const from = `(from ${homePath(source, file)}, file mtime)`;
-  const common = { timestamp_utc: mtimeMs, project_path: workspace, turn_type: 'system' as const };
+  const common = {
+    timestamp_utc: mtimeMs,
+    timestamp_source: 'file_mtime' as const,
+    project_path: workspace,
+    turn_type: 'system' as const,
+  };
   const keys = Object.entries(state).map(([k, v]) => {
     const map = toggles(v);
     return map === null ? k : `${k}(${Object.keys(map).length})`;

@@ -161,6 +161,8 @@ export interface Findings {
     host: string;
     sessionId: string | null;
     timeUtc: string | null;
+    /** Where timeUtc comes from (findings.timestamp_source): a file mtime or a derived time is shown as such. */
+    timeSource: string | null;
     summary: string | null;
     sourceFile: string | null;
     /** Whose record the evidence row is: cline, roo-code, kilo-code (findings.agent). */
@@ -224,6 +226,7 @@ export interface HostDetail {
     huntId: string;
     rowId: string | null;
     timeUtc: string | null;
+    timeSource: string | null;
     summary: string | null;
   }[];
   findingsTotal: number;

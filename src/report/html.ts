@@ -51,6 +51,15 @@ export function time(t: string | null): Html {
   return t === null ? html`<span class="dim">undated</span>` : html`<time>${t.replace('T', ' ')}</time>`;
 }
 
+/**
+ * A finding's time with where it comes from when that is not a recorded time: `file mtime` (the time a copy of
+ * the evidence may have moved) or `derived`, so the page never passes either off as the time of the act.
+ */
+export function sourcedTime(t: string | null, source: string | null): Html {
+  if (t === null || source === null || source === 'recorded' || source === 'local_clock') return time(t);
+  return html`${time(t)} <span class="dim">(${source.replace('_', ' ')})</span>`;
+}
+
 /** A text cut by a query: the part kept, and how long the whole is. */
 export function cut(text: string | null, length: number, kept: number): Html {
   if (text === null) return html`<span class="dim">∅</span>`;

@@ -43,7 +43,7 @@ order by s.host, ord`;
 /** The findings of each chosen host, worst first (the order of the page's findings table). */
 export function hostFindingsSql(caps: ReportCaps): string {
   return `select host, severity, hunt_id, row_id::varchar as row_id, ${utc('timestamp_utc')} as time_utc,
-  left(summary, ${caps.textChars}) as summary, count(*) over (partition by host) as host_total,
+  timestamp_source, left(summary, ${caps.textChars}) as summary, count(*) over (partition by host) as host_total,
   row_number() over (partition by host order by ${FINDINGS_ORDER}) as ord
 from findings
 where host in (${chosenHosts(caps.hostSections, true)})
@@ -66,13 +66,18 @@ qualify ord <= ${caps.perHost}
 order by s.host, ord`;
 }
 
-/** What the fleet timeline marks: session starts and findings, each with its time (null: undated). */
+/**
+ * What the fleet timeline marks: session starts and findings, each with its recorded time (null: none). A
+ * finding dated by its file's mtime (a settings file) is the copy's time, not the act's, so it is not drawn.
+ */
 function timelineEvents(withFindings: boolean): string {
-  const findings = withFindings ? 'union all select host, timestamp_utc as t, 0, 1 from findings' : '';
+  const findings = withFindings
+    ? 'union all select host, case when is_recorded_time(timestamp_source) then timestamp_utc end as t, 0, 1 from findings'
+    : '';
   return `select host, first_timestamp_utc as t, 1 as session, 0 as finding from sessions ${findings}`;
 }
 
-/** The span of the timeline's marks, and the findings it cannot place (no time). */
+/** The span of the timeline's marks, and the findings it cannot place (no recorded time). */
 export function timelineSpanSql(withFindings: boolean): string {
   return `select ${utc('min(t)')} as first_utc, ${utc('max(t)')} as last_utc,
   count(*) filter (where t is null and finding = 1) as undated_findings

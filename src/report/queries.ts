@@ -25,17 +25,19 @@ const COMMAND = `is_command_call(turn_type, tool_name, kind) and text is not nul
  */
 export function factsSql(caps: ReportCaps): string {
   return `with t as materialized (
-  select host, home, session_id, timestamp_utc, kind, model, provider, tokens_in, tokens_out, cost_usd, source_file,
+  select host, home, session_id, timestamp_utc, kind, model,
+    -- spans count recorded times only (sql/00 is_recorded_time): a file's mtime is the copy's time
+    case when is_recorded_time(timestamp_source) then timestamp_utc end as recorded_utc, provider, tokens_in, tokens_out, cost_usd, source_file,
     ${COMMAND} as is_command,
     case when ${COMMAND} then text end as text
   from int_timeline
 ), glance as (
   select count(distinct host) as hosts, count(*) as rows, count(*) filter (where timestamp_utc is null) as undated_rows,
-    count(*) filter (where kind = 'parser') as parser_errors, ${utc('min(timestamp_utc)')} as first_utc,
-    ${utc('max(timestamp_utc)')} as last_utc
+    count(*) filter (where kind = 'parser') as parser_errors, ${utc('min(recorded_utc)')} as first_utc,
+    ${utc('max(recorded_utc)')} as last_utc
   from t
 ), per_host as (
-  select host, count(*) as rows, ${utc('min(timestamp_utc)')} as first_utc, ${utc('max(timestamp_utc)')} as last_utc,
+  select host, count(*) as rows, ${utc('min(recorded_utc)')} as first_utc, ${utc('max(recorded_utc)')} as last_utc,
     row_number() over (order by host) as ord
   from t group by host
 ), commands as (
@@ -140,7 +142,7 @@ export const FINDINGS_ORDER = `${SEVERITY_RANK}, timestamp_utc nulls last, host,
 
 export function findingRowsSql(caps: ReportCaps): string {
   return `select severity, hunt_id, row_id::varchar as row_id, host, session_id, ${utc('timestamp_utc')} as time_utc,
-  left(summary, ${caps.textChars}) as summary, source_file, agent
+  timestamp_source, left(summary, ${caps.textChars}) as summary, source_file, agent
 from findings
 order by ${FINDINGS_ORDER}
 limit ${caps.findings}`;

@@ -50,6 +50,7 @@ export async function readHostDetails(
         huntId: String(r.hunt_id ?? ''),
         rowId: str(r.row_id),
         timeUtc: str(r.time_utc),
+        timeSource: str(r.timestamp_source),
         summary: str(r.summary),
       })),
       findingsTotal: f.total,

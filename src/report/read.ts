@@ -79,6 +79,7 @@ async function readFindings(conn: DuckDBConnection, caps: ReportCaps): Promise<F
     host: String(r.host ?? ''),
     sessionId: str(r.session_id),
     timeUtc: str(r.time_utc),
+    timeSource: str(r.timestamp_source),
     summary: str(r.summary),
     sourceFile: str(r.source_file),
     agent: str(r.agent),

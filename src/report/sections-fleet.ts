@@ -6,7 +6,7 @@
 import { huntsNotRun } from '../hunt/findings-table.js';
 import { legend, stackedBars } from './chart.js';
 import type { Findings, ReportData } from './data.js';
-import { capLine, count, type Html, html, linkTo, type Part, table, time } from './html.js';
+import { capLine, count, type Html, html, linkTo, type Part, sourcedTime, table, time } from './html.js';
 import { findingAnchors, findingKey, hostAnchors } from './anchors.js';
 import { anchorKey, sessionAnchors } from './sections-sessions.js';
 import { SEVERITIES, severityCell } from './severity.js';
@@ -25,8 +25,8 @@ ${figure('hosts', 'Hosts with Cline rows', count(g.hosts))}
 ${figure('host-images', 'Host images loaded', count(g.hostImages))}
 ${figure('sessions', 'Sessions', count(g.sessions))}
 ${figure('rows', 'Timeline rows (events)', count(g.rows))}
-${figure('first', 'First row (UTC)', g.firstUtc ?? '-')}
-${figure('last', 'Last row (UTC)', g.lastUtc ?? '-')}
+${figure('first', 'First recorded time (UTC)', g.firstUtc ?? '-')}
+${figure('last', 'Last recorded time (UTC)', g.lastUtc ?? '-')}
 ${figure('undated', 'Undated rows', count(g.undatedRows))}
 ${figure('parser-errors', 'Parser errors', count(g.parserErrors))}
 ${figure('secrets', 'Secret fingerprints', count(g.secretFingerprints))}
@@ -85,7 +85,7 @@ function findingsBody(f: Findings, data: ReportData): Html {
     linkTo(hosts.get(r.host), r.host),
     session(r.host, r.sessionId),
     r.agent,
-    time(r.timeUtc),
+    sourcedTime(r.timeUtc, r.timeSource),
     r.summary,
     r.sourceFile,
     linkTo(contexts.get(findingKey(r.huntId, r.rowId)), 'context'),

@@ -8,7 +8,7 @@
 import { sqlString } from '../warehouse/sql-literal.js';
 import { findingAnchors, findingKey, hostAnchors, secretAnchors, secretKey } from './anchors.js';
 import type { HostDetail, ReportData } from './data.js';
-import { capLine, count, type Html, html, linkTo, type Part, table, time } from './html.js';
+import { capLine, count, type Html, html, linkTo, type Part, sourcedTime, table, time } from './html.js';
 import { severityCell } from './severity.js';
 import { anchorKey, queryCommand, sessionAnchors } from './sections-sessions.js';
 import { fleetTimelineSvg } from './timeline-chart.js';
@@ -16,7 +16,9 @@ import { fleetTimelineSvg } from './timeline-chart.js';
 export function timelineSection(data: ReportData): Html {
   const t = data.fleetTimeline;
   const undated =
-    t.undatedFindings > 0 ? html`<p class="dim">${count(t.undatedFindings)} undated finding(s) are not drawn.</p>` : '';
+    t.undatedFindings > 0
+      ? html`<p class="dim">${count(t.undatedFindings)} finding(s) without a recorded time (undated, or dated by a file's mtime) are not drawn.</p>`
+      : '';
   return html`<section id="timeline"><h2>Fleet timeline</h2>
 <p class="dim">Per host and ${t.unit} (UTC): a bar where the host started sessions, a red dot where it has findings (hunts
 that ran), each sized by its count; hover a mark for the figure, click a host for its section. A setting's finding is
@@ -55,7 +57,7 @@ function hostBody(h: HostDetail, data: ReportData): Html {
   const findingRows = h.findings.map((f) => [
     severityCell(f.severity),
     f.huntId,
-    time(f.timeUtc),
+    sourcedTime(f.timeUtc, f.timeSource),
     f.summary,
     linkTo(findings.get(findingKey(f.huntId, f.rowId)), 'context'),
   ]);

@@ -8,7 +8,9 @@
  * Values follow the query output rules (warehouse/values.ts) in jsonl and csv: TIMESTAMPTZ as ISO 8601 UTC
  * (`...Z`), integers beyond ±(2^53−1) and DECIMALs of more than 15 digits as strings (jsonl), NaN and
  * ±Infinity as strings. Parquet keeps DuckDB's types but those no reader gets back exactly (parquetColumn).
- * A UUID (row_id) is its text in every format. Timesketch lines: see timesketchColumns. `parquet-dataset`
+ * A UUID (row_id) is its text in every format. Timesketch lines: see timesketchColumns; an undated row is
+ * placed at its file's modification time, saying so in timestamp_desc (left out, counted, when the
+ * selection does not name its file). `parquet-dataset`
  * writes a folder of parts of a size, in the selection's order, for engines that pay per file.
  */
 import { type DuckDBConnection, type DuckDBType, DuckDBTypeId, StatementType } from '@duckdb/node-api';
@@ -46,6 +48,8 @@ export interface ExportRequest {
 export interface ExportCounts {
   written: number;
   leftOut: number;
+  /** Timesketch: the undated rows written at their file's modification time (timestamp_desc says so). */
+  atFileTime: number;
   /** `parquet-dataset`: the parts written, in the selection's order. */
   parts: string[];
 }
@@ -120,22 +124,55 @@ export function rowGroupRows(partBytes: number): number {
 }
 
 /**
+ * `timestamp_desc` of a Timesketch line: what its time is, by the row's timestamp_source (core/columns.ts)
+ * when the selection has it; an undated row placed at its file's modification time says so.
+ */
+const TIMESKETCH_DESC = {
+  recorded: 'Cline record time',
+  local_clock: 'Cline record time (local clock read in the host time zone, hosts.time_zone)',
+  derived: "Cline record time (taken from another record: the session's start)",
+  file_mtime: 'File modified time (the file records no time)',
+  undated: 'File modified time (the row records no time)',
+} as const;
+
+/** The column that holds a row's place in the selection while its file's time is joined to it. */
+const PLACE = '__clinetrail_place';
+
+/** The columns that name a row's evidence file in `files`: with them an undated row takes its file's time. */
+const FILE_KEY = ['host', 'store', 'source_file'];
+
+/** The time of a Timesketch line: the row's own, else (the selection naming its file) its file's mtime. */
+function timesketchTime(columns: readonly Column[]): { time: string; join: string } {
+  const own = `q.${ident(TIME_COLUMN)}`;
+  if (!FILE_KEY.every((k) => columns.some((c) => c.name === k))) return { time: own, join: '' };
+  const on = FILE_KEY.map((k) => `f.${k} = q.${k}`).join(' and ');
+  return { time: `coalesce(${own}, f.mtime_utc)`, join: ` left join files f on ${own} is null and ${on}` };
+}
+
+/**
  * A Timesketch line (its JSONL importer's fields): `message` (`[kind tool_name] ` and the first 1,000
  * characters of the row's text), `datetime` (ISO 8601 UTC, `2026-05-01T10:00:00.123000+00:00`), `timestamp`
- * (epoch microseconds, a number), `timestamp_desc`, then every other column of the row as jsonl writes
- * it (host, store, session_id, tool_name, source_file, ..., row_id as a string).
+ * (epoch microseconds, a number), `timestamp_desc` (TIMESKETCH_DESC), then every other column of the row
+ * as jsonl writes it (host, store, session_id, tool_name, source_file, ..., row_id as a string).
  */
 function timesketchColumns(columns: readonly Column[]): string[] {
   const has = (name: string) => columns.some((c) => c.name === name);
   const tags = ['kind', 'tool_name'].filter(has).map((name) => `q.${name}`);
   const label = tags.length ? `'[' || nullif(concat_ws(' ', ${tags.join(', ')}), '') || ']'` : 'null';
   const message = `trim(concat_ws(' ', ${label}, ${has('text') ? `left(q.text, ${MESSAGE_CHARS})` : 'null'}))`;
-  const t = `q.${ident(TIME_COLUMN)}`;
+  const t = timesketchTime(columns).time;
+  const source = has('timestamp_source') ? 'q.timestamp_source' : `'recorded'`;
+  const desc = `case when q.${ident(TIME_COLUMN)} is null then ${sqlString(TIMESKETCH_DESC.undated)} ${Object.entries(
+    TIMESKETCH_DESC,
+  )
+    .filter(([k]) => k !== 'undated')
+    .map(([k, v]) => `when ${source} = ${sqlString(k)} then ${sqlString(v)}`)
+    .join(' ')} else ${sqlString(TIMESKETCH_DESC.recorded)} end`;
   return [
     `coalesce(nullif(${message}, ''), 'Cline record') as message`,
     `strftime(${t}, '%Y-%m-%dT%H:%M:%S.%f+00:00') as datetime`,
     `epoch_us(${t}) as "timestamp"`,
-    `'Cline record time' as timestamp_desc`,
+    `${desc} as timestamp_desc`,
     ...columns
       .filter((c) => c.name !== TIME_COLUMN)
       .map((c) => {
@@ -177,7 +214,12 @@ function copyStatement(request: ExportRequest, selection: string, columns: reado
     return `copy (select ${columns.map((c) => textRuleColumn(c, false)).join(', ')} ${from}) ${to} (format csv, header true)`;
   if (format === 'jsonl')
     return `copy (select ${columns.map((c) => textRuleColumn(c, true)).join(', ')} ${from}) ${to} (format json)`;
-  return `copy (select ${timesketchColumns(columns).join(', ')} ${from} where q.${ident(TIME_COLUMN)} is not null) ${to} (format json)`;
+  const { time, join } = timesketchTime(columns);
+  if (join === '')
+    return `copy (select ${timesketchColumns(columns).join(', ')} ${from} where ${time} is not null) ${to} (format json)`;
+  // the join does not keep the selection's order: each row's place in it is kept and sorted on
+  const placed = `from (select *, row_number() over () as ${PLACE} from (\n${selection}\n)) q`;
+  return `copy (select ${timesketchColumns(columns).join(', ')} ${placed}${join} where ${time} is not null order by q.${PLACE}) ${to} (format json)`;
 }
 
 /** Runs an export into `request.file`; resolves to the rows written and left out. */
@@ -208,9 +250,13 @@ export async function exportSelection(request: ExportRequest): Promise<ExportCou
       throw new Error('query: the selection does not fit in one COPY statement (end it without a comment after a ;)');
     const written = Number((await prepared.runAndReadAll()).getRows()[0]?.[0] ?? 0);
     prepared.destroySync();
-    if (request.format === FOLDER_FORMAT) return { written, leftOut: 0, parts: await numberParts(request.file) };
-    if (request.format !== 'timesketch') return { written, leftOut: 0, parts: [] };
-    const undated = await conn.runAndReadAll(`select count(*) from (\n${selection}\n) q where q.${ident(TIME_COLUMN)} is null`);
-    return { written, leftOut: Number(undated.getRows()[0][0]), parts: [] };
+    if (request.format === FOLDER_FORMAT) return { written, leftOut: 0, atFileTime: 0, parts: await numberParts(request.file) };
+    if (request.format !== 'timesketch') return { written, leftOut: 0, atFileTime: 0, parts: [] };
+    const { time, join } = timesketchTime(columns);
+    const undated = await conn.runAndReadAll(
+      `select count(*) filter (where ${time} is null), count(*) filter (where ${time} is not null) from (\n${selection}\n) q${join} where q.${ident(TIME_COLUMN)} is null`,
+    );
+    const [left, atFileTime] = undated.getRows()[0];
+    return { written, leftOut: Number(left), atFileTime: Number(atFileTime), parts: [] };
   });
 }

@@ -11,7 +11,7 @@ import { sqlString } from './sql-literal.js';
 
 /** row_id, the warehouse's own column of every row (sql/00_raw_events.sql row_id_of). */
 const ROW_ID_DOC =
-  "The row's identity, unique over raw_events and events, the same on every load of the same evidence by the same code: MD5 of (host, store, source_file, file_row); of ('derived', kind, the source row's row_id) for a derived `model:` or `permission mode:` row (sql/12). A UUID: its text (0cc175b9-c0f1-b6a8-31c3-99e269772661) is how every output and export writes it, and compares with it as it is. Every model joins on it.";
+  "The row's identity, unique over raw_events and events, the same on every load of the same evidence by the same code: MD5 of (host, store, source_file, file_row); of ('derived', kind, the source row's row_id) for a derived `model:` or `permission mode:` row (sql/12). A UUID: its text (0cc175b9-c0f1-b6a8-31c3-99e269772661) is how every output and export writes it, and compares with it as it is; pandas, pyarrow, polars, DuckDB, Excel and Timesketch all keep that text (a number of 39 digits would be rounded by most of them). Every model joins on it (duplicates.kept_row_id, secrets.row_id, findings.row_id). (host, store, source_file, source_line, source_seq) does not name one row: the three arrays of a task_metadata.json all number their entries from 1.";
 
 /** `comment on column` statements for (column, doc) pairs of `view`. */
 function comments(view: string, docs: ReadonlyArray<readonly [string, string]>): string {

@@ -1,5 +1,5 @@
 /**
- * DuckDB values as clinetrail prints them, whatever the machine's TZ: the rules of README "Query output".
+ * DuckDB values as clinetrail prints them, whatever the machine's TZ: the rules of docs/CLI.md "Query output".
  * - Times: TIMESTAMPTZ as ISO 8601 UTC with microseconds, `2026-05-01T10:00:00.123000Z`; a TIMESTAMP
  *   without zone the same without `Z`; DATE as `2026-05-01`. The node API's own text of a TIMESTAMPTZ
  *   uses one fixed offset of the local zone (the wrong one across a daylight-saving change).

@@ -1,5 +1,5 @@
 /**
- * The scheduler recipes of deploy/ (README "Splitting a fleet"): each maps its scheduler's index
+ * The scheduler recipes of deploy/ (docs/SHARDS.md): each maps its scheduler's index
  * variable to `--shard K/N` so that the N tasks it declares run shards 1/N ... N/N, each once, and then
  * `models`. Each recipe's own command is run as the scheduler would run it (sh -c of the Kubernetes
  * container's args with JOB_COMPLETION_INDEX, bash of the Slurm batch script with SLURM_ARRAY_TASK_ID and

@@ -55,11 +55,13 @@ async function eventColumns(): Promise<string> {
 }
 
 describe('clinetrail export --format timesketch', () => {
-  it('writes every dated row with message, datetime, timestamp, timestamp_desc and its fields; undated rows are counted', async () => {
+  it("writes every row with message, datetime, timestamp, timestamp_desc and its fields, an undated one at its file's time", async () => {
     const file = path.join(dest, 'timeline.jsonl');
     const r = runCli(['export', '--out', out, '--format', 'timesketch', '--to', file]);
     expect([r.status, r.stdout], r.stderr).toEqual([0, '']);
-    const summary = /(\d+) row\(s\) written, (\d+) undated row\(s\) left out/.exec(r.stderr);
+    const summary = /(\d+) row\(s\) written, (\d+) undated row\(s\) left out, (\d+) undated row\(s\) at their file's time/.exec(
+      r.stderr,
+    );
     expect(summary, r.stderr).not.toBeNull();
     const lines = fs
       .readFileSync(file, 'utf8')
@@ -69,32 +71,72 @@ describe('clinetrail export --format timesketch', () => {
     const [[total, undated]] = await sql(
       'select count(*)::INTEGER, count(*) filter (timestamp_utc is null)::INTEGER from events',
     );
+    // every undated row of events names a file of files: none is left out
     expect(lines.length).toBe(Number(summary?.[1]));
-    expect(Number(summary?.[2])).toBe(undated);
-    expect(lines.length + Number(undated)).toBe(total);
-    expect(Number(undated)).toBeGreaterThan(0); // the demo fleet has undated rows: the count is tested
+    expect([Number(summary?.[2]), Number(summary?.[3])]).toEqual([0, undated]);
+    expect(lines.length).toBe(total);
+    expect(Number(undated)).toBeGreaterThan(0); // the demo fleet has undated rows: their placing is tested
 
     const rows = await sql(
-      `select row_id::varchar, host, store, session_id, tool_name, source_file, source_line, epoch_us(timestamp_utc), text, kind
-       from events where timestamp_utc is not null`,
+      `select e.row_id::varchar, e.host, e.store, e.session_id, e.tool_name, e.source_file, e.source_line,
+         epoch_us(coalesce(e.timestamp_utc, f.mtime_utc)), e.text, e.kind, e.timestamp_utc is null, e.timestamp_source
+       from events e left join files f using (host, store, source_file)`,
     );
+    // the lines keep the events' order
+    expect(lines.map((l) => l.row_id)).toEqual((await sql('select row_id::varchar from events')).map((row) => row[0]));
     const byId = new Map(rows.map((row) => [row[0] as string, row]));
+    const descs = new Set<string>();
     for (const line of lines) {
       expect(typeof line.message).toBe('string');
-      expect(typeof line.timestamp_desc).toBe('string');
       expect(typeof line.timestamp).toBe('number');
       expect(line.datetime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
       expect(typeof line.row_id).toBe('string');
-      const [, host, store, session, tool, file_, lineNo, micros, text, kind] = byId.get(line.row_id as string) ?? [];
-      expect(line).toMatchObject({ host, store, session_id: session, tool_name: tool, source_file: file_ });
+      const [, host, store, session, tool, file_, lineNo, micros, text, kind, isUndated, source] =
+        byId.get(line.row_id as string) ?? [];
+      expect(line).toMatchObject({
+        host,
+        store,
+        session_id: session,
+        tool_name: tool,
+        source_file: file_,
+        timestamp_source: source,
+      });
       expect(line.source_line).toBe(lineNo === null ? null : Number(lineNo));
       expect(BigInt(line.timestamp as number)).toBe(BigInt(micros as string));
+      // timestamp_desc says what the time is: the file's for an undated row or a file_mtime one
+      const fileTime = isUndated === true || source === 'file_mtime';
+      expect(line.timestamp_desc).toMatch(fileTime ? /^File modified time/ : /^Cline record time/);
+      descs.add(line.timestamp_desc as string);
       // datetime and timestamp are the same instant
       const ms = Date.parse((line.datetime as string).replace(/(\.\d{3})\d{3}/, '$1'));
       expect(BigInt(ms) * 1000n + BigInt((line.datetime as string).slice(23, 26))).toBe(BigInt(micros as string));
       expect(line.message).toContain(`[${kind}`);
       if (typeof text === 'string' && text.length > 0) expect(line.message).toContain(text.slice(0, 40));
     }
+    expect(descs).toContain('File modified time (the row records no time)');
+  });
+
+  it('leaves out and counts the undated rows of a selection that does not name their file', () => {
+    const file = path.join(dest, 'unnamed.jsonl');
+    const r = runCli([
+      'export',
+      '--out',
+      out,
+      '--format',
+      'timesketch',
+      '--sql',
+      'select timestamp_utc, kind, text from events',
+      '--to',
+      file,
+    ]);
+    expect([r.status, r.stdout], r.stderr).toEqual([0, '']);
+    const summary = /(\d+) row\(s\) written, (\d+) undated row\(s\) left out, 0 undated row\(s\) at their file's time/.exec(
+      r.stderr,
+    );
+    expect(summary, r.stderr).not.toBeNull();
+    expect(Number(summary?.[2])).toBeGreaterThan(0);
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(lines.length).toBe(Number(summary?.[1]));
   });
 });
 

@@ -109,13 +109,18 @@ describe('the nightly job (deploy/clinetrail-nightly.service, .timer, .cron)', (
     expect(first.stdout).toBe('');
     const once = await outputs();
     const [[events, dated]] = await sql('select count(*)::INTEGER, count(timestamp_utc)::INTEGER from events');
-    expect(once.timesketch.trimEnd().split('\n')).toHaveLength(Number(dated));
+    // every event: an undated one at its file's modification time
+    expect(once.timesketch.trimEnd().split('\n')).toHaveLength(Number(events));
     expect(once.parquet).toHaveLength(Number(events));
     expect(once.dest).toEqual(['events', 'report.html', 'timesketch.jsonl']);
     const [[findings]] = await sql('select count(*)::INTEGER from findings');
     expect(first.log.find((e) => e.command === 'hunt' && e.event === 'done')).toMatchObject({ findings });
     // every clinetrail step's summary is in the log, with its figures
-    expect(first.log.find((e) => e.command === 'export' && e.format === 'timesketch')).toMatchObject({ rows: dated });
+    expect(first.log.find((e) => e.command === 'export' && e.format === 'timesketch')).toMatchObject({
+      rows: events,
+      undated_left_out: 0,
+      undated_at_file_time: Number(events) - Number(dated),
+    });
     expect(first.log.find((e) => e.command === 'export' && e.format === 'parquet-dataset')).toMatchObject({ rows: events });
 
     const second = runJob(mapped(PATHS));

@@ -121,6 +121,8 @@ export function completeRow(row: TestRow, index: number, fileRows: Map<string, n
     source_seq: row.source_seq ?? 0,
     source_role: row.source_role ?? STORE_ROLES[store],
     timestamp_utc: typeof ts === 'string' ? Date.parse(ts) : (ts ?? null),
+    // a dated row is recorded unless the test says where its time comes from, as rowFor does
+    timestamp_source: row.timestamp_source ?? (ts === null || ts === undefined ? null : 'recorded'),
     turn_type: row.turn_type ?? 'user',
     kind,
   };

@@ -6,7 +6,7 @@
  * nothing on stdout and exactly one `clinetrail: ` line on stderr, and writes nothing: the loaded OUT
  * keeps every byte, a missing OUT does not appear, an empty folder stays empty. Bad `--out`s are the same
  * for every command that reads a warehouse: empty, missing, a file, a folder that holds no warehouse
- * (for `mcp`, which serves an OUT before its first load, not an error: README "MCP server"; for `models`,
+ * (for `mcp`, which serves an OUT before its first load, not an error: docs/MCP.md; for `models`,
  * a folder no load wrote), an OUT of the old layout, given twice. Then each command's own arguments,
  * among them an export `--where` that is more than one expression (`1=1) union all (select * from
  * events`, a `;`, comment tricks), a `--to` that is a FIFO, and a load whose OUT is inside its fleet

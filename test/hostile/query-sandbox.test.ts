@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryWarehouse } from '../../src/warehouse/build.js';
+import { docPages, sqlExamples } from '../helpers/doc-examples.js';
 import { queryInProcess, type QueryOutcome } from '../helpers/query-in-process.js';
 import { REPO } from '../helpers/source.js';
 import { assertBuilt, describeRun, lit, runCli, snapshotTree, workDir, type CliRun } from './harness.js';
@@ -348,17 +349,20 @@ describe('side doors, in-process through the same queryWarehouse', () => {
     await expect(queryWarehouse(out, "select getenv('HOME')")).rejects.toThrow(/getenv does not exist/);
   });
 
-  it('the example queries of the README run', async () => {
-    const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
-    const start = readme.indexOf('## Hunting: example queries');
-    const hunting = readme.slice(start, readme.indexOf('\n## ', start + 1));
-    const examples = [...hunting.matchAll(/\n\n((?: {4}.*\n)+)/g)].map((m) => m[1].replace(/^ {4}/gm, '').trim());
-    expect(examples.length).toBeGreaterThanOrEqual(5);
-    for (const sql of examples) {
-      const result = await queryWarehouse(out, sql);
-      expect(result.columns.length, sql).toBeGreaterThan(1);
+  it('the example queries of README.md and docs/*.md run', async () => {
+    const examples = docPages().flatMap(sqlExamples);
+    // README's hunting examples, and examples of the pages the README's sections moved to
+    const pages = new Set(examples.map((e) => e.page));
+    expect([...pages]).toEqual(expect.arrayContaining(['README.md', 'docs/HUNTS.md', 'docs/SECRETS.md']));
+    expect(examples.filter((e) => e.page === 'README.md').length).toBeGreaterThanOrEqual(8);
+    for (const { page, sql } of examples) {
+      const result = await queryWarehouse(out, sql).catch((err: Error) => {
+        throw new Error(`${page}: ${sql}\n${err.message}`);
+      });
+      expect(result.columns.length, `${page}: ${sql}`).toBeGreaterThan(0);
     }
-    const commands = await queryWarehouse(out, examples[0]);
-    expect(commands.rows.length).toBeGreaterThan(0);
+    // every command Cline ran: the demo fleet has some
+    const commands = examples.find((e) => e.page === 'README.md' && /\bfrom commands\b/.test(e.sql))!;
+    expect((await queryWarehouse(out, commands.sql)).rows.length).toBeGreaterThan(0);
   });
 });

@@ -91,6 +91,7 @@ describe('clinetrail hunt', () => {
       ['summary', 'VARCHAR'],
       ['source_file', 'VARCHAR'],
       ['agent', 'VARCHAR'],
+      ['timestamp_source', 'VARCHAR'],
     ]);
     const findings = await storedFindings(out);
     const summary = run.stdout

@@ -1,5 +1,5 @@
 /**
- * The hunt pack's files: every header parses and documents what the README's pack table shows, each
+ * The hunt pack's files: every header parses and documents what docs/HUNTS.md's pack table shows, each
  * hunt's SELECT returns exactly the columns its header names (prepared on a real warehouse, the demo
  * fleet's), and a broken header is an error that names its file.
  */

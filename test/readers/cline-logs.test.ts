@@ -253,6 +253,7 @@ describe('readClineLogs on fixtures/cline-logs', async () => {
       source_seq: 0,
       source_role: 'primary',
       timestamp_utc: Date.parse('2025-10-03T09:10:01.100Z'),
+      timestamp_source: 'recorded',
       session_id: SESSION,
       project_path: '/home/u/proj',
       git_branch: null,

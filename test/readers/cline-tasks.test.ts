@@ -66,6 +66,7 @@ describe('readClineTasks', () => {
       source_seq: 0,
       source_role: 'primary',
       timestamp_utc: Date.parse('2025-10-20T22:40:05.000Z'),
+      timestamp_source: 'recorded',
       session_id: '1761000000000',
       project_path: '/home/u/tool',
       git_branch: null,

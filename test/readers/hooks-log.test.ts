@@ -101,6 +101,7 @@ describe('readHooksLog on fixtures/hooks-log', async () => {
       source_seq: 0,
       source_role: 'secondary',
       timestamp_utc: Date.parse('2026-10-03T09:00:02.500Z'),
+      timestamp_source: 'recorded',
       session_id: K3,
       project_path: '/home/u/proj',
       git_branch: 'main',

@@ -239,6 +239,7 @@ describe('readHubEvents on fixtures/hub-events', async () => {
       source_seq: 0,
       source_role: 'secondary',
       timestamp_utc: at(302.6),
+      timestamp_source: 'recorded',
       session_id: KILLED,
       project_path: '/home/u/proj',
       git_branch: 'main',

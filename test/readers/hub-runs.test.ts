@@ -101,6 +101,7 @@ describe('readHubRuns on the committed fixture', () => {
       source_seq: 1,
       source_role: 'primary',
       timestamp_utc: Date.parse('2026-12-01T17:01:30.000Z'),
+      timestamp_source: 'recorded',
       session_id: LEAD_SESSION,
       project_path: null,
       git_branch: null,

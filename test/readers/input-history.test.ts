@@ -49,6 +49,7 @@ describe('readInputHistory on a good file (Linux layout)', async () => {
       source_seq: 0,
       source_role: 'secondary',
       timestamp_utc: 1760000005000,
+      timestamp_source: 'recorded',
       session_id: null,
       project_path: null,
       git_branch: null,

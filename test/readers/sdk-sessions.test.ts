@@ -199,6 +199,7 @@ describe('readSdkSessions on fixtures/sdk-sessions', async () => {
       source_seq: 1,
       source_role: 'primary',
       timestamp_utc: 1760000002000,
+      timestamp_source: 'recorded',
       session_id: K3,
       project_path: '/home/u/proj',
       git_branch: null,

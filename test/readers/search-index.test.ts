@@ -124,6 +124,7 @@ describe('readSearchIndex on the committed demo fixture', () => {
       source_seq: 0,
       source_role: 'secondary',
       timestamp_utc: Date.parse('2026-10-03T09:00:00.000Z'),
+      timestamp_source: 'recorded',
       session_id: K3X9Q,
       project_path: '/home/u/proj',
       git_branch: null,

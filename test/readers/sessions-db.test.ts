@@ -123,6 +123,7 @@ describe('readSessionsDb on the committed demo fixture', () => {
       source_seq: 2,
       source_role: 'primary',
       timestamp_utc: Date.parse('2026-10-03T09:08:20.000Z'),
+      timestamp_source: 'recorded',
       session_id: GONE1,
       project_path: '/home/u/billing',
       git_branch: null,

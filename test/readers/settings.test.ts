@@ -197,6 +197,7 @@ describe('readSettings on fixtures/settings ~/.cline/data (Linux)', async () => 
       source_seq: 0,
       source_role: 'primary',
       timestamp_utc: Math.trunc(statSync(path.join(IMG, rel)).mtimeMs),
+      timestamp_source: 'file_mtime',
       session_id: 'ses-01JCLOUDWAIT',
       project_path: null,
       git_branch: null,

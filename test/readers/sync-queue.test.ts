@@ -79,6 +79,7 @@ describe('readSyncQueue on fixtures/sync-queue', async () => {
       source_seq: 0,
       source_role: 'primary',
       timestamp_utc: 1760000010000,
+      timestamp_source: 'recorded',
       session_id: '1760000000000',
       project_path: null,
       git_branch: null,

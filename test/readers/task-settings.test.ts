@@ -55,6 +55,7 @@ describe('the task_settings rows', () => {
         source_seq: seq,
         source_role: 'primary',
         timestamp_utc: mtime,
+        timestamp_source: 'file_mtime',
         session_id: '1761000000000',
         project_path: '/home/u/tool',
         git_branch: null,

@@ -90,6 +90,7 @@ describe('readVscodeTasks', () => {
       source_seq: 0,
       source_role: 'primary',
       timestamp_utc: Date.parse('2025-10-09T08:53:22.000Z'),
+      timestamp_source: 'recorded',
       session_id: '1760000000000',
       project_path: '/home/u/proj',
       git_branch: null,

@@ -90,7 +90,7 @@ describe.skipIf(CHROMIUM === null)(
          from sessions where first_timestamp_utc is not null group by host, ${bucket('first_timestamp_utc')}
          union all
          select host || ' · ' || ${bucket('timestamp_utc')} || ': ' || count(*) || ' finding(s)'
-         from findings where timestamp_utc is not null group by host, ${bucket('timestamp_utc')}`,
+         from findings where is_recorded_time(timestamp_source) group by host, ${bucket('timestamp_utc')}`,
       );
       const titles = async (selector: string) =>
         Promise.all((await svg.locator(selector).all()).map(async (t) => (await t.textContent()) ?? ''));

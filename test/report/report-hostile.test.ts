@@ -185,13 +185,13 @@ describe('with a findings table', () => {
       await conn.run(setOutStatement(out));
       await conn.run(`create or replace table findings as
         select 'destructive-commands' as hunt_id, 'Destructive <b>command</b>' as title, 'high' as severity, 'T1485,T1059' as attack,
-          host, session_id, row_id, timestamp_utc, 'ran: ' || text as summary, source_file, agent
+          host, session_id, row_id, timestamp_utc, 'ran: ' || text as summary, source_file, agent, timestamp_source
         from events where turn_type = 'tool_use' and tool_name in ('execute_command', 'bash', 'run_commands')
         union all
-        select 'secret-in-prompt', 'Secret pasted into a prompt', 'critical', null, host, session_id, row_id, timestamp_utc, text, source_file, agent
+        select 'secret-in-prompt', 'Secret pasted into a prompt', 'critical', null, host, session_id, row_id, timestamp_utc, text, source_file, agent, timestamp_source
         from events where turn_type = 'user' and text like '%[REDACTED:%'
         union all
-        select 'mcp-auto-approve', 'MCP tool approved for good', 'medium', null, host, session_id, row_id, timestamp_utc, text, source_file, agent
+        select 'mcp-auto-approve', 'MCP tool approved for good', 'medium', null, host, session_id, row_id, timestamp_utc, text, source_file, agent, timestamp_source
         from events where kind = 'permission' and session_id is null and text like '%.autoApprove=%'`);
     } finally {
       conn.closeSync();
@@ -256,7 +256,7 @@ describe('with a findings table', () => {
   }
 
   it('shows each command finding with the prompt before it and its result, as the session holds them', async () => {
-    // the order of events (README "Tables"), spelled out here
+    // the order of events (docs/ROWS.md), spelled out here
     const expected = await sql(
       out,
       `with e as (select *, row_number() over (partition by host, session_id

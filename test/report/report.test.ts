@@ -70,7 +70,9 @@ describe('the fleet at a glance', () => {
         (select count(*) from (select distinct host, session_id from events where session_id is not null)) as sessions,
         (select count(*) from events) as rows, (select count(*) from events where timestamp_utc is null) as undated,
         (select count(*) from events where starts_with(text, 'parser: ')) as parser,
-        (select epoch_ms(min(timestamp_utc)) from events) as lo, (select epoch_ms(max(timestamp_utc)) from events) as hi`,
+        -- the span of the recorded times: a file's mtime (timestamp_source file_mtime) is the copy's time
+        (select epoch_ms(min(timestamp_utc)) from events where timestamp_source in ('recorded', 'local_clock')) as lo,
+        (select epoch_ms(max(timestamp_utc)) from events where timestamp_source in ('recorded', 'local_clock')) as hi`,
     );
     // the demo fleet's own figures (fixtures/fleet/README.md): four images, each with Cline rows
     expect(c.hosts).toBe(4);

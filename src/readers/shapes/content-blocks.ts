@@ -7,7 +7,7 @@ import { label, obj, str } from './values.js';
 /** What every block row of one message shares. */
 export type MessageFields = Pick<
   RowFields,
-  'session_id' | 'project_path' | 'source_line' | 'timestamp_utc' | 'model' | 'provider' | 'git_branch'
+  'session_id' | 'project_path' | 'source_line' | 'timestamp_utc' | 'timestamp_source' | 'model' | 'provider' | 'git_branch'
 >;
 
 /**
@@ -27,6 +27,7 @@ export function blockRowFields(
     source_line: message.source_line,
     source_seq: seq,
     timestamp_utc: message.timestamp_utc,
+    timestamp_source: message.timestamp_source,
     model: message.model,
     provider: message.provider,
     tokens_in: usage?.tokens_in ?? null,

@@ -3,7 +3,7 @@
  * the `parser:` rows of bad input, and the per-file guard every reader runs its files under.
  */
 import { rethrowOwnFault } from '../../core/own-fault.js';
-import { imagePath, type Row, type RowFields, type Source } from '../../core/row.js';
+import { imagePath, type Row, type RowFields, type Source, type TimestampSource } from '../../core/row.js';
 import { cutAtBoundary, cutText, safeJsonMessage } from '../parse/quote.js';
 import { holdsElided } from '../parse/base64-elision.js';
 
@@ -43,6 +43,7 @@ export function rowFor(source: Source, file: string, fields: RowFields): Row {
     source_seq: fields.source_seq ?? 0,
     source_role: source.role,
     timestamp_utc: fields.timestamp_utc ?? null,
+    timestamp_source: timestampSourceOf(fields),
     session_id: fields.session_id ?? null,
     project_path: fields.project_path ?? null,
     git_branch: fields.git_branch ?? null,
@@ -66,6 +67,12 @@ export function rowFor(source: Source, file: string, fields: RowFields): Row {
     setting_value: fields.setting_value ?? null,
     parent_session_id: fields.parent_session_id ?? null,
   };
+}
+
+/** A row's timestamp_source: the reader's word for a dated row (recorded unless it says otherwise), null for an undated one. */
+function timestampSourceOf(fields: RowFields): TimestampSource | null {
+  if (fields.timestamp_utc === null || fields.timestamp_utc === undefined) return null;
+  return fields.timestamp_source ?? 'recorded';
 }
 
 /**

@@ -4,7 +4,7 @@
  * spec 002 "SDK messages file", "Parser plan", "Model rows"). readers/sdk-sessions.ts reads the files;
  * readers/hub-events.ts shapes the messages of the hub's run results with the same `sdkMessageRows`.
  */
-import type { Row, Source } from '../../core/row.js';
+import type { Row, RowFields, Source } from '../../core/row.js';
 import { needsOriginal, parserRow, rowFor } from './rows.js';
 import { streamJson } from '../parse/json-stream.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
@@ -103,7 +103,7 @@ export function sdkMessageRows(
       parserRow(source, file, line, `message has no string or array content`, {
         ...common,
         source_seq: firstSeq,
-        timestamp_utc: epochMs(message.ts) ?? context.started_ms,
+        ...messageTime(message, context),
       }),
     ];
   }
@@ -114,7 +114,7 @@ export function sdkMessageRows(
     project_path: context.project_path,
     git_branch: context.git_branch,
     source_line: line,
-    timestamp_utc: epochMs(message.ts) ?? context.started_ms,
+    ...messageTime(message, context),
     model: inForce.model,
     provider: inForce.provider,
   };
@@ -152,4 +152,15 @@ async function noMessagesProblem(file: string): Promise<string | null> {
   return messages === undefined
     ? 'no messages array, no message read'
     : `messages is not an array (${cutText(show(messages), 77)}), no message read`;
+}
+
+/** A message's time: its own `ts` (recorded), else its session's start (derived: the message wrote none). */
+function messageTime(
+  message: Record<string, unknown>,
+  context: TranscriptContext,
+): Pick<RowFields, 'timestamp_utc' | 'timestamp_source'> {
+  const ts = epochMs(message.ts);
+  return ts !== null
+    ? { timestamp_utc: ts, timestamp_source: 'recorded' }
+    : { timestamp_utc: context.started_ms, timestamp_source: 'derived' };
 }

@@ -30,6 +30,7 @@ export function* cloudTaskTargetItems(
   yield {
     fields: {
       timestamp_utc: mtimeMs,
+      timestamp_source: 'file_mtime' as const,
       turn_type: 'system',
       kind: 'cloud_task_target',
       text: `cloud task target: target=${show(target.target)} repository_id=${show(target.repositoryId)} branch=${show(target.branch)} (from ${from}, file mtime)`,
@@ -84,7 +85,13 @@ export function* pendingStartItems(records: unknown[], from: string, mtimeMs: nu
       yield { problem: `record ${position} has no sessionId`, position };
       continue;
     }
-    const common = { source_line: position, timestamp_utc: mtimeMs, session_id: sessionId, turn_type: 'system' as const };
+    const common = {
+      source_line: position,
+      timestamp_utc: mtimeMs,
+      timestamp_source: 'file_mtime' as const,
+      session_id: sessionId,
+      turn_type: 'system' as const,
+    };
     yield {
       fields: {
         ...common,

@@ -119,6 +119,7 @@ export async function* readTaskSettings(
       ...model,
       source_seq: seq,
       timestamp_utc: mtimeMs,
+      timestamp_source: 'file_mtime',
       turn_type: 'system',
       kind: 'task_settings',
       text,
