@@ -22,10 +22,14 @@ export async function partGroups(conn: DuckDBConnection, outDir: string, parts: 
   const byAbsolute = new Map(parts.map((p) => [path.resolve(outDir, p), p]));
   const list = `[${[...byAbsolute.keys()].map(sqlString).join(', ')}]`;
   const rows = (
-    await conn.runAndReadAll(
-      `select file_name, md5(string_agg(concat_ws(' ', name, duckdb_type, repetition_type, num_children), ',' order by column_id))
-       from parquet_schema(${list}) group by file_name`,
-    )
+    await conn
+      .runAndReadAll(
+        `select file_name, md5(string_agg(concat_ws(' ', name, duckdb_type, repetition_type, num_children), ',' order by column_id))
+         from parquet_schema(${list}) group by file_name`,
+      )
+      .catch((err: unknown) => {
+        throw new Error(`warehouse: reading the parts' schemas failed: ${(err as Error).message}`);
+      })
   ).getRows();
   for (const [file, hash] of rows) {
     const part = byAbsolute.get(String(file));
