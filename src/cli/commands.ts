@@ -260,7 +260,7 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
         modelsOptions,
         async (args) => {
           const t0 = Date.now();
-          const { runModelsCommand } = await import('../load/models.js');
+          const { hostsBuiltText, runModelsCommand } = await import('../load/models.js');
           const out = once('models', 'out', args.out);
           const log = commandLog('models', once('models', 'log-format', args.logFormat), io.stderr);
           const run = await runModelsCommand(out, { noHunts: args.hunts === false });
@@ -278,6 +278,12 @@ export async function runCommandLine(argv: readonly string[], io: CommandIO): Pr
               shards_not_loaded: run.shards_not_loaded.length,
             },
           );
+          if (run.hosts_built.length > 0)
+            log.event(`warning: ${hostsBuiltText(run.hosts_built)}`, {
+              event: 'hosts-built',
+              level: 'warning',
+              hosts: run.hosts_built,
+            });
           for (const gap of run.shards_not_loaded)
             log.event(`warning: ${shardGapText(gap)}`, { event: 'shard-not-loaded', level: 'warning', ...gap });
           if (run.shards_not_loaded.length > 0) code = EXIT.shardsNotLoaded;

@@ -21,6 +21,8 @@ export interface ModelsResult {
   rebuilt: boolean;
   /** Rows of `duplicates`, NaN when the build could not count them. */
   duplicates: number;
+  /** The hosts whose models this refresh built: none current on disk (warehouse/host-models.ts). */
+  hostsBuilt: string[];
 }
 
 /**
@@ -47,6 +49,7 @@ export async function refreshModels(
     recorded.duplicates !== null;
   let grace = 0;
   let duplicates: number;
+  let hostsBuilt: string[] = [];
   // the warehouse module loads DuckDB: an unchanged run, which keeps fleet.duckdb, need not (0.5-1 s)
   if (current) {
     emit({ event: 'models', rebuilt: false });
@@ -57,10 +60,14 @@ export async function refreshModels(
     const { buildWarehouse } = await import('../warehouse/build.js');
     const { NO_HUNTS, runHuntsInBuild } = await import('../hunt/build-hunts.js');
     const skip = options.hunts === false ? NO_HUNTS.replace('OUT', out) : null;
-    ({ duplicatesDropped: duplicates } = await buildWarehouse(out, async (conn) => {
-      const hunts = await runHuntsInBuild(conn, skip);
-      emit({ event: 'hunts', hunts: hunts.hunts, findings: hunts.findings, not_run: hunts.notRun, ms: hunts.ms });
-    }).catch(async (err: unknown) => {
+    ({ duplicatesDropped: duplicates, hostsBuilt } = await buildWarehouse(
+      out,
+      async (conn) => {
+        const hunts = await runHuntsInBuild(conn, skip);
+        emit({ event: 'hunts', hunts: hunts.hunts, findings: hunts.findings, not_run: hunts.notRun, ms: hunts.ms });
+      },
+      (built, ms) => emit({ event: 'host-models', hosts: built.length, ms }),
+    ).catch(async (err: unknown) => {
       await options.onBuildFailed?.();
       throw err;
     }));
@@ -72,7 +79,7 @@ export async function refreshModels(
   // fleet.duckdb now reads the current manifests: older generations and withdrawn partitions can go
   testStop('before-retire');
   await removeUnreferenced(out, grace);
-  return { rebuilt: !current, duplicates };
+  return { rebuilt: !current, duplicates, hostsBuilt };
 }
 
 /** What `clinetrail models` reports. */
@@ -84,6 +91,35 @@ export interface ModelsRun {
   hosts: number;
   /** The shards of the split that did not load their hosts (load/split-check.ts): the CLI names them and exits 6. */
   shards_not_loaded: ShardGap[];
+  /**
+   * The hosts whose models `models` had to build: no load built them under this models version (a shard
+   * killed after its partitions, or run by another version). The CLI names them in a warning.
+   */
+  hosts_built: string[];
+}
+
+/** The warning of `models` that it built hosts' models no load built (the first 10 named). */
+export function hostsBuiltText(hosts: readonly string[]): string {
+  const named = hosts.slice(0, 10).join(', ') + (hosts.length > 10 ? `, ... (+${hosts.length - 10})` : '');
+  return `models built the models of ${hosts.length} host(s) no load had built (a shard killed after its partitions, or run by another clinetrail): ${named}`;
+}
+
+/**
+ * The map step of a shard load (`load --shard K/N`): builds the models of its own hosts whose
+ * partitions changed, each into its folders under OUT/models, so that `clinetrail models` only
+ * assembles. fleet.duckdb is not touched: it names only the files of older generations, which stay until
+ * `models` replaces it.
+ */
+export async function buildShardModels(
+  out: string,
+  mine: (host: string) => boolean,
+  emit: (event: LoadEvent) => void,
+): Promise<void> {
+  const { buildHostModels, hostSources } = await import('../warehouse/host-models.js');
+  const t0 = Date.now();
+  const hosts = (await hostSources(out)).filter((h) => mine(h.host));
+  const { built } = await buildHostModels(out, hosts, await modelsVersion());
+  emit({ event: 'host-models', hosts: built.length, ms: Date.now() - t0 });
 }
 
 /**
@@ -109,7 +145,7 @@ export async function runModelsCommand(outArg: string, options: { noHunts?: bool
     const { queryWarehouse } = await import('../warehouse/build.js');
     const split = await checkSplit(out);
     await recordShardsNotRun(out, split, await clinetrailVersion());
-    const { duplicates } = await refreshModels(out, () => {}, { force: true, hunts: options.noHunts !== true });
+    const { duplicates, hostsBuilt } = await refreshModels(out, () => {}, { force: true, hunts: options.noHunts !== true });
     await markSplitComplete(out, split);
     const [row] = (
       await queryWarehouse(
@@ -123,6 +159,7 @@ export async function runModelsCommand(outArg: string, options: { noHunts?: bool
       event_rows: Number(row?.[1] ?? 0),
       hosts: Number(row?.[2] ?? 0),
       shards_not_loaded: split.gaps,
+      hosts_built: hostsBuilt,
     };
   } finally {
     await release();

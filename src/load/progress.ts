@@ -35,6 +35,8 @@ export type LoadEvent =
       parser_errors: number;
     }
   | { event: 'models'; rebuilt: boolean }
+  /** The models built host by host (warehouse/host-models.ts): of how many hosts, each one not current. */
+  | { event: 'host-models'; hosts: number; ms: number }
   /** The hunt pack run into the warehouse just built (hunt/build-hunts.ts); `not_run` says why none ran. */
   | { event: 'hunts'; hunts: number; findings: number; not_run: string | null; ms: number }
   /** A host of the input whose image gave no store while the warehouse held data for it: kept. */
@@ -133,6 +135,10 @@ export function createProgress(options: ProgressOptions): (e: LoadEvent) => void
         clearLive();
         options.write(e.rebuilt ? 'building warehouse models\n' : 'no partition changed: warehouse models kept\n');
         break;
+      case 'host-models':
+        clearLive();
+        options.write(`models of ${e.hosts} host(s) built (${duration(e.ms)})\n`);
+        break;
       case 'hunts':
         clearLive();
         options.write(
@@ -174,7 +180,7 @@ export function summaryLine(run: RunRecord, out: string, elapsedMs: number): str
       hostList('image(s) whose host name another image claims, loaded as', renamed(run)) +
       (run.shard_count == null
         ? ''
-        : `; shard ${run.shard_index}/${run.shard_count}: models not built, run clinetrail models --out ${out} once every shard is done`),
+        : `; shard ${run.shard_index}/${run.shard_count}: warehouse not assembled, run clinetrail models --out ${out} once every shard is done`),
   )}\n`;
 }
 

@@ -23,7 +23,7 @@ import { oldLayoutError, partitionDir, writeStagingDir, writeStagingHostWord } f
 import { migrateOldLayout } from './migrate-layout.js';
 import { hostStatus, planMembership } from './membership.js';
 import { withdrawPartition } from './retire.js';
-import { refreshModels } from './models.js';
+import { buildShardModels, refreshModels } from './models.js';
 import { clinetrailVersion, currentInputs, rereadReason, STALE_MARKER, writerVersion } from './state.js';
 import { createPartitionPool, type PartitionJob } from './worker-pool.js';
 import { recordRun } from './run-records.js';
@@ -257,9 +257,11 @@ export async function runLoad(options: LoadOptions): Promise<RunRecord> {
     };
     // written before the build, which reads the runs folder; taken back if the build fails
     const runFile = await recordRun(out, record);
-    // A shard builds no model and deletes nothing: fleet.duckdb, which the other shards' runs and any
-    // query may be reading, still names the old generations and withdrawn partitions until `models`.
-    if (shard === null) {
+    // A shard builds its own hosts' models but not fleet.duckdb, and deletes nothing: fleet.duckdb, which
+    // the other shards' runs and any query may be reading, still names the old generations and withdrawn
+    // partitions until `models` assembles the new one.
+    if (shard !== null) await buildShardModels(out, (host) => inShard(host, shard), emit);
+    else {
       const { duplicates } = await refreshModels(out, emit, {
         onBuildFailed: () => fs.rm(runFile, { force: true }),
         hunts: options.noHunts !== true,

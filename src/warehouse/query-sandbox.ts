@@ -2,7 +2,7 @@
  * The sandbox of `clinetrail query`: a query reads the warehouse and nothing else, and writes nothing.
  * Two layers, because neither holds alone:
  * - DuckDB's own file sandbox on the query connection: `allowed_directories` lists the folders the
- *   views read (each partition folder, OUT/state/runs) and the folders given with `--allow-read`;
+ *   views read (each partition folder, OUT/state/runs, OUT/models) and the folders given with `--allow-read`;
  *   `enable_external_access = false` closes every other path, extension installs and loads;
  *   `lock_configuration = true` stops any statement from opening it again. DuckDB also lets the
  *   database file and the query's own temporary folder through.
@@ -18,6 +18,7 @@ import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResultReader } fr
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { partitionDirs, partsDirOf } from '../core/layout.js';
+import { modelsDir } from '../core/model-layout.js';
 import { duckdbMemoryLimit, MEMORY_ENV } from './duckdb-open.js';
 
 /** Environment variable that sets the size limit of a query's temporary folder (a DuckDB size: 8GB, 500MB). */
@@ -38,13 +39,16 @@ async function aliases(dir: string): Promise<string[]> {
 
 /**
  * The folders a query may read: both folders of every partition (`parquet/events/<host>/<store>` and
- * `records/<host>/<store>`, whatever the names of the files in them) and `state/runs` of OUT, under OUT as given and as resolved through links,
+ * `records/<host>/<store>`, whatever the names of the files in them), `state/runs` and `models` (the
+ * hosts' models, core/model-layout.ts) of OUT, under OUT as given and as resolved through links,
  * plus the `allowRead` folders. Each ends with a separator, so `/x/iocs` does not open `/x/iocs-old`.
  */
 export async function allowedDirectories(outDir: string, allowRead: readonly string[]): Promise<string[]> {
   const roots = await aliases(outDir);
   const partitions = (await partitionDirs(roots[0])).flatMap((dir) => [dir, partsDirOf(dir)]);
-  const inside = [...partitions, path.join(roots[0], 'state', 'runs')].map((dir) => path.relative(roots[0], dir));
+  const inside = [...partitions, path.join(roots[0], 'state', 'runs'), modelsDir(roots[0])].map((dir) =>
+    path.relative(roots[0], dir),
+  );
   const dirs = roots.flatMap((root) => inside.map((rel) => path.join(root, rel)));
   for (const dir of allowRead) dirs.push(...(await aliases(dir)));
   return [...new Set(dirs.map((d) => (d.endsWith(path.sep) ? d : d + path.sep)))];

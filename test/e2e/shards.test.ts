@@ -77,12 +77,14 @@ describe('a fleet loaded in four concurrent shards, then models', () => {
     for (const r of records) expect(r.host_images.length, `shard ${r.shard_index}`).toBeGreaterThan(0);
   });
 
-  it('builds no model in a shard: its summary says to run models', () => {
+  it("builds its hosts' models in each shard, and no fleet.duckdb: its summary says to run models", () => {
     for (const [i, run] of shardRuns.entries())
       expect(run.stdout).toMatch(
-        new RegExp(`- duplicate\\(s\\) dropped.*; shard ${i + 1}/4: models not built, run clinetrail models --out `),
+        new RegExp(`- duplicate\\(s\\) dropped.*; shard ${i + 1}/4: warehouse not assembled, run clinetrail models --out `),
       );
     expect(models.code, describeRun(models)).toBe(0);
+    // every host's models were built by its shard: models only assembled (it names any host it built)
+    expect(models.stderr).not.toMatch(/no load had built/);
     expect(models.stderr).toMatch(
       new RegExp(
         `^clinetrail: models built: ${HOSTS.size} host\\(s\\), \\d+ row\\(s\\), \\d+ duplicate\\(s\\) dropped, \\d+ event\\(s\\) in `,

@@ -1,0 +1,268 @@
+/**
+ * The model build as a map over hosts (docs/ARCHITECTURE.md "The models, host by host"): every rule of
+ * the models is local to a host, so a batch of hosts is built alone, from its own partitions, in a DuckDB
+ * of its own (bounded by its memory limit, spilling to a folder of its own under OUT/tmp), and each per-host table it makes
+ * is written as Parquet into each host's folder (core/model-layout.ts). A host whose partitions and
+ * models version are those of its commit record is not built again. fleet.duckdb then only puts views
+ * over these files (warehouse/build.ts).
+ *
+ * A per-host relation is a table of the model files that the build keeps (not dropped) and that names
+ * its host: by a `host` column, or by its first `*row_id` column (a row of raw_events of that host).
+ * Parquet has no 128-bit integer (DuckDB writes HUGEINT and UHUGEINT as DOUBLE, losing digits): such a
+ * column is stored as text and cast back by the view.
+ */
+import { createHash } from 'node:crypto';
+import { promises as fs, statSync } from 'node:fs';
+import * as path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { fileDirOf, hostDirName, partitionDirs } from '../core/layout.js';
+import { manifestFiles, newGeneration, readManifest } from '../core/manifest.js';
+import {
+  type HostModelsRecord,
+  hostModelDir,
+  type ModelSchema,
+  modelFileName,
+  modelSchemaFile,
+  modelStagingDir,
+  readModelSchema,
+  readHostModelsRecord,
+  writeHostModelsRecord,
+} from '../core/model-layout.js';
+import { openDuckDB } from './duckdb-open.js';
+import { mergedGroups, type PartGroups, partGroups } from './part-schemas.js';
+import { allModelStatements, outRelative, placeholders, runModels, setOutStatement, type SourceFiles } from './model-run.js';
+import { sqlString } from './sql-literal.js';
+
+/** One host's partitions: the files its models are built from. */
+export interface HostSources {
+  host: string;
+  files: SourceFiles;
+  /** SHA-256 of its partition manifests and of the size and mtime of their files: what its commit record must match. */
+  sha256: string;
+  /** Rows of its partitions, to size the batches. */
+  rows: number;
+}
+
+/** Every host with a committed partition, with its partitions' current files (relative to OUT), by host folder. */
+export async function hostSources(outDir: string): Promise<HostSources[]> {
+  const byHost = new Map<string, { files: SourceFiles; hash: ReturnType<typeof createHash>; rows: number }>();
+  for (const dir of await partitionDirs(outDir)) {
+    const m = readManifest(dir);
+    if (m === null) continue;
+    let h = byHost.get(m.host);
+    if (h === undefined) {
+      h = { files: { parquet: [], inventory: [], secrets: [] }, hash: createHash('sha256'), rows: 0 };
+      byHost.set(m.host, h);
+    }
+    // the files as they are now, not only as the manifest says: a model build follows any change of them
+    const stats = manifestFiles(m).map((f) => statSync(path.join(fileDirOf(dir, f.name), f.name), { throwIfNoEntry: false }));
+    h.hash.update(`${JSON.stringify(m)}\n${JSON.stringify(stats.map((st) => [st?.size, st?.mtimeMs]))}\n`);
+    h.rows += m.rows;
+    h.files.parquet.push(...m.parts.map((f) => outRelative(outDir, path.join(fileDirOf(dir, f.name), f.name))));
+    h.files.inventory.push(outRelative(outDir, path.join(dir, m.inventory.name)));
+    if (m.secrets_file) h.files.secrets.push(outRelative(outDir, path.join(dir, m.secrets_file.name)));
+  }
+  return [...byHost.entries()]
+    .map(([host, h]) => ({ host, files: h.files, sha256: h.hash.digest('hex'), rows: h.rows }))
+    .sort((a, b) => (hostDirName(a.host) < hostDirName(b.host) ? -1 : 1));
+}
+
+/** Whether a host's models on disk are those of its partitions under this models version. */
+export function hostModelsCurrent(outDir: string, h: HostSources, version: string): HostModelsRecord | null {
+  const r = readHostModelsRecord(outDir, h.host);
+  return r !== null && r.models_version === version && r.sources_sha256 === h.sha256 && r.event_parts !== undefined ? r : null;
+}
+
+/** Hosts of one batch at most, and rows of one batch at most (one host bigger than that is a batch alone). */
+const BATCH_HOSTS = 64;
+const BATCH_ROWS = 200_000;
+
+/** The hosts in batches, in order: each as many hosts as fit BATCH_HOSTS and BATCH_ROWS. */
+export function batches(hosts: HostSources[]): HostSources[][] {
+  const out: HostSources[][] = [];
+  let current: HostSources[] = [];
+  let rows = 0;
+  for (const h of hosts) {
+    if (current.length > 0 && (current.length >= BATCH_HOSTS || rows + h.rows > BATCH_ROWS)) {
+      out.push(current);
+      current = [];
+      rows = 0;
+    }
+    current.push(h);
+    rows += h.rows;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+/** The sources of a batch together. */
+function together(batch: HostSources[]): SourceFiles {
+  const files: SourceFiles = { parquet: [], inventory: [], secrets: [] };
+  for (const h of batch) {
+    files.parquet.push(...h.files.parquet);
+    files.inventory.push(...h.files.inventory);
+    files.secrets.push(...h.files.secrets);
+  }
+  for (const list of Object.values(files)) list.sort();
+  return files;
+}
+
+/** DuckDB's 128-bit integers, which Parquet cannot hold. */
+const WIDE_INTEGER = /^U?HUGEINT$/;
+
+/** A quoted name. */
+function ident(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** The tables only the host build uses: those a model file drops once the tables after it are made. */
+export async function buildOnlyTables(vars: Record<string, string>): Promise<Set<string>> {
+  const statements = await allModelStatements(vars);
+  return new Set(statements.filter((s) => s.kind === 'drop-table').map((s) => String(s.target)));
+}
+
+/** The tables of the model files a build keeps: created by a statement and dropped by none. */
+async function keptTables(vars: Record<string, string>): Promise<string[]> {
+  const statements = await allModelStatements(vars);
+  const dropped = await buildOnlyTables(vars);
+  const created = statements
+    .filter((s) => s.kind === 'create-table' && !dropped.has(String(s.target)))
+    .map((s) => String(s.target));
+  return [...new Set(created)];
+}
+
+/** The per-host relations of the build on `conn` and their columns (see the head of this file). */
+async function perHostSchema(conn: DuckDBConnection, tables: string[]): Promise<ModelSchema> {
+  const schema: ModelSchema = {};
+  for (const table of tables) {
+    const columns = (await conn.runAndReadAll(`describe ${ident(table)}`))
+      .getRows()
+      .map((r) => [String(r[0]), String(r[1])] as [string, string]);
+    if (columns.some(([name]) => name === 'host' || name.endsWith('row_id'))) schema[table] = columns;
+  }
+  return schema;
+}
+
+/** The rows of a per-host relation as stored, with the index of their host in the batch (clinetrail_batch). */
+function storedRows(table: string, columns: Array<[string, string]>): string {
+  const list = columns
+    .map(([name, type]) => (WIDE_INTEGER.test(type) ? `t.${ident(name)}::VARCHAR as ${ident(name)}` : `t.${ident(name)}`))
+    .join(', ');
+  if (columns.some(([name]) => name === 'host'))
+    return `select ${list}, b.ix as clinetrail_host_ix from ${ident(table)} as t join clinetrail_batch as b on b.host = t.host`;
+  const rowColumn = columns.find(([name]) => name.endsWith('row_id'))?.[0] ?? 'row_id';
+  return `select ${list}, b.ix as clinetrail_host_ix from ${ident(table)} as t
+    join (select row_id, host from raw_events) as r on r.row_id = t.${ident(rowColumn)}
+    join clinetrail_batch as b on b.host = r.host`;
+}
+
+/** Writes the schema of this models version, once (every build of one version gives the same). */
+async function writeSchema(outDir: string, version: string, schema: ModelSchema, gen: string): Promise<void> {
+  const file = modelSchemaFile(outDir, version);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  // named by the generation, not the process id: shards on several machines may write it at once
+  const tmp = `${file}.${gen}.tmp`;
+  await fs.writeFile(tmp, `${JSON.stringify(schema)}\n`);
+  await fs.rename(tmp, file);
+}
+
+/**
+ * Builds the models of one batch of hosts (none: only the schema of this version) and commits each
+ * host's: its files renamed into its folders, then its record. Returns the schema.
+ */
+export async function buildHostBatch(outDir: string, batch: HostSources[], version: string): Promise<ModelSchema> {
+  const gen = newGeneration();
+  const staging = modelStagingDir(outDir, gen);
+  // a folder of this build's own: the shards of a split build their hosts' models at once (load/run.ts)
+  const tempDir = `${staging}-spill`;
+  await fs.mkdir(tempDir, { recursive: true });
+  const files = together(batch);
+  const { instance, conn } = await openDuckDB(':memory:', { temp_directory: tempDir });
+  try {
+    await conn.run(setOutStatement(outDir));
+    const groups = await partGroups(conn, outDir, files.parquet);
+    const vars = placeholders(outDir, { ...files, parquetGroups: mergedGroups([groups]) }, false);
+    await runModels(conn, vars);
+    const schema = await perHostSchema(conn, await keptTables(vars));
+    await writeSchema(outDir, version, schema, gen);
+    if (batch.length === 0) return schema;
+    const values = batch.map((h, ix) => `(${sqlString(h.host)}, ${ix})`).join(', ');
+    await conn.run(`create temp table clinetrail_batch (host VARCHAR, ix INTEGER)`);
+    await conn.run(`insert into clinetrail_batch values ${values}`);
+    await fs.mkdir(staging, { recursive: true });
+    for (const [table, columns] of Object.entries(schema)) {
+      const target = path.join(staging, table);
+      await conn.run(
+        `copy (${storedRows(table, columns)}) to ${sqlString(target)} (format parquet, partition_by (clinetrail_host_ix))`,
+      );
+    }
+    const groupOf = new Map(Object.entries(groups).flatMap(([hash, parts]) => parts.map((p) => [p, hash] as const)));
+    for (const [ix, h] of batch.entries()) {
+      const hostGroups: PartGroups = {};
+      for (const part of h.files.parquet) (hostGroups[groupOf.get(part) ?? ''] ??= []).push(part);
+      await commitHost(outDir, staging, schema, { ...h, groups: hostGroups, ix }, gen, version);
+    }
+    return schema;
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+    await fs.rm(staging, { recursive: true, force: true });
+    await fs.rm(tempDir, { recursive: true, force: true });
+  }
+}
+
+/** What a map over hosts built. */
+export interface HostModelsBuilt {
+  /** The columns of every per-host relation of this models version. */
+  schema: ModelSchema;
+  /** The hosts whose models were built (their record was missing or not current). */
+  built: string[];
+}
+
+/**
+ * The map over hosts: builds, batch by batch, the models of every host of `hosts` whose commit record is
+ * not that of its partitions under `version`. A shard load runs it for its own hosts; the fleet's build
+ * for the hosts still missing (warehouse/build.ts).
+ */
+export async function buildHostModels(outDir: string, hosts: HostSources[], version: string): Promise<HostModelsBuilt> {
+  const todo = hosts.filter((h) => hostModelsCurrent(outDir, h, version) === null);
+  let schema = readModelSchema(outDir, version);
+  for (const batch of batches(todo)) schema = await buildHostBatch(outDir, batch, version);
+  schema ??= await buildHostBatch(outDir, [], version);
+  return { schema, built: todo.map((h) => h.host) };
+}
+
+/** Moves one host's staged files into its folders and writes its record. */
+async function commitHost(
+  outDir: string,
+  staging: string,
+  schema: ModelSchema,
+  h: HostSources & { groups: PartGroups; ix: number },
+  gen: string,
+  version: string,
+): Promise<void> {
+  const { ix } = h;
+  const relations: Record<string, string[]> = {};
+  for (const table of Object.keys(schema)) {
+    const from = path.join(staging, table, `clinetrail_host_ix=${ix}`);
+    const staged = (await fs.readdir(from).catch(() => [] as string[])).filter((n) => n.endsWith('.parquet')).sort();
+    relations[table] = [];
+    if (staged.length === 0) continue;
+    const dir = hostModelDir(outDir, table, h.host);
+    await fs.mkdir(dir, { recursive: true });
+    for (const [n, name] of staged.entries()) {
+      const final = modelFileName(table, gen, n);
+      await fs.rename(path.join(from, name), path.join(dir, final));
+      relations[table].push(final);
+    }
+  }
+  await writeHostModelsRecord(outDir, {
+    format: 1,
+    host: h.host,
+    models_version: version,
+    sources_sha256: h.sha256,
+    generation: gen,
+    relations,
+    event_parts: h.groups,
+  });
+}
