@@ -165,6 +165,8 @@ export interface Findings {
     timeUtc: string | null;
     /** Where timeUtc comes from (findings.timestamp_source): a file mtime or a derived time is shown as such. */
     timeSource: string | null;
+    /** Whether timeUtc is a time the source recorded (sql/00 is_recorded_time), not an mtime or a derived one. */
+    timeIsRecorded: boolean;
     summary: string | null;
     sourceFile: string | null;
     /** Whose record the evidence row is: cline, roo-code, kilo-code (findings.agent). */
@@ -232,6 +234,8 @@ export interface HostDetail {
     rowId: string | null;
     timeUtc: string | null;
     timeSource: string | null;
+    /** Whether timeUtc is a time the source recorded (sql/00 is_recorded_time). */
+    timeIsRecorded: boolean;
     summary: string | null;
   }[];
   findingsTotal: number;

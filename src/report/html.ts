@@ -52,12 +52,13 @@ export function time(t: string | null): Html {
 }
 
 /**
- * A finding's time with where it comes from when that is not a recorded time: `file mtime` (the time a copy of
- * the evidence may have moved) or `derived`, so the page never passes either off as the time of the act.
+ * A finding's time with where it comes from when that is not a recorded time (`recorded` is the query's
+ * is_recorded_time of sql/00, the one definition): `file mtime` (the time a copy of the evidence may have
+ * moved) or `derived`, so the page never passes either off as the time of the act.
  */
-export function sourcedTime(t: string | null, source: string | null): Html {
-  if (t === null || source === null || source === 'recorded' || source === 'local_clock') return time(t);
-  return html`${time(t)} <span class="dim">(${source.replace('_', ' ')})</span>`;
+export function sourcedTime(t: string | null, source: string | null, recorded: boolean): Html {
+  if (t === null || recorded) return time(t);
+  return html`${time(t)} <span class="dim">(${(source ?? 'unknown source').replace('_', ' ')})</span>`;
 }
 
 /** A text cut by a query: the part kept, and how long the whole is. */

@@ -43,7 +43,7 @@ order by s.host, ord`;
 /** The findings of each chosen host, worst first (the order of the page's findings table). */
 export function hostFindingsSql(caps: ReportCaps): string {
   return `select host, severity, hunt_id, row_id::varchar as row_id, ${utc('timestamp_utc')} as time_utc,
-  timestamp_source, left(summary, ${caps.textChars}) as summary, count(*) over (partition by host) as host_total,
+  timestamp_source, is_recorded_time(timestamp_source) as time_is_recorded, left(summary, ${caps.textChars}) as summary, count(*) over (partition by host) as host_total,
   row_number() over (partition by host order by ${FINDINGS_ORDER}) as ord
 from findings
 where host in (${chosenHosts(caps.hostSections, true)})

@@ -141,7 +141,8 @@ export const FINDINGS_ORDER = `${SEVERITY_RANK}, timestamp_utc nulls last, host,
 
 export function findingRowsSql(caps: ReportCaps): string {
   return `select severity, hunt_id, row_id::varchar as row_id, host, session_id, ${utc('timestamp_utc')} as time_utc,
-  timestamp_source, left(summary, ${caps.textChars}) as summary, source_file, agent
+  timestamp_source, is_recorded_time(timestamp_source) as time_is_recorded, left(summary, ${caps.textChars}) as summary,
+  source_file, agent
 from findings
 order by ${FINDINGS_ORDER}
 limit ${caps.findings}`;

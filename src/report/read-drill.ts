@@ -51,6 +51,7 @@ export async function readHostDetails(
         rowId: textOrNull(r.row_id),
         timeUtc: textOrNull(r.time_utc),
         timeSource: textOrNull(r.timestamp_source),
+        timeIsRecorded: r.time_is_recorded === true,
         summary: textOrNull(r.summary),
       })),
       findingsTotal: f.total,

@@ -80,6 +80,7 @@ async function readFindings(conn: DuckDBConnection, caps: ReportCaps): Promise<F
     sessionId: textOrNull(r.session_id),
     timeUtc: textOrNull(r.time_utc),
     timeSource: textOrNull(r.timestamp_source),
+    timeIsRecorded: r.time_is_recorded === true,
     summary: textOrNull(r.summary),
     sourceFile: textOrNull(r.source_file),
     agent: textOrNull(r.agent),

@@ -85,7 +85,7 @@ function findingsBody(f: Findings, data: ReportData): Html {
     linkTo(hosts.get(r.host), r.host),
     session(r.host, r.sessionId),
     r.agent,
-    sourcedTime(r.timeUtc, r.timeSource),
+    sourcedTime(r.timeUtc, r.timeSource, r.timeIsRecorded),
     r.summary,
     r.sourceFile,
     linkTo(contexts.get(findingKey(r.huntId, r.rowId)), 'context'),

@@ -57,7 +57,7 @@ function hostBody(h: HostDetail, data: ReportData): Html {
   const findingRows = h.findings.map((f) => [
     severityCell(f.severity),
     f.huntId,
-    sourcedTime(f.timeUtc, f.timeSource),
+    sourcedTime(f.timeUtc, f.timeSource, f.timeIsRecorded),
     f.summary,
     linkTo(findings.get(findingKey(f.huntId, f.rowId)), 'context'),
   ]);

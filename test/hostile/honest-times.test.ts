@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync 
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyHome, corpora } from '../helpers/real-corpus.js';
-import { attr, byId, elements, makeReport, textOf } from '../helpers/report-page.js';
+import { attr, byId, elements, makeReport, tableRows, textOf } from '../helpers/report-page.js';
 import { assertBuilt, describeRun, expectArgumentError, lit, load, query, runCli, type CliRun, workDir } from './harness.js';
 
 const work = workDir('times');
@@ -148,6 +148,25 @@ describe('a finding on a file dated by the copy', () => {
     const copyDay = new Date(copiedAt).toISOString().slice(0, 10);
     expect(marks.map((m) => textOf(m)).filter((t) => t.includes(copyDay))).toEqual([]);
     expect(textOf(byId(doc, 'timeline'))).toContain(`${Number(otherFindings)} finding(s) without a recorded time`);
+  });
+  it("is marked '(file mtime)' in the report's findings table, and no recorded one is", async () => {
+    const { doc } = await makeReport(out, path.join(work, 'report-findings.html'));
+    const table = elements(byId(doc, 'findings')).find(
+      (e) => e.tagName === 'table' && elements(e).some((h) => h.tagName === 'th' && textOf(h) === 'time (UTC)'),
+    );
+    if (table === undefined) throw new Error('no findings table with a time column');
+    const headers = elements(table)
+      .filter((e) => e.tagName === 'th')
+      .map(textOf);
+    const times = tableRows(table).map((r) => r[headers.indexOf('time (UTC)')]);
+    const [[mtimeFindings, total]] = await query(
+      out,
+      `select count(*) filter (where timestamp_source = 'file_mtime'), count(*) from findings`,
+    );
+    expect(times.length).toBe(Number(total));
+    expect(times.filter((t) => t.endsWith('(file mtime)')).length).toBe(Number(mtimeFindings));
+    expect(Number(mtimeFindings)).toBeGreaterThan(0);
+    expect(times.filter((t) => t.includes('(')).length).toBe(Number(mtimeFindings));
   });
 });
 
