@@ -70,9 +70,13 @@ export const DEMO_SESSIONS: SessionsDbRow[] = [
   },
 ];
 
-/** The demo session-search.db: the spec fixture session and a session whose transcript is gone. */
-export const DEMO_SEARCH: SearchSession[] = [
-  {
+/**
+ * The spec fixture session K3X9Q as the search index holds it: the demo fleet's copy was indexed after its
+ * thinking block's text was written (`thinking`), at another transcript mtime (the revision's last part).
+ */
+function k3x9qSearch(thinking: string | null, transcriptMtimeMs: number): SearchSession {
+  const assistant = ['thinking', ...(thinking === null ? [] : [thinking]), 'tool_use', 'call_1', 'bash', 'pytest -q'];
+  return {
     session_id: K3X9Q,
     started_at: '2026-10-03T09:00:00.000Z',
     workspace_root: '/home/u/proj',
@@ -80,25 +84,34 @@ export const DEMO_SEARCH: SearchSession[] = [
     prompt: 'fix tests',
     documents: [
       { ordinal: 0, role: 'user', content: 'fix tests' },
-      { ordinal: 1, role: 'assistant', content: 'thinking\ntool_use\ncall_1\nbash\npytest -q' },
+      { ordinal: 1, role: 'assistant', content: assistant.join('\n') },
       { ordinal: 2, role: 'user', content: 'tool_result\ncall_1\nbash\n3 passed' },
     ],
-    indexed: { indexed_at: '2026-10-03T09:05:00.000Z', source_revision: '2026-10-03T09:00:05.000Z:1502:1760000005000' },
-  },
-  {
-    session_id: GONE1,
+    indexed: { indexed_at: '2026-10-03T09:05:00.000Z', source_revision: `2026-10-03T09:00:05.000Z:1502:${transcriptMtimeMs}` },
+  };
+}
+
+/** A session whose transcript is gone, as the search index holds it: its prompt and what the assistant did. */
+function goneSearch(sessionId: string, prompt: string, assistant: SearchSession['documents']): SearchSession {
+  return {
+    session_id: sessionId,
     started_at: '2026-10-03T09:08:20.000Z',
     workspace_root: '/home/u/billing',
-    title: 'export the customer report',
-    prompt: 'export the customer report',
-    documents: [
-      { ordinal: 0, role: 'user', content: 'export the customer report' },
-      { ordinal: 1, role: 'assistant', content: 'tool_use\ncall_9\nbash\npsql -c "\\copy customers to out/customers.csv csv"' },
-      // ordinal 2 had no text (skipped by the indexer), so the ordinals have a gap.
-      { ordinal: 3, role: 'assistant', content: 'text\nWrote out/customers.csv (1204 rows).' },
-    ],
+    title: prompt,
+    prompt,
+    documents: [{ ordinal: 0, role: 'user', content: prompt }, ...assistant],
     indexed: { indexed_at: '2026-10-03T09:15:00.000Z', source_revision: '2026-10-03T09:12:00.000Z:2210:1760000720000' },
-  },
+  };
+}
+
+/** The demo session-search.db: the spec fixture session and a session whose transcript is gone. */
+export const DEMO_SEARCH: SearchSession[] = [
+  k3x9qSearch(null, 1760000005000),
+  goneSearch(GONE1, 'export the customer report', [
+    { ordinal: 1, role: 'assistant', content: 'tool_use\ncall_9\nbash\npsql -c "\\copy customers to out/customers.csv csv"' },
+    // ordinal 2 had no text (skipped by the indexer), so the ordinals have a gap.
+    { ordinal: 3, role: 'assistant', content: 'text\nWrote out/customers.csv (1204 rows).' },
+  ]),
 ];
 
 export const DEMO_SESSIONS_DB = ['sessions-db', 'img', 'home', 'u', '.cline', 'data', 'db', 'sessions.db'];
@@ -137,36 +150,11 @@ const FLEET_SESSIONS: SessionsDbRow[] = [
 ];
 
 const FLEET_SEARCH: SearchSession[] = [
-  {
-    session_id: K3X9Q,
-    started_at: '2026-10-03T09:00:00.000Z',
-    workspace_root: '/home/u/proj',
-    title: 'fix tests',
-    prompt: 'fix tests',
-    // Indexed after m3: the plain-string m1 and two block-array messages (type names and ids in the text).
-    documents: [
-      { ordinal: 0, role: 'user', content: 'fix tests' },
-      { ordinal: 1, role: 'assistant', content: 'thinking\nrun the suite\ntool_use\ncall_1\nbash\npytest -q' },
-      { ordinal: 2, role: 'user', content: 'tool_result\ncall_1\nbash\n3 passed' },
-    ],
-    indexed: { indexed_at: '2026-10-03T09:05:00.000Z', source_revision: '2026-10-03T09:00:05.000Z:1502:1760000003000' },
-  },
-  {
-    session_id: FLEET_GONE,
-    started_at: '2026-10-03T09:08:20.000Z',
-    workspace_root: '/home/u/billing',
-    title: 'dump the billing table to CSV',
-    prompt: 'dump the billing table to CSV',
-    documents: [
-      { ordinal: 0, role: 'user', content: 'dump the billing table to CSV' },
-      {
-        ordinal: 1,
-        role: 'assistant',
-        content: 'tool_use\ncall_9\nrun_commands\npsql -c "\\copy billing to out/billing.csv csv"',
-      },
-    ],
-    indexed: { indexed_at: '2026-10-03T09:15:00.000Z', source_revision: '2026-10-03T09:12:00.000Z:2210:1760000720000' },
-  },
+  // Indexed after m3: the plain-string m1 and two block-array messages (type names and ids in the text).
+  k3x9qSearch('run the suite', 1760000003000),
+  goneSearch(FLEET_GONE, 'dump the billing table to CSV', [
+    { ordinal: 1, role: 'assistant', content: 'tool_use\ncall_9\nrun_commands\npsql -c "\\copy billing to out/billing.csv csv"' },
+  ]),
   {
     session_id: FLEET_IMPORTED,
     started_at: '2026-10-03T09:20:00.000Z',
