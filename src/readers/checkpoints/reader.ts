@@ -22,10 +22,10 @@
  *   and the other repositories of the store are read whatever happens to one.
  */
 import * as path from 'node:path';
-import type { Row, Source } from '../core/row.js';
-import { rethrowOwnFault } from '../core/own-fault.js';
-import type { Commit } from './parse/git-object.js';
-import { placeOf, readTree } from './parse/git-odb.js';
+import type { Row, Source } from '../../core/row.js';
+import { rethrowOwnFault } from '../../core/own-fault.js';
+import type { Commit } from '../parse/git-object.js';
+import { placeOf, readTree } from '../parse/git-odb.js';
 import {
   closeRepo,
   everyCommit,
@@ -35,12 +35,12 @@ import {
   problemOf,
   reachableFrom,
   type RepoProblem,
-} from './parse/git-repo.js';
-import { parseReflogLine, type ReflogEntry } from './parse/git-refs.js';
-import { diffTrees, type TreeChanges } from './parse/git-tree-diff.js';
-import { readLines } from './parse/lines.js';
-import type { Reader } from './shapes/rows.js';
-import { fileFailedRow, parserRow, rowFor } from './shapes/rows.js';
+} from '../parse/git-repo.js';
+import { parseReflogLine, type ReflogEntry } from '../parse/git-refs.js';
+import { diffTrees, type TreeChanges } from '../parse/git-tree-diff.js';
+import { readLines } from '../parse/lines.js';
+import type { Reader } from '../common/rows.js';
+import { fileFailedRow, parserRow, rowFor } from '../common/rows.js';
 
 /** Paths listed in one checkpoint row; the rest are counted. */
 export const MAX_LISTED = 100;

@@ -13,12 +13,12 @@
  * not a boolean (Cline skips it) and a file without a `shown` object are `parser:` rows.
  */
 import { promises as fs } from 'node:fs';
-import type { Row, Source } from '../core/row.js';
-import type { Reader } from './shapes/rows.js';
-import { eachFile, parserRow, rowFor } from './shapes/rows.js';
-import { readJsonFile } from './parse/json-file.js';
-import { homePath } from './shapes/home-path.js';
-import { label, plainObject } from './shapes/values.js';
+import type { Row, Source } from '../../core/row.js';
+import type { Reader } from '../common/rows.js';
+import { eachFile, parserRow, rowFor } from '../common/rows.js';
+import { readJsonFile } from '../parse/json-file.js';
+import { homePath } from '../common/home-path.js';
+import { label, plainObject } from '../common/values.js';
 
 /** One `notice` row per shown entry; see the module comment. */
 export const readCliNotices: Reader = eachFile(readNoticesFile);

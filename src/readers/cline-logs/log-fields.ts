@@ -1,5 +1,5 @@
 /**
- * What the row of a Cline log record says besides its time and level (readers/cline-logs.ts): its text,
+ * What the row of a Cline log record says besides its time and level (readers/cline-logs/reader.ts): its text,
  * and the session, model, provider, tool and project a record names where it names them reliably.
  *
  * A JSON record's text is its message, then `key=value` for each other key in the record's order (values
@@ -9,7 +9,7 @@
  * named as a secret is not emitted at all.
  */
 import type { RowFields } from '../../core/row.js';
-import { plainObject, show, nonEmptyString } from './values.js';
+import { plainObject, show, nonEmptyString } from '../common/values.js';
 
 /** Key names whose values are never written: those ending (case and `_`/`-` aside) with one of these words. */
 const SECRET_NAME =

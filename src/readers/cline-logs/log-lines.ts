@@ -1,5 +1,5 @@
 /**
- * The line shapes of Cline's own log files, every generation (the `cline-logs` store, readers/cline-logs.ts):
+ * The line shapes of Cline's own log files, every generation (the `cline-logs` store, readers/cline-logs/reader.ts):
  * which line starts a record, and its time, level and message.
  *
  * - `json`: one JSON object per line. pino (2.x `logs/cline-cli.N.log` through pino-roll, 3.x
@@ -21,7 +21,7 @@
  * warnings, stack traces) has no time and no level: a line that starts with a space or tab continues the
  * record before it (stack frames), any other line is a record of free text (`null` here).
  */
-import { epochMs, plainObject, nonEmptyString } from './values.js';
+import { epochMs, plainObject, nonEmptyString } from '../common/values.js';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 

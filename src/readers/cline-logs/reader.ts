@@ -1,5 +1,5 @@
 /**
- * `cline-logs` store: Cline's own log files, every generation (formats in shapes/log-lines.ts):
+ * `cline-logs` store: Cline's own log files, every generation (formats in cline-logs/log-lines.ts):
  * - 1.x Go CLI: `~/.cline/logs/cline-core-<local time>-localhost-<port>.log` (cline-core's stdout and
  *   stderr) and `cline-host-*.log` (the Go host bridge's), one pair per CLI process (cline-home root).
  * - 2.x: `~/.cline/data/logs/cline-cli.N.log`, pino JSON lines rolled daily by pino-roll (cline-data root).
@@ -19,20 +19,20 @@
  *   the host's `--host-tz` zone (Source.timeZone), else as if UTC; null for `log:unparsed` records, which have none
  *   (`order by source_file, source_line` puts them between the records around them).
  * - text the message (JSON records: then their other fields as `key=value`, secret-named ones not kept,
- *   shapes/log-fields.ts); a record with an empty message (cline-core's banner) takes the next free
+ *   cline-logs/log-fields.ts); a record with an empty message (cline-core's banner) takes the next free
  *   text line as its message.
  * - session_id, model, provider, tool_name and project_path where the record names them
- *   (shapes/log-fields.ts), is_error for `error` and `fatal` records (false for the other levels, null
+ *   (cline-logs/log-fields.ts), is_error for `error` and `fatal` records (false for the other levels, null
  *   where no level is stated).
  * A line with NUL bytes is a `parser:` row (the first line: the whole file, not read as a log), as is a
  * line of invalid UTF-8 (after its row, read with U+FFFD) or over 64 MiB.
  */
-import type { Row, RowFields, Source } from '../core/row.js';
-import { wallClockToUtc } from '../core/time-zone.js';
-import { readLines } from './parse/lines.js';
-import { jsonRecordColumns, jsonRecordText, textSessionId } from './shapes/log-fields.js';
-import { isContinuation, parseLogLine, type LogRecordStart } from './shapes/log-lines.js';
-import { eachFile, parserRow, rowFor, type Reader } from './shapes/rows.js';
+import type { Row, RowFields, Source } from '../../core/row.js';
+import { wallClockToUtc } from '../../core/time-zone.js';
+import { readLines } from '../parse/lines.js';
+import { jsonRecordColumns, jsonRecordText, textSessionId } from './log-fields.js';
+import { isContinuation, parseLogLine, type LogRecordStart } from './log-lines.js';
+import { eachFile, parserRow, rowFor, type Reader } from '../common/rows.js';
 
 /** Most characters of one record's lines kept; its further continuation lines are counted, not kept. */
 export const MAX_RECORD_CHARS = 1024 * 1024;

@@ -18,9 +18,9 @@
  * args=<flags> last_successful_args=<flags>`). A JSON column that does not parse is a `parser:` row whose
  * message never quotes the column.
  */
-import type { Row, Source } from '../core/row.js';
-import type { PrivateCopy } from '../evidence/sqlite-copy.js';
-import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
+import type { Row, Source } from '../../core/row.js';
+import type { PrivateCopy } from '../../evidence/sqlite-copy.js';
+import { readEvidenceDatabases } from '../common/sqlite-evidence.js';
 import {
   field,
   flagField,
@@ -30,8 +30,8 @@ import {
   type TableSpec,
   textOf,
   timeField,
-} from './shapes/sqlite-tables.js';
-import { epochMs, plainObject } from './shapes/values.js';
+} from '../common/sqlite-tables.js';
+import { epochMs, plainObject } from '../common/values.js';
 
 /** Flags whose values are printed: not credentials. */
 const SHOWN_FLAGS = new Set(['--cwd', '--provider', '--model', '--mode']);

@@ -7,7 +7,7 @@
  * reads (sql/31_int_driven_by.sql). API keys, base URLs and every other value stay unread.
  */
 import type { RowFields } from '../../core/row.js';
-import { epochMs, nonEmptyString, plainObject } from './values.js';
+import { epochMs, nonEmptyString, plainObject } from '../common/values.js';
 
 /** Rows of kind `provider_default` for a providers.json value; `mtime` dates the lastUsedProvider row. */
 export function providerDefaultRows(value: unknown, mtime: number | null): RowFields[] {

@@ -8,18 +8,18 @@
  * `credential file: <home-relative file> keys=<key paths>`. Key paths are the JSON leaves' names, nested
  * keys dotted, array items as `[]` (`providers.anthropic.apiKey`, `servers[].token`), each once, in file
  * order, at most MAX_KEYS. Values are never read into a row, but for the provider defaults of a 3.x
- * `settings/providers.json` (shapes/provider-defaults.ts: the default provider and each provider's default model,
+ * `settings/providers.json` (credentials/provider-defaults.ts: the default provider and each provider's default model,
  * rows of kind `provider_default`). A file that is not JSON is one `parser:` row whose message never quotes the
  * file (JSON.parse quotes the text around the fault).
  */
 import { promises as fs } from 'node:fs';
-import { homePath } from './shapes/home-path.js';
-import { readJsonFile } from './parse/json-file.js';
-import type { Row, Source } from '../core/row.js';
-import type { Reader } from './shapes/rows.js';
-import { eachFile, parserRow, rowFor } from './shapes/rows.js';
-import { providerDefaultRows } from './shapes/provider-defaults.js';
-import { plainObject } from './shapes/values.js';
+import { homePath } from '../common/home-path.js';
+import { readJsonFile } from '../parse/json-file.js';
+import type { Row, Source } from '../../core/row.js';
+import type { Reader } from '../common/rows.js';
+import { eachFile, parserRow, rowFor } from '../common/rows.js';
+import { providerDefaultRows } from './provider-defaults.js';
+import { plainObject } from '../common/values.js';
 
 /** Most key paths listed for one file; more are counted. */
 export const MAX_KEYS = 200;

@@ -15,12 +15,12 @@
  * - `cron_event_log` → `cron_event` at occurred_at (else received_at): an event that may have started a
  *   run, with its payload (cut at 2,000 characters).
  */
-import type { Row, Source } from '../core/row.js';
-import type { PrivateCopy } from '../evidence/sqlite-copy.js';
-import { shortenAtTokenBoundary } from './parse/quote.js';
-import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
-import { field, flagField, type RecordRow, readTables, type TableSpec, textOf, timeField } from './shapes/sqlite-tables.js';
-import { epochMs } from './shapes/values.js';
+import type { Row, Source } from '../../core/row.js';
+import type { PrivateCopy } from '../../evidence/sqlite-copy.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
+import { readEvidenceDatabases } from '../common/sqlite-evidence.js';
+import { field, flagField, type RecordRow, readTables, type TableSpec, textOf, timeField } from '../common/sqlite-tables.js';
+import { epochMs } from '../common/values.js';
 
 /** Longest free text (a prompt, a system prompt) kept in one row. */
 const MAX_FIELD_CHARS = 8000;

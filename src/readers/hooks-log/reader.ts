@@ -8,13 +8,13 @@
  * `sessionId`), project_path the first `workspaceRoots` entry (else `workspaceInfo.rootPath`) and
  * git_branch `workspaceInfo.latestGitBranchName`. Kinds are `hook:<hookName>`.
  */
-import type { Row, RowFields, Source } from '../core/row.js';
-import type { Reader } from './shapes/rows.js';
-import { eachFile, parserRow, rowFor } from './shapes/rows.js';
-import { quoteLine, readLines } from './parse/lines.js';
-import { summariseToolInput, toolResultText } from './shapes/tool-input.js';
-import { isRunReminder } from './shapes/user-input.js';
-import { booleanOrNull, epochMs, plainObject, show, nonEmptyString } from './shapes/values.js';
+import type { Row, RowFields, Source } from '../../core/row.js';
+import type { Reader } from '../common/rows.js';
+import { eachFile, parserRow, rowFor } from '../common/rows.js';
+import { quoteLine, readLines } from '../parse/lines.js';
+import { summariseToolInput, toolResultText } from '../shapes/tool-input.js';
+import { isRunReminder } from '../shapes/user-input.js';
+import { booleanOrNull, epochMs, plainObject, show, nonEmptyString } from '../common/values.js';
 
 /** The fields every row of a line shares: time, session, project and branch. */
 function lineContext(line: Record<string, unknown>): Partial<RowFields> {

@@ -1,15 +1,15 @@
 /**
  * The rows of the hub event log's events other than the session records and the run results' messages
- * (readers/hub-events.ts): the end of each run, the hook calls and their answers, tool approvals, the
+ * (readers/hub-events/reader.ts): the end of each run, the hook calls and their answers, tool approvals, the
  * streamed events no run result holds, and any other event. Each function gives the event's own fields;
  * the reader adds the record's place, time, session and the session's project, branch and model.
  * Payloads: cline/cline sdk/packages/core/src/hub/server/handlers/ (session-event-projector.ts,
  * run-handlers.ts, approval-handlers.ts) and sdk/packages/shared/src/hub.ts.
  */
 import type { RowFields } from '../../core/row.js';
-import { shortJson } from './content-blocks.js';
-import { summariseToolInput, toolResultFailed, toolResultText } from './tool-input.js';
-import { wholeNumber, finiteNumber, plainObject, parseEmbeddedJson, show, nonEmptyString } from './values.js';
+import { shortJson } from '../shapes/content-blocks.js';
+import { summariseToolInput, toolResultFailed, toolResultText } from '../shapes/tool-input.js';
+import { wholeNumber, finiteNumber, plainObject, parseEmbeddedJson, show, nonEmptyString } from '../common/values.js';
 
 /** The fields an event row decides. */
 export type EventFields = Pick<RowFields, 'turn_type' | 'kind' | 'text'> &

@@ -10,7 +10,7 @@
  * (the lead's list does not hold them).
  */
 import { createHash } from 'node:crypto';
-import { plainObject, nonEmptyString } from './values.js';
+import { plainObject, nonEmptyString } from '../common/values.js';
 
 /** What the run results of one session hold. */
 export interface SessionCoverage {

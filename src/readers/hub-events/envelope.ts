@@ -5,8 +5,8 @@
  * (`SessionRecord`, shapes/session-start.ts). Source: cline/cline sdk/packages/core/src/hub/server/
  * hub-event-log.ts (the table), handlers/session-event-projector.ts and run-handlers.ts (the payloads).
  */
-import type { SessionRecord } from './session-start.js';
-import { epochMs, wholeNumber, plainObject, nonEmptyString } from './values.js';
+import type { SessionRecord } from '../shapes/session-start.js';
+import { epochMs, wholeNumber, plainObject, nonEmptyString } from '../common/values.js';
 
 /** One row of `hub_events` as selected: `sequence INTEGER PRIMARY KEY AUTOINCREMENT, event, session_id, envelope_json, created_at` (ms). */
 export interface HubEventRecord {

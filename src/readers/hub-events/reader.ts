@@ -11,18 +11,18 @@
  *     (the session's message list so far) that no earlier run result of the session gave, shaped as the
  *     SDK transcript reader shapes them (shapes/sdk-messages.ts: prompts as typed with permission_mode,
  *     tool_use and tool_result rows, is_error, each message's usage on its first block row), each
- *     message once (by id, else by position); then one `run_end` row (shapes/hub-activity.ts).
+ *     message once (by id, else by position); then one `run_end` row (hub-events/activity.ts).
  *   - a session record (session.created, session.updated, session.attached/detached, the run end events):
  *     `session_start`, `model` and `sync` rows at the first session.created (and a `session_prompt` user
  *     row, the first prompt of the record, when no run result holds the session's messages),
  *     `session_resume` at a later one, `session_end` when the status moves into an ended one
- *     (shapes/hub-session.ts).
+ *     (hub-events/session.ts).
  *   - capability.requested / capability.resolved: `hook_call` and `hook_result` rows for the hooks the hub
  *     asks a client to run (hook.beforeRun, hook.beforeTool, ...; a plain answer, ok and empty, gives no
  *     row), `capability_call` / `capability_result` for other capabilities. approval.requested / resolved:
  *     `approval_request` / `approval_result`.
  *   - assistant.finished, reasoning.finished, tool.started, tool.finished, usage.updated: a row only when
- *     no run result of the session holds what the event says (shapes/hub-coverage.ts), as
+ *     no run result of the session holds what the event says (hub-events/coverage.ts), as
  *     `assistant_finished`, `reasoning_finished`, `tool_started`, `tool_finished` and `usage` rows.
  *   - no row (noise): assistant.delta and reasoning.delta (fragments of the text the finished event and
  *     the messages hold), tool.updated (output chunks of what tool.finished holds), iteration.*,
@@ -40,8 +40,8 @@
  */
 import * as path from 'node:path';
 import type Database from 'better-sqlite3';
-import type { Row, RowFields, Source } from '../core/row.js';
-import { columnsOf, hasTable, ident, type PrivateCopy, storedOrder } from '../evidence/sqlite-copy.js';
+import type { Row, RowFields, Source } from '../../core/row.js';
+import { columnsOf, hasTable, ident, type PrivateCopy, storedOrder } from '../../evidence/sqlite-copy.js';
 import {
   approvalRequestFields,
   approvalResultFields,
@@ -52,8 +52,8 @@ import {
   otherEventFields,
   runEndFields,
   streamedFields,
-} from './shapes/hub-activity.js';
-import { type Coverage, coverMessages, holdsMessages, isCovered } from './shapes/hub-coverage.js';
+} from './activity.js';
+import { type Coverage, coverMessages, holdsMessages, isCovered } from './coverage.js';
 import {
   creatorOf,
   envelopeOf,
@@ -62,11 +62,11 @@ import {
   RUN_END_EVENTS,
   runMessagesOf,
   sessionRecordOf,
-} from './shapes/hub-envelope.js';
-import { type HubSessionState, newSessionState, runMessageRows, sessionRecordFields } from './shapes/hub-session.js';
-import { parserRow, rowFor } from './shapes/rows.js';
-import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
-import { nonEmptyString } from './shapes/values.js';
+} from './envelope.js';
+import { type HubSessionState, newSessionState, runMessageRows, sessionRecordFields } from './session.js';
+import { parserRow, rowFor } from '../common/rows.js';
+import { readEvidenceDatabases } from '../common/sqlite-evidence.js';
+import { nonEmptyString } from '../common/values.js';
 
 /** Events that give no row of their own (see the header); the session records they carry still count. */
 const NOISE: ReadonlySet<string> = new Set([

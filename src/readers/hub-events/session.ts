@@ -1,15 +1,15 @@
 /**
- * A session as the hub event log follows it (readers/hub-events.ts): what the rows of its events take
+ * A session as the hub event log follows it (readers/hub-events/reader.ts): what the rows of its events take
  * (project, branch, model, start time), which of its messages were already read, the rows its session
  * records give (the start, as a manifest's, shapes/session-start.ts; a resume; the end) and the rows of
  * the messages its run results add.
  */
 import type { Row, RowFields, Source } from '../../core/row.js';
-import { ENDED_STATUSES } from './hub-envelope.js';
-import { gitBranchOf, type SessionRecord, sessionStartFields } from './session-start.js';
-import { followModelInfo, type ModelInForce, sdkMessageRows, type TranscriptContext } from './sdk-messages.js';
-import { userInputOf } from './user-input.js';
-import { epochMs, plainObject, show, nonEmptyString } from './values.js';
+import { ENDED_STATUSES } from './envelope.js';
+import { gitBranchOf, type SessionRecord, sessionStartFields } from '../shapes/session-start.js';
+import { followModelInfo, type ModelInForce, sdkMessageRows, type TranscriptContext } from '../shapes/sdk-messages.js';
+import { userInputOf } from '../shapes/user-input.js';
+import { epochMs, plainObject, show, nonEmptyString } from '../common/values.js';
 
 /** One session of one log, as its events so far describe it. */
 export interface HubSessionState {

@@ -16,11 +16,11 @@
  * error=...`, an error when it failed or carries an error). `input_json` that is not a JSON object is a
  * `parser:` row of the record; the run row stays.
  */
-import type { Row, RowFields, Source } from '../core/row.js';
-import type { PrivateCopy } from '../evidence/sqlite-copy.js';
-import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
-import { field, jsonColumn, type RecordRow, readTables, type TableSpec, textOf, timeField } from './shapes/sqlite-tables.js';
-import { epochMs, plainObject, nonEmptyString } from './shapes/values.js';
+import type { Row, RowFields, Source } from '../../core/row.js';
+import type { PrivateCopy } from '../../evidence/sqlite-copy.js';
+import { readEvidenceDatabases } from '../common/sqlite-evidence.js';
+import { field, jsonColumn, type RecordRow, readTables, type TableSpec, textOf, timeField } from '../common/sqlite-tables.js';
+import { epochMs, plainObject, nonEmptyString } from '../common/values.js';
 
 const COLUMNS = [
   'run_id',

@@ -7,11 +7,11 @@
  * user row per line, with no session or project; the last line keeps its ts, the others are undated,
  * and when the file has any bad line every row is undated (the last line read may not be the newest).
  */
-import type { Row, RowFields, Source } from '../core/row.js';
-import type { Reader } from './shapes/rows.js';
-import { eachFile, parserRow, rowFor } from './shapes/rows.js';
-import { quoteLine, readLines } from './parse/lines.js';
-import { epochMs } from './shapes/values.js';
+import type { Row, RowFields, Source } from '../../core/row.js';
+import type { Reader } from '../common/rows.js';
+import { eachFile, parserRow, rowFor } from '../common/rows.js';
+import { quoteLine, readLines } from '../parse/lines.js';
+import { epochMs } from '../common/values.js';
 
 /** Lines kept per file before the rest is reported unread; the CLI itself keeps 20. */
 export const MAX_HISTORY_LINES = 10_000;

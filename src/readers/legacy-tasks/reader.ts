@@ -14,12 +14,12 @@ import { readJsonFile } from '../parse/json-file.js';
 import { streamJson } from '../parse/json-stream.js';
 import { shortenAtTokenBoundary } from '../parse/quote.js';
 import type { Row, RowFields, Source } from '../../core/row.js';
-import { guardFile, needsOriginal, parserRow, rowFor } from './rows.js';
-import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
+import { guardFile, needsOriginal, parserRow, rowFor } from '../common/rows.js';
+import { blockRowFields, contentBlockFields, type MessageFields } from '../shapes/content-blocks.js';
 import { readTaskSettings } from './task-settings.js';
-import { historyItemRow } from './history-item.js';
-import { epochMs, wholeNumber, finiteNumber, plainObject, show, nonEmptyString } from './values.js';
-import { type HistoryFacts, modelAt, type TaskContext } from './task-context.js';
+import { historyItemRow } from '../shapes/history-item.js';
+import { epochMs, wholeNumber, finiteNumber, plainObject, show, nonEmptyString } from '../common/values.js';
+import { type HistoryFacts, modelAt, type TaskContext } from '../shapes/task-context.js';
 import { requestResults } from './request-results.js';
 import { readUiMessages } from './ui-messages.js';
 
@@ -215,7 +215,7 @@ interface LastCall {
 
 /**
  * A user text block that is a tool's result as the XML-era engine wrote it (`[read_file for 'app.py']
- * Result:\n...`, shapes/request-results.ts): a tool_result row with the tool its header names (and the id of
+ * Result:\n...`, legacy-tasks/request-results.ts): a tool_result row with the tool its header names (and the id of
  * the last native tool_use, when that was the call), not a user turn.
  */
 function asToolResult(fields: RowFields, last: LastCall): RowFields {

@@ -19,9 +19,9 @@ import { promises as fs } from 'node:fs';
 import type { Row, RowFields, Source } from '../../core/row.js';
 import { readJsonFile } from '../parse/json-file.js';
 import { shortenAtTokenBoundary } from '../parse/quote.js';
-import { homePath } from './home-path.js';
-import { parserRow, rowFor } from './rows.js';
-import { plainObject, nonEmptyString } from './values.js';
+import { homePath } from '../common/home-path.js';
+import { parserRow, rowFor } from '../common/rows.js';
+import { plainObject, nonEmptyString } from '../common/values.js';
 
 /** Deepest nesting followed; a deeper value is printed by its path so far. */
 const MAX_DEPTH = 32;

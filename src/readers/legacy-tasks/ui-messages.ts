@@ -2,16 +2,16 @@
  * A legacy task's `ui_messages.json` (cline-formats.md §1; store specification, "Parser plan"): one row
  * per ClineMessage. The file is read with its base64 payloads elided (parse/base64-elision.ts): the
  * images and screenshots are only counted, so they are never decoded. A message whose row still holds
- * an elided payload is built again from the message as written (shapes/rows.ts needsOriginal).
+ * an elided payload is built again from the message as written (common/rows.ts needsOriginal).
  */
 import { ERROR_KINDS, messageTurnType } from './cline-message-kinds.js';
 import { streamJson } from '../parse/json-stream.js';
 import { shortenAtTokenBoundary } from '../parse/quote.js';
 import type { Row, RowFields, Source } from '../../core/row.js';
-import { needsOriginal, parserRow, rowFor } from './rows.js';
+import { needsOriginal, parserRow, rowFor } from '../common/rows.js';
 import { requestResults } from './request-results.js';
-import { modelAt, type TaskContext } from './task-context.js';
-import { epochMs, wholeNumber, finiteNumber, plainObject, parseEmbeddedJson, show, nonEmptyString } from './values.js';
+import { modelAt, type TaskContext } from '../shapes/task-context.js';
+import { epochMs, wholeNumber, finiteNumber, plainObject, parseEmbeddedJson, show, nonEmptyString } from '../common/values.js';
 
 /** The last tool use of the file so far: a tool result carries its id and name. */
 interface LastToolUse {
@@ -29,7 +29,7 @@ function withAttachments(text: string | null, images: unknown, files: unknown): 
 
 /**
  * One row per ClineMessage; tool results carry the tool_use_id (`String(ts)`) and tool name of the last tool
- * use. A `say:api_req_started` message whose request carries tool results back (shapes/request-results.ts) is
+ * use. A `say:api_req_started` message whose request carries tool results back (legacy-tasks/request-results.ts) is
  * followed by one `request:tool_result` row per result (source_seq 1, 2, ...), with the id and tool name of the
  * tool use it answers: the tool uses since the request before, in order (the last tool use past them).
  */

@@ -20,14 +20,14 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Row, Source } from '../core/row.js';
-import { openEvidence } from '../evidence/file-chunks.js';
-import { readJsonFile } from './parse/json-file.js';
-import { homePath } from './shapes/home-path.js';
-import { guardFile, parserRow, rowFor } from './shapes/rows.js';
-import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
-import { field, type RecordRow, readTables, type TableSpec, textOf, timeField } from './shapes/sqlite-tables.js';
-import { epochMs, label, plainObject } from './shapes/values.js';
+import type { Row, Source } from '../../core/row.js';
+import { openEvidence } from '../../evidence/file-chunks.js';
+import { readJsonFile } from '../parse/json-file.js';
+import { homePath } from '../common/home-path.js';
+import { guardFile, parserRow, rowFor } from '../common/rows.js';
+import { readEvidenceDatabases } from '../common/sqlite-evidence.js';
+import { field, type RecordRow, readTables, type TableSpec, textOf, timeField } from '../common/sqlite-tables.js';
+import { epochMs, label, plainObject } from '../common/values.js';
 
 const LOCK_COLUMNS = ['held_by', 'lock_type', 'lock_target', 'locked_at'] as const;
 /** One `locks` record of locks.db. */

@@ -7,12 +7,12 @@
  * Compaction sidecars `*.compaction.json` repeat the transcript and are not read.
  */
 import * as path from 'node:path';
-import { readJsonFile } from './parse/json-file.js';
-import type { Row, Source } from '../core/row.js';
-import { guardFile, parserRow, rowFor } from './shapes/rows.js';
-import { readSdkMessages, type TranscriptContext } from './shapes/sdk-messages.js';
-import { gitBranchOf, sessionRecordFrom, sessionStartFields } from './shapes/session-start.js';
-import { epochMs, plainObject } from './shapes/values.js';
+import { readJsonFile } from '../parse/json-file.js';
+import type { Row, Source } from '../../core/row.js';
+import { guardFile, parserRow, rowFor } from '../common/rows.js';
+import { readSdkMessages, type TranscriptContext } from '../shapes/sdk-messages.js';
+import { gitBranchOf, sessionRecordFrom, sessionStartFields } from '../shapes/session-start.js';
+import { epochMs, plainObject } from '../common/values.js';
 
 const MESSAGES_SUFFIX = '.messages.json';
 const COMPACTION_SUFFIX = '.compaction.json';

@@ -8,7 +8,7 @@
  * their columns and its input values (and output) as text. The type, id and name lines are all that goes.
  */
 import type { RowFields, TurnType } from '../../core/row.js';
-import { isRunReminder, userInputOf } from './user-input.js';
+import { isRunReminder, userInputOf } from '../shapes/user-input.js';
 
 type DocumentFields = Pick<RowFields, 'turn_type' | 'text' | 'tool_use_id' | 'tool_name' | 'permission_mode'>;
 

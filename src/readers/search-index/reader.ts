@@ -2,7 +2,7 @@
  * Reader of `~/.cline/data/db/session-search.db` (cline-formats.md §3.2), a secondary source: per
  * session one `search_index_session` system row, then one `search_document` row per message document
  * in ordinal order (spec 002, "Past-use rows and secondary sources"), typed and keyed as the row of the
- * message's first block (shapes/search-document.ts). The index records no time per document: only the
+ * message's first block (search-index/document.ts). The index records no time per document: only the
  * session row is dated (the session's start).
  *
  * The db is read through a private copy (sqlite-copy.ts). `session_search` is an FTS5 table; it is
@@ -11,12 +11,12 @@
  * tables declared `WITHOUT ROWID` read the same (documents of equal ordinal then keep the scan's order).
  */
 import type Database from 'better-sqlite3';
-import type { Row, Source } from '../core/row.js';
-import { parserRow, rowFor } from './shapes/rows.js';
-import { columnsOf, hasRowid, hasTable, type PrivateCopy } from '../evidence/sqlite-copy.js';
-import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
-import { searchDocumentFields } from './shapes/search-document.js';
-import { epochMs, show, nonEmptyString } from './shapes/values.js';
+import type { Row, Source } from '../../core/row.js';
+import { parserRow, rowFor } from '../common/rows.js';
+import { columnsOf, hasRowid, hasTable, type PrivateCopy } from '../../evidence/sqlite-copy.js';
+import { readEvidenceDatabases } from '../common/sqlite-evidence.js';
+import { searchDocumentFields } from './document.js';
+import { epochMs, show, nonEmptyString } from '../common/values.js';
 
 export const NO_FTS5_TEXT = 'session search index: SQLite build lacks FTS5; session_search not read';
 

@@ -12,12 +12,12 @@
  * in that order.
  */
 import * as path from 'node:path';
-import type { Row, Source } from '../core/row.js';
-import { parserRow, rowFor } from './shapes/rows.js';
-import { sessionRecordFrom, sessionStartFields } from './shapes/session-start.js';
-import { columnsOf, hasTable, ident, storedOrder, type PrivateCopy } from '../evidence/sqlite-copy.js';
-import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
-import { plainObject, nonEmptyString } from './shapes/values.js';
+import type { Row, Source } from '../../core/row.js';
+import { parserRow, rowFor } from '../common/rows.js';
+import { sessionRecordFrom, sessionStartFields } from '../shapes/session-start.js';
+import { columnsOf, hasTable, ident, storedOrder, type PrivateCopy } from '../../evidence/sqlite-copy.js';
+import { readEvidenceDatabases } from '../common/sqlite-evidence.js';
+import { plainObject, nonEmptyString } from '../common/values.js';
 
 /** The `sessions` columns the start rows use. */
 const WANTED = [

@@ -5,7 +5,7 @@
  * records (an origin and a sync row per record, at the file's mtime, which is refreshed every 20 s).
  */
 import type { RowFields } from '../../core/row.js';
-import { epochMs, plainObject, show, nonEmptyString } from './values.js';
+import { epochMs, plainObject, show, nonEmptyString } from '../common/values.js';
 
 /** The fields of one row, or a part of the file that could not be read (its 1-based position, if any). */
 export type CloudItem = { fields: RowFields } | { problem: string; position: number | null };

@@ -11,20 +11,20 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { Row, Source } from '../core/row.js';
-import type { Reader } from './shapes/rows.js';
-import { eachFile, parserRow, rowFor } from './shapes/rows.js';
-import { readJsonFile } from './parse/json-file.js';
-import { homePath } from './shapes/home-path.js';
-import { plainObject, show } from './shapes/values.js';
+import type { Row, Source } from '../../core/row.js';
+import type { Reader } from '../common/rows.js';
+import { eachFile, parserRow, rowFor } from '../common/rows.js';
+import { readJsonFile } from '../parse/json-file.js';
+import { homePath } from '../common/home-path.js';
+import { plainObject, show } from '../common/values.js';
 import {
   globalSettingsPermissions,
   globalStatePermissions,
   mcpSettingsPermissions,
   permissionText,
   type PermissionItem,
-} from './shapes/settings-permissions.js';
-import { cloudSessionStatusItems, cloudTaskTargetItems, pendingStartItems, type CloudItem } from './shapes/settings-cloud.js';
+} from '../shapes/settings-permissions.js';
+import { cloudSessionStatusItems, cloudTaskTargetItems, pendingStartItems, type CloudItem } from './cloud.js';
 
 /** Next source_seq among the rows of a file that are not tied to one record. */
 interface Counter {

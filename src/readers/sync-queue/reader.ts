@@ -7,12 +7,12 @@
  * lastError}}}`. One `sync` system row per item at its timestamp, session_id the taskId; project_path
  * is left to SQL (taskHistory). `data` (a whole task file) and `lastError` are never printed.
  */
-import type { Row, Source } from '../core/row.js';
-import type { Reader } from './shapes/rows.js';
-import { eachFile, parserRow, rowFor } from './shapes/rows.js';
-import { readJsonFile } from './parse/json-file.js';
-import { storePath } from './shapes/home-path.js';
-import { epochMs, plainObject, show, nonEmptyString } from './shapes/values.js';
+import type { Row, Source } from '../../core/row.js';
+import type { Reader } from '../common/rows.js';
+import { eachFile, parserRow, rowFor } from '../common/rows.js';
+import { readJsonFile } from '../parse/json-file.js';
+import { storePath } from '../common/home-path.js';
+import { epochMs, plainObject, show, nonEmptyString } from '../common/values.js';
 
 /** Where a synced item's transcript went (`enterprise upload queue: <key>`); null until it is synced. */
 export function syncItemTarget(item: Record<string, unknown>): string | null {

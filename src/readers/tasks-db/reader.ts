@@ -17,10 +17,10 @@
  *   `unattended`) and its limits: the setting that lets agents start tasks with nobody watching.
  * A JSON column that does not parse is a `parser:` row of its record.
  */
-import type { Row, Source } from '../core/row.js';
-import type { PrivateCopy } from '../evidence/sqlite-copy.js';
-import { shortenAtTokenBoundary } from './parse/quote.js';
-import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
+import type { Row, Source } from '../../core/row.js';
+import type { PrivateCopy } from '../../evidence/sqlite-copy.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
+import { readEvidenceDatabases } from '../common/sqlite-evidence.js';
 import {
   field,
   flagField,
@@ -30,8 +30,8 @@ import {
   type TableSpec,
   textOf,
   timeField,
-} from './shapes/sqlite-tables.js';
-import { epochMs, label, plainObject, nonEmptyString } from './shapes/values.js';
+} from '../common/sqlite-tables.js';
+import { epochMs, label, plainObject, nonEmptyString } from '../common/values.js';
 
 /** Longest free text (instructions, a system prompt, a result summary) kept in one row. */
 const MAX_FIELD_CHARS = 8000;

@@ -6,7 +6,7 @@
  * (`<ms>_<rand>`); else null. Times are ISO strings.
  *
  * Rows, table by table (each record's rows at its own time, `source_line` = its rowid or key position):
- * - `team_events` → `team_event` at `ts`: `team event: <team> <event_type> ...` (shapes/team-events.ts).
+ * - `team_events` → `team_event` at `ts`: `team event: <team> <event_type> ...` (teams-db/team-events.ts).
  * - `team_runtime_snapshot` → `team` at updated_at (`team: <team> members=<agent(role,status)>
  *   tasks=N messages=N mission_log=N runs=N outcomes=N`) and one `teammate` row per `teammates_json`
  *   entry (`teammate: <team> <agent> model=... max_iterations=... role_prompt=...`, `model` set). The
@@ -16,13 +16,13 @@
  *   `team_outcome_fragment` at reviewed_at.
  * A JSON column that does not parse is a `parser:` row of its record.
  */
-import type { Row, RowFields, Source } from '../core/row.js';
-import type { PrivateCopy } from '../evidence/sqlite-copy.js';
-import { shortenAtTokenBoundary } from './parse/quote.js';
-import { readEvidenceDatabases } from './shapes/sqlite-evidence.js';
-import { field, jsonColumn, type RecordRow, readTables, type TableSpec, textOf, timeField } from './shapes/sqlite-tables.js';
-import { eventModel, eventSummary } from './shapes/team-events.js';
-import { epochMs, wholeNumber, label, plainObject, nonEmptyString } from './shapes/values.js';
+import type { Row, RowFields, Source } from '../../core/row.js';
+import type { PrivateCopy } from '../../evidence/sqlite-copy.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
+import { readEvidenceDatabases } from '../common/sqlite-evidence.js';
+import { field, jsonColumn, type RecordRow, readTables, type TableSpec, textOf, timeField } from '../common/sqlite-tables.js';
+import { eventModel, eventSummary } from './team-events.js';
+import { epochMs, wholeNumber, label, plainObject, nonEmptyString } from '../common/values.js';
 
 /** Longest free text (a description, a fragment's content, a role prompt) kept in one row. */
 const MAX_FIELD_CHARS = 8000;

@@ -8,7 +8,7 @@
  * `task_end` results are summed up, not copied: their content is in the teammates' transcripts.
  */
 import { shortenAtTokenBoundary } from '../parse/quote.js';
-import { label, plainObject, show, nonEmptyString } from './values.js';
+import { label, plainObject, show, nonEmptyString } from '../common/values.js';
 
 /** Longest free text (a message body, a role prompt) kept in one event's summary. */
 const MAX_FIELD_CHARS = 4000;

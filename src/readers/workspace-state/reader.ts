@@ -18,13 +18,13 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { Row, Source } from '../core/row.js';
-import { readJsonFile } from './parse/json-file.js';
-import { shortenAtTokenBoundary } from './parse/quote.js';
-import { homePath } from './shapes/home-path.js';
-import type { Reader } from './shapes/rows.js';
-import { eachFile, parserRow, rowFor } from './shapes/rows.js';
-import { plainObject, show } from './shapes/values.js';
+import type { Row, Source } from '../../core/row.js';
+import { readJsonFile } from '../parse/json-file.js';
+import { shortenAtTokenBoundary } from '../parse/quote.js';
+import { homePath } from '../common/home-path.js';
+import type { Reader } from '../common/rows.js';
+import { eachFile, parserRow, rowFor } from '../common/rows.js';
+import { plainObject, show } from '../common/values.js';
 
 /** Most entries of one toggle map read into rows; more are counted in the file's row. */
 const MAX_TOGGLES = 5000;

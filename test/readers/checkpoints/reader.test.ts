@@ -1,5 +1,5 @@
 /**
- * The `checkpoints` store (readers/checkpoints.ts) on fixtures/checkpoints/ (three shadow repositories
+ * The `checkpoints` store (readers/checkpoints/reader.ts) on fixtures/checkpoints/ (three shadow repositories
  * planted by its make-fixture.sh the way Cline writes them: loose objects with a restore, a dangling
  * commit and a damaged object; two packs, OFS_DELTA and REF_DELTA; a Windows workspace) and on broken
  * copies of it. The expected rows are the planted history (README.md of the fixture lists `git log`).
@@ -10,13 +10,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Row, Source } from '../../src/core/row.js';
-import { discoverImage, storeOf } from '../../src/discover/discover.js';
-import { folderDepth } from '../../src/discover/store-files.js';
-import { runLoad } from '../../src/load/run.js';
-import { readCheckpoints } from '../../src/readers/checkpoints.js';
-import { queryWarehouse } from '../../src/warehouse/build.js';
-import { collect, copyImage, fixture, listFiles } from '../helpers/source.js';
+import type { Row, Source } from '../../../src/core/row.js';
+import { discoverImage, storeOf } from '../../../src/discover/discover.js';
+import { folderDepth } from '../../../src/discover/store-files.js';
+import { runLoad } from '../../../src/load/run.js';
+import { readCheckpoints } from '../../../src/readers/checkpoints/reader.js';
+import { queryWarehouse } from '../../../src/warehouse/build.js';
+import { collect, copyImage, fixture, listFiles } from '../../helpers/source.js';
 
 const SHOP = 'home/u/.cline/data/checkpoints/4111403216/.git';
 const BIG = 'home/u/.cline/data/checkpoints/1656630246/.git';

@@ -10,10 +10,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Row } from '../../src/core/row.js';
-import { discoverImage } from '../../src/discover/discover.js';
-import { readCheckpoints } from '../../src/readers/checkpoints.js';
-import { collect, copyImage, fixture } from '../helpers/source.js';
+import type { Row } from '../../../src/core/row.js';
+import { discoverImage } from '../../../src/discover/discover.js';
+import { readCheckpoints } from '../../../src/readers/checkpoints/reader.js';
+import { collect, copyImage, fixture } from '../../helpers/source.js';
 
 interface Facts {
   workspace: string;

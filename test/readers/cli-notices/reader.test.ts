@@ -1,5 +1,5 @@
 /**
- * The `cli-notices` store (readers/cli-notices.ts) on fixtures/cli-notices/ (the file as Cline's CLI writes
+ * The `cli-notices` store (readers/cli-notices/reader.ts) on fixtures/cli-notices/ (the file as Cline's CLI writes
  * it) and broken copies written here: discovery files it under its own store, the reader gives one
  * `notice` row per shown entry at the file's mtime, and a load puts it in the warehouse.
  */
@@ -7,11 +7,11 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } fro
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverImage, storeOf } from '../../src/discover/discover.js';
-import { runLoad } from '../../src/load/run.js';
-import { readCliNotices } from '../../src/readers/cli-notices.js';
-import { queryWarehouse } from '../../src/warehouse/build.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import { discoverImage, storeOf } from '../../../src/discover/discover.js';
+import { runLoad } from '../../../src/load/run.js';
+import { readCliNotices } from '../../../src/readers/cli-notices/reader.js';
+import { queryWarehouse } from '../../../src/warehouse/build.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 const DATA = 'home/u/.cline/data';
 const FILE = `${DATA}/settings/cli-notices.json`;

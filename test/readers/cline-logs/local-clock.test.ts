@@ -1,16 +1,16 @@
 /**
  * Local wall clocks with no zone (issue 28 point 5): core/time-zone.ts reads a wall-clock time in an IANA
- * zone, and readers/cline-logs.ts reads the 1.x logs' times in the host's zone (Source.timeZone) with
+ * zone, and readers/cline-logs/reader.ts reads the 1.x logs' times in the host's zone (Source.timeZone) with
  * timestamp_source local_clock. The zone rules expected are the zones' own (Berlin CET/CEST, New York
  * EST/EDT, Kolkata +05:30 all year), never what the code printed. Run under TZ=UTC and a non-UTC TZ:
  * the process's own zone must change nothing.
  */
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Row } from '../../src/core/row.js';
-import { knownTimeZone, wallClockToUtc } from '../../src/core/time-zone.js';
-import { readClineLogs } from '../../src/readers/cline-logs.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import type { Row } from '../../../src/core/row.js';
+import { knownTimeZone, wallClockToUtc } from '../../../src/core/time-zone.js';
+import { readClineLogs } from '../../../src/readers/cline-logs/reader.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 /** A wall-clock text read in `zone`, as an ISO UTC text. */
 const inZone = (wall: string, zone: string) => new Date(wallClockToUtc(Date.parse(`${wall}Z`), zone)).toISOString();

@@ -1,5 +1,5 @@
 /**
- * The `cline-logs` store (readers/cline-logs.ts) on fixtures/cline-logs/ (invented lines in the shapes
+ * The `cline-logs` store (readers/cline-logs/reader.ts) on fixtures/cline-logs/ (invented lines in the shapes
  * every generation writes, see its README) and odd files written here: discovery finds the 1.x logs beside
  * `~/.cline/data` and the 2.x/3.x ones in it, the reader gives one row per record, and a load keeps the
  * planted keys out of OUT. The real CLIs' logs: cline-logs-real.test.ts.
@@ -8,14 +8,14 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Row } from '../../src/core/row.js';
-import { discoverImage, storeOf } from '../../src/discover/discover.js';
-import { runLoad } from '../../src/load/run.js';
-import { MAX_BINARY_LINES, MAX_RECORD_CHARS, readClineLogs } from '../../src/readers/cline-logs.js';
-import { queryWarehouse } from '../../src/warehouse/build.js';
-import { FAKE } from '../helpers/fake-secrets.js';
-import { collect, fixture, listFiles, makeSource } from '../helpers/source.js';
-import { whereFound } from '../helpers/warehouse-search.js';
+import type { Row } from '../../../src/core/row.js';
+import { discoverImage, storeOf } from '../../../src/discover/discover.js';
+import { runLoad } from '../../../src/load/run.js';
+import { MAX_BINARY_LINES, MAX_RECORD_CHARS, readClineLogs } from '../../../src/readers/cline-logs/reader.js';
+import { queryWarehouse } from '../../../src/warehouse/build.js';
+import { FAKE } from '../../helpers/fake-secrets.js';
+import { collect, fixture, listFiles, makeSource } from '../../helpers/source.js';
+import { whereFound } from '../../helpers/warehouse-search.js';
 
 const IMG = fixture('cline-logs', 'img');
 const HOME = 'home/u';

@@ -1,5 +1,5 @@
 /**
- * readers/cline-logs.ts on the logs the released CLIs wrote when corpus/drive.ts drove them
+ * readers/cline-logs/reader.ts on the logs the released CLIs wrote when corpus/drive.ts drove them
  * (fixtures/real-producer, read-only: every file is hashed before and after). What the driver did, and
  * when, is its record facts.json: each expectation comes from it, never from what the reader printed.
  */
@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Row } from '../../src/core/row.js';
-import { discoverImage } from '../../src/discover/discover.js';
-import { readClineLogs } from '../../src/readers/cline-logs.js';
-import { collect, fixture, listFiles } from '../helpers/source.js';
+import type { Row } from '../../../src/core/row.js';
+import { discoverImage } from '../../../src/discover/discover.js';
+import { readClineLogs } from '../../../src/readers/cline-logs/reader.js';
+import { collect, fixture, listFiles } from '../../helpers/source.js';
 
 interface Run {
   startedAt: string;

@@ -1,15 +1,15 @@
 /**
- * The `connectors-db` store (readers/connectors-db.ts) on its committed fixture (records planted with the
+ * The `connectors-db` store (readers/connectors-db/reader.ts) on its committed fixture (records planted with the
  * real DDL, tokens and ids among them: test/helpers/side-store-rows.ts), on databases built here, and on
  * the real 3.0.65 home, whose connectors.db is empty. No planted secret value may reach a row.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeOf } from '../../src/discover/discover.js';
-import { readConnectorsDb } from '../../src/readers/connectors-db.js';
-import { CONNECTOR_SECRETS, DEMO_ROWS } from '../helpers/side-store-rows.js';
-import { brief, imageWith, readDiscovered, readRealHome, REAL_3X_IMAGE, removeImages } from '../helpers/side-store-tests.js';
-import { snapshotFolder } from '../helpers/sqlite-fixtures.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import { storeOf } from '../../../src/discover/discover.js';
+import { readConnectorsDb } from '../../../src/readers/connectors-db/reader.js';
+import { CONNECTOR_SECRETS, DEMO_ROWS } from '../../helpers/side-store-rows.js';
+import { brief, imageWith, readDiscovered, readRealHome, REAL_3X_IMAGE, removeImages } from '../../helpers/side-store-tests.js';
+import { snapshotFolder } from '../../helpers/sqlite-fixtures.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 afterEach(removeImages);
 

@@ -1,15 +1,15 @@
 /**
- * readers/credentials.ts on fixtures/credentials/ (invented, FAKE-VALUE- values), found by discovery:
+ * readers/credentials/reader.ts on fixtures/credentials/ (invented, FAKE-VALUE- values), found by discovery:
  * one `credential file:` row per file with key names only, never a value.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverImage, storeOf } from '../../src/discover/discover.js';
-import { credentialText, MAX_KEYS, readCredentials } from '../../src/readers/credentials.js';
-import type { Row } from '../../src/core/row.js';
-import { collect, fixture, listFiles, makeSource } from '../helpers/source.js';
+import { discoverImage, storeOf } from '../../../src/discover/discover.js';
+import { credentialText, MAX_KEYS, readCredentials } from '../../../src/readers/credentials/reader.js';
+import type { Row } from '../../../src/core/row.js';
+import { collect, fixture, listFiles, makeSource } from '../../helpers/source.js';
 
 const IMG = fixture('credentials', 'img');
 const DATA = 'home/u/.cline/data';

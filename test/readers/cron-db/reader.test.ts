@@ -1,17 +1,17 @@
 /**
- * The `cron-db` store (readers/cron-db.ts) on its committed fixture (records planted with the real DDL:
+ * The `cron-db` store (readers/cron-db/reader.ts) on its committed fixture (records planted with the real DDL:
  * test/helpers/side-store-dbs.ts, agenda-rows.ts), on databases built here, and on the real 3.0.65 home,
  * whose cron.db has its tables and no record.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeOf } from '../../src/discover/discover.js';
-import { readCronDb } from '../../src/readers/cron-db.js';
-import { CRON } from '../helpers/agenda-rows.js';
-import { brief, imageWith, readDiscovered, readRealHome, REAL_3X_IMAGE, removeImages } from '../helpers/side-store-tests.js';
-import { snapshotFolder } from '../helpers/sqlite-fixtures.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import { storeOf } from '../../../src/discover/discover.js';
+import { readCronDb } from '../../../src/readers/cron-db/reader.js';
+import { CRON } from '../../helpers/agenda-rows.js';
+import { brief, imageWith, readDiscovered, readRealHome, REAL_3X_IMAGE, removeImages } from '../../helpers/side-store-tests.js';
+import { snapshotFolder } from '../../helpers/sqlite-fixtures.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 afterEach(removeImages);
 

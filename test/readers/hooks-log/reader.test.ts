@@ -1,11 +1,11 @@
-/** readers/hooks-log.ts on fixtures/hooks-log/ (invented, real line shapes of cline-formats §4.2, one cut line). */
+/** readers/hooks-log/reader.ts on fixtures/hooks-log/ (invented, real line shapes of cline-formats §4.2, one cut line). */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readHooksLog } from '../../src/readers/hooks-log.js';
-import type { Row } from '../../src/core/row.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import { readHooksLog } from '../../../src/readers/hooks-log/reader.js';
+import type { Row } from '../../../src/core/row.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 const FILE = 'home/u/.cline/data/logs/hooks.jsonl';

@@ -1,18 +1,27 @@
 /**
- * readers/hub-events.ts on fixtures/hub-events (planted events, README there) and on temp images: which
+ * readers/hub-events/reader.ts on fixtures/hub-events (planted events, README there) and on temp images: which
  * events give rows, the run results' messages shaped as the SDK transcript reader shapes them and given
  * once, the streamed events read only where no run result holds them, broken envelopes as `parser:` rows.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Row } from '../../src/core/row.js';
-import { readHubEvents } from '../../src/readers/hub-events.js';
-import { readSdkSessions } from '../../src/readers/sdk-sessions.js';
-import { at, GONE, GONE_MESSAGES, HUB_EVENTS, hubEvent, KEEP, KILLED, writeHubEventsDb } from '../helpers/hub-events-fixture.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
-import { snapshotFolder } from '../helpers/sqlite-fixtures.js';
-import { useImages } from '../helpers/temp-images.js';
+import type { Row } from '../../../src/core/row.js';
+import { readHubEvents } from '../../../src/readers/hub-events/reader.js';
+import { readSdkSessions } from '../../../src/readers/sdk-sessions/reader.js';
+import {
+  at,
+  GONE,
+  GONE_MESSAGES,
+  HUB_EVENTS,
+  hubEvent,
+  KEEP,
+  KILLED,
+  writeHubEventsDb,
+} from '../../helpers/hub-events-fixture.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
+import { snapshotFolder } from '../../helpers/sqlite-fixtures.js';
+import { useImages } from '../../helpers/temp-images.js';
 
 const IMG = fixture('hub-events', 'img');
 const DATA = path.join(IMG, 'home/u/.cline/data');

@@ -1,18 +1,18 @@
 /**
- * The `hub-runs` store (readers/hub-runs.ts) on its committed fixture (records planted with the real
+ * The `hub-runs` store (readers/hub-runs/reader.ts) on its committed fixture (records planted with the real
  * DDL: test/helpers/side-store-dbs.ts), on databases built here (a record only in the -wal, a second hub
  * owner's file, broken files), and on the real 3.0.65 home, whose queue is empty.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeOf } from '../../src/discover/discover.js';
-import { readHubRuns } from '../../src/readers/hub-runs.js';
-import { FIXTURE_DBS } from '../helpers/side-store-dbs.js';
-import { DEMO_ROWS, LEAD_SESSION } from '../helpers/side-store-rows.js';
-import { brief, imageWith, readDiscovered, readRealHome, REAL_3X_IMAGE, removeImages } from '../helpers/side-store-tests.js';
-import { snapshotFolder } from '../helpers/sqlite-fixtures.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import { storeOf } from '../../../src/discover/discover.js';
+import { readHubRuns } from '../../../src/readers/hub-runs/reader.js';
+import { FIXTURE_DBS } from '../../helpers/side-store-dbs.js';
+import { DEMO_ROWS, LEAD_SESSION } from '../../helpers/side-store-rows.js';
+import { brief, imageWith, readDiscovered, readRealHome, REAL_3X_IMAGE, removeImages } from '../../helpers/side-store-tests.js';
+import { snapshotFolder } from '../../helpers/sqlite-fixtures.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 afterEach(removeImages);
 

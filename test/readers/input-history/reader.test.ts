@@ -1,11 +1,11 @@
-/** readers/input-history.ts on fixtures/input-history/ (invented; Linux and Windows layouts). */
+/** readers/input-history/reader.ts on fixtures/input-history/ (invented; Linux and Windows layouts). */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_HISTORY_LINES, readInputHistory } from '../../src/readers/input-history.js';
-import type { Row } from '../../src/core/row.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import { MAX_HISTORY_LINES, readInputHistory } from '../../../src/readers/input-history/reader.js';
+import type { Row } from '../../../src/core/row.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 const FILE = '.cline/data/cache/user_input_history.jsonl';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readClineTasks } from '../../src/readers/cline-tasks.js';
-import type { Row } from '../../src/core/row.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import { readLegacyTasks } from '../../../src/readers/legacy-tasks/reader.js';
+import type { Row } from '../../../src/core/row.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 const IMAGE = fixture('cline-tasks', 'img');
 const STORE = 'home/u/.cline/data';
@@ -11,19 +11,19 @@ const BAD = `${STORE}/tasks/1761000100000`;
 
 async function readFixture(): Promise<Row[]> {
   const source = makeSource({ store: 'cline-tasks', imageRoot: IMAGE, root: ROOT, home: 'home/u', client: 'cline' });
-  return collect(readClineTasks, source);
+  return collect(readLegacyTasks, source);
 }
 
 const iso = (row: Row): string | null => (row.timestamp_utc === null ? null : new Date(row.timestamp_utc).toISOString());
 
-describe('readClineTasks', () => {
+describe('readLegacyTasks on a ~/.cline/data store (cline-tasks)', () => {
   it('yields every row in file order', async () => {
     const rows = await readFixture();
     expect(rows.map((r) => [r.source_file.slice(STORE.length + 1), r.source_line, r.kind])).toEqual([
       ['state/taskHistory.json', 1, 'task_history'],
       ['state/taskHistory.json', 2, 'parser'],
       ['tasks/1761000000000/task_metadata.json', null, 'parser'],
-      // one row per setting of the task's settings.json (test/readers/task-settings.test.ts)
+      // one row per setting of the task's settings.json (test/readers/legacy-tasks/task-settings.test.ts)
       ...Array.from({ length: 10 }, () => ['tasks/1761000000000/settings.json', null, 'task_settings']),
       ['tasks/1761000000000/ui_messages.json', 1, 'say:task'],
       ['tasks/1761000000000/ui_messages.json', 2, 'say:api_req_started'],
@@ -109,7 +109,7 @@ describe('readClineTasks', () => {
       root: ROOT,
       files: [fixture('cline-tasks', 'img', ...`${TASK}/ui_messages.json`.split('/'))],
     });
-    const rows = await collect(readClineTasks, source);
+    const rows = await collect(readLegacyTasks, source);
     expect(rows).toHaveLength(6);
     expect(rows.every((r) => r.project_path === null && r.model === null)).toBe(true);
   });

@@ -6,10 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Row } from '../../src/core/row.js';
-import { readKiloTasks } from '../../src/readers/kilo-tasks/reader.js';
-import { readRooTasks } from '../../src/readers/roo-tasks/reader.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import type { Row } from '../../../src/core/row.js';
+import { readLegacyTasks } from '../../../src/readers/legacy-tasks/reader.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 const ROO_STORE = 'Users/carol/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline';
 const KILO_STORE = 'home/dave/.vscode-server/data/User/globalStorage/kilocode.kilo-code';
@@ -25,10 +24,10 @@ async function rooRows(): Promise<Row[]> {
     client: 'vscode',
     agent: 'roo-code',
   });
-  return collect(readRooTasks, source);
+  return collect(readLegacyTasks, source);
 }
 
-describe('readRooTasks on a Roo Code 3.52 orchestrator task with a subtask', async () => {
+describe('readLegacyTasks on a Roo Code 3.52 orchestrator task with a subtask', async () => {
   const rows = await rooRows();
   const index = json('roo-tasks', `${ROO_STORE}/tasks/_index.json`) as { entries: Array<Record<string, unknown>> };
   const [parent, child, gone] = index.entries;
@@ -78,7 +77,7 @@ describe('readRooTasks on a Roo Code 3.52 orchestrator task with a subtask', asy
   });
 });
 
-describe('readKiloTasks on a Kilo Code 5.8 task of a remote server', async () => {
+describe('readLegacyTasks on a Kilo Code 5.8 task of a remote server', async () => {
   const imageRoot = fixture('kilo-tasks', 'img');
   const source = makeSource({
     store: 'kilo-tasks',
@@ -88,7 +87,7 @@ describe('readKiloTasks on a Kilo Code 5.8 task of a remote server', async () =>
     client: 'vscode-server',
     agent: 'kilo-code',
   });
-  const rows = await collect(readKiloTasks, source);
+  const rows = await collect(readLegacyTasks, source);
   const ui = json('kilo-tasks', `${KILO_STORE}/tasks/0199b3c4-0000-7000-8000-00000000000d/ui_messages.json`) as Array<
     Record<string, unknown>
   >;

@@ -1,7 +1,7 @@
 /**
  * Tool results of legacy tasks (issue 27): the request a task sends after a tool carries the tool's result back,
  * and that is the only record of a file the agent read or of a command the user denied. The cut of a request into
- * results (readers/shapes/request-results.ts) on texts in the engines' two shapes, then the rows the legacy reader
+ * results (readers/legacy-tasks/request-results.ts) on texts in the engines' two shapes, then the rows the legacy reader
  * gives on the homes the released 1.0.10 and 2.18.0 CLIs wrote, checked against what the driver planted and did
  * (facts.json): each file read is a `request:tool_result` row with the id and tool name of the call it answers,
  * holding the file's text; the denied command's result says it was denied.
@@ -9,9 +9,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Row } from '../../src/core/row.js';
-import { requestResults } from '../../src/readers/shapes/request-results.js';
-import { readRealHome, REAL_1X_IMAGE, REAL_2X_IMAGE } from '../helpers/side-store-tests.js';
+import type { Row } from '../../../src/core/row.js';
+import { requestResults } from '../../../src/readers/legacy-tasks/request-results.js';
+import { readRealHome, REAL_1X_IMAGE, REAL_2X_IMAGE } from '../../helpers/side-store-tests.js';
 
 const PROGRESS = '\n# task_progress RECOMMENDED\n\nWhen starting a new task, it is recommended to include a todo list.';
 const ENV = '<environment_details>\n# Current Working Directory (/w) Files\napp.py\n</environment_details>';

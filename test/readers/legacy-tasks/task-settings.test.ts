@@ -1,5 +1,5 @@
 /**
- * `tasks/<id>/settings.json`, read by the legacy task stores (readers/shapes/task-settings.ts through
+ * `tasks/<id>/settings.json`, read by the legacy task stores (readers/legacy-tasks/task-settings.ts through
  * legacy-tasks.ts): on the cline-tasks fixture's settings (a per-task provider and model, approval
  * settings, a header whose value must not show), on broken and unusual copies, and on the six files the
  * released 1.0.10 CLI wrote.
@@ -7,11 +7,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeOf } from '../../src/discover/discover.js';
-import { readClineTasks } from '../../src/readers/cline-tasks.js';
-import { taskSettings } from '../../src/readers/shapes/task-settings.js';
-import { imageWithFile, readRealHome, REAL_1X_IMAGE, removeImages } from '../helpers/side-store-tests.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import { storeOf } from '../../../src/discover/discover.js';
+import { readLegacyTasks } from '../../../src/readers/legacy-tasks/reader.js';
+import { taskSettings } from '../../../src/readers/legacy-tasks/task-settings.js';
+import { imageWithFile, readRealHome, REAL_1X_IMAGE, removeImages } from '../../helpers/side-store-tests.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 afterEach(removeImages);
 
@@ -28,7 +28,7 @@ describe('discovery', () => {
 describe('the task_settings rows', () => {
   it('give one row per setting with its name and value, the task id, its history cwd, and the provider and model of its mode; header values stay out', async () => {
     const source = makeSource({ store: 'cline-tasks', imageRoot: IMAGE, root: path.join(IMAGE, 'home/u/.cline/data') });
-    const rows = (await collect(readClineTasks, source)).filter((r) => r.source_file === FILE);
+    const rows = (await collect(readLegacyTasks, source)).filter((r) => r.source_file === FILE);
     const mtime = Math.trunc(fs.statSync(path.join(IMAGE, FILE)).mtimeMs);
     const settings: [string, string][] = [
       ['openAiHeaders.X-Org', '<set>'],
@@ -108,14 +108,14 @@ describe('the task_settings rows', () => {
   it('gives a file of no setting one row, and stops a file of thousands of settings at 500 with a last row saying so', async () => {
     const empty = imageWithFile('tasks/1796144349811/settings.json', '{}');
     const none = await collect(
-      readClineTasks,
+      readLegacyTasks,
       makeSource({ store: 'cline-tasks', imageRoot: empty.imageRoot, root: empty.dataRoot }),
     );
     expect(none.map((r) => [r.text?.replace(/ \(from .*$/, ''), r.setting_name])).toEqual([['task settings: (none)', null]]);
     const many = Object.fromEntries(Array.from({ length: 700 }, (_, i) => [`k${i}`, i]));
     const big = imageWithFile('tasks/1796144349812/settings.json', JSON.stringify(many));
     const rows = await collect(
-      readClineTasks,
+      readLegacyTasks,
       makeSource({ store: 'cline-tasks', imageRoot: big.imageRoot, root: big.dataRoot }),
     );
     expect(rows.length).toBe(501);
@@ -129,7 +129,7 @@ describe('the task_settings rows', () => {
   ])('%j is one parser row with the task id', async (bytes, text) => {
     const img = imageWithFile('tasks/1796144349811/settings.json', bytes);
     const rows = await collect(
-      readClineTasks,
+      readLegacyTasks,
       makeSource({ store: 'cline-tasks', imageRoot: img.imageRoot, root: img.dataRoot }),
     );
     expect(rows.map((r) => [r.kind, r.session_id])).toEqual([['parser', '1796144349811']]);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ASK_TURN_TYPES, SAY_TURN_TYPES, messageTurnType } from '../../src/readers/shapes/cline-message-kinds.js';
-import type { Row } from '../../src/core/row.js';
-import { readVscodeTasks } from '../../src/readers/vscode-tasks.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import { ASK_TURN_TYPES, SAY_TURN_TYPES, messageTurnType } from '../../../src/readers/legacy-tasks/cline-message-kinds.js';
+import type { Row } from '../../../src/core/row.js';
+import { readLegacyTasks } from '../../../src/readers/legacy-tasks/reader.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 const IMAGE = fixture('vscode-tasks', 'img');
 const HOME = 'C/Users/alice';
@@ -14,13 +14,13 @@ const API = `${STORE}/tasks/1760000200000/api_conversation_history.json`;
 
 async function readFixture(): Promise<Row[]> {
   const source = makeSource({ store: 'vscode-tasks', imageRoot: IMAGE, root: ROOT, home: HOME, client: 'vscode' });
-  return collect(readVscodeTasks, source);
+  return collect(readLegacyTasks, source);
 }
 
 const iso = (row: Row): string | null => (row.timestamp_utc === null ? null : new Date(row.timestamp_utc).toISOString());
 const ofFile = (rows: Row[], file: string): Row[] => rows.filter((r) => r.source_file === file);
 
-describe('readVscodeTasks', () => {
+describe('readLegacyTasks on a VS Code globalStorage store (vscode-tasks)', () => {
   it('yields every row, history first, then tasks by id', async () => {
     const rows = await readFixture();
     expect(rows).toHaveLength(37);

@@ -1,5 +1,5 @@
 /**
- * The `locks` store (readers/locks.ts) on its committed fixture (locks.db with records planted with the
+ * The `locks` store (readers/locks/reader.ts) on its committed fixture (locks.db with records planted with the
  * 1.0.10 DDL, and the 3.x hub's discovery, owner and instance-lock files), on broken copies, and on the
  * real homes: the 1.0.10 locks.db is empty; the 3.0.65 home kept an instance lock and the startup lock's
  * owner.json of the hub the driver's last command started.
@@ -7,9 +7,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeOf } from '../../src/discover/discover.js';
-import { readLocks } from '../../src/readers/locks.js';
-import { DEMO_ROWS } from '../helpers/side-store-rows.js';
+import { storeOf } from '../../../src/discover/discover.js';
+import { readLocks } from '../../../src/readers/locks/reader.js';
+import { DEMO_ROWS } from '../../helpers/side-store-rows.js';
 import {
   brief,
   imageWith,
@@ -19,9 +19,9 @@ import {
   REAL_1X_IMAGE,
   REAL_3X_IMAGE,
   removeImages,
-} from '../helpers/side-store-tests.js';
-import { snapshotFolder } from '../helpers/sqlite-fixtures.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+} from '../../helpers/side-store-tests.js';
+import { snapshotFolder } from '../../helpers/sqlite-fixtures.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 afterEach(removeImages);
 

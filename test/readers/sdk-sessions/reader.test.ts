@@ -1,11 +1,11 @@
-/** readers/sdk-sessions.ts on fixtures/sdk-sessions/ (invented) and on the real SDK session in ../shared. */
+/** readers/sdk-sessions/reader.ts on fixtures/sdk-sessions/ (invented) and on the real SDK session in ../shared. */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Row } from '../../src/core/row.js';
-import { readSdkSessions } from '../../src/readers/sdk-sessions.js';
-import { collect, fixture, listFiles, makeSource, REPO } from '../helpers/source.js';
+import type { Row } from '../../../src/core/row.js';
+import { readSdkSessions } from '../../../src/readers/sdk-sessions/reader.js';
+import { collect, fixture, listFiles, makeSource, REPO } from '../../helpers/source.js';
 
 const IMG = fixture('sdk-sessions', 'img');
 const ROOT = path.join(IMG, 'home/u/.cline/data');

@@ -2,13 +2,13 @@ import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Row } from '../../src/core/row.js';
-import { readSearchIndex } from '../../src/readers/search-index.js';
-import { searchDocumentFields } from '../../src/readers/shapes/search-document.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
-import { useImages } from '../helpers/temp-images.js';
-import { GONE1, K3X9Q } from '../helpers/demo-dbs.js';
-import { snapshotFolder, writeSearchIndexDb, type SearchSession } from '../helpers/sqlite-fixtures.js';
+import type { Row } from '../../../src/core/row.js';
+import { readSearchIndex } from '../../../src/readers/search-index/reader.js';
+import { searchDocumentFields } from '../../../src/readers/search-index/document.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
+import { useImages } from '../../helpers/temp-images.js';
+import { GONE1, K3X9Q } from '../../helpers/demo-dbs.js';
+import { snapshotFolder, writeSearchIndexDb, type SearchSession } from '../../helpers/sqlite-fixtures.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 const brief = (r: Row) => ({

@@ -3,13 +3,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Row } from '../../src/core/row.js';
-import { readSessionsDb } from '../../src/readers/sessions-db.js';
-import { openPrivateCopy } from '../../src/evidence/sqlite-copy.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
-import { useImages } from '../helpers/temp-images.js';
-import { DEMO_SESSIONS, DEMO_SESSIONS_DB, GONE1, K3X9Q } from '../helpers/demo-dbs.js';
-import { snapshotFolder, writeSessionsDb, type SessionsDbRow } from '../helpers/sqlite-fixtures.js';
+import type { Row } from '../../../src/core/row.js';
+import { readSessionsDb } from '../../../src/readers/sessions-db/reader.js';
+import { openPrivateCopy } from '../../../src/evidence/sqlite-copy.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
+import { useImages } from '../../helpers/temp-images.js';
+import { DEMO_SESSIONS, DEMO_SESSIONS_DB, GONE1, K3X9Q } from '../../helpers/demo-dbs.js';
+import { snapshotFolder, writeSessionsDb, type SessionsDbRow } from '../../helpers/sqlite-fixtures.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 const brief = (r: Row) => ({

@@ -1,11 +1,11 @@
-/** readers/settings.ts on fixtures/settings/ (invented; Linux ~/.cline/data and a macOS Cursor globalStorage). */
+/** readers/settings/reader.ts on fixtures/settings/ (invented; Linux ~/.cline/data and a macOS Cursor globalStorage). */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Row } from '../../src/core/row.js';
-import { readSettings } from '../../src/readers/settings.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import type { Row } from '../../../src/core/row.js';
+import { readSettings } from '../../../src/readers/settings/reader.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 const IMG = fixture('settings', 'img');

@@ -4,7 +4,7 @@
  * metadata `{ userRunSpan: 0 }`.
  */
 import { describe, expect, it } from 'vitest';
-import { userTextFields } from '../../src/readers/shapes/user-input.js';
+import { userTextFields } from '../../../src/readers/shapes/user-input.js';
 
 const REMINDER =
   '[SYSTEM] This run is not complete until you call one of these terminal completion tools: submit_and_exit. Continue working if requirements are not met. If the task is complete, call the appropriate terminal completion tool now.';

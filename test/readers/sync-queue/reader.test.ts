@@ -1,11 +1,11 @@
-/** readers/sync-queue.ts on fixtures/sync-queue/ (invented, Linux layout) and a Windows copy built at test time. */
+/** readers/sync-queue/reader.ts on fixtures/sync-queue/ (invented, Linux layout) and a Windows copy built at test time. */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Row } from '../../src/core/row.js';
-import { readSyncQueue } from '../../src/readers/sync-queue.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import type { Row } from '../../../src/core/row.js';
+import { readSyncQueue } from '../../../src/readers/sync-queue/reader.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 const IMG = fixture('sync-queue', 'img');

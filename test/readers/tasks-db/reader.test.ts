@@ -1,5 +1,5 @@
 /**
- * The `tasks-db` store (readers/tasks-db.ts) on its committed fixture (records planted with the real DDL:
+ * The `tasks-db` store (readers/tasks-db/reader.ts) on its committed fixture (records planted with the real DDL:
  * test/helpers/side-store-dbs.ts, agenda-rows.ts), on databases built here, and on the real 3.0.65 home,
  * whose tasks.db holds the default automation policy only.
  */
@@ -8,12 +8,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeOf } from '../../src/discover/discover.js';
-import { readTasksDb } from '../../src/readers/tasks-db.js';
-import { LEAD_SESSION, TASKS } from '../helpers/agenda-rows.js';
-import { brief, imageWith, readDiscovered, readRealHome, REAL_3X_IMAGE, removeImages } from '../helpers/side-store-tests.js';
-import { snapshotFolder } from '../helpers/sqlite-fixtures.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import { storeOf } from '../../../src/discover/discover.js';
+import { readTasksDb } from '../../../src/readers/tasks-db/reader.js';
+import { LEAD_SESSION, TASKS } from '../../helpers/agenda-rows.js';
+import { brief, imageWith, readDiscovered, readRealHome, REAL_3X_IMAGE, removeImages } from '../../helpers/side-store-tests.js';
+import { snapshotFolder } from '../../helpers/sqlite-fixtures.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 afterEach(removeImages);
 

@@ -1,17 +1,17 @@
 /**
- * The `teams-db` store (readers/teams-db.ts) on its committed fixture (records planted with the real DDL:
+ * The `teams-db` store (readers/teams-db/reader.ts) on its committed fixture (records planted with the real DDL:
  * test/helpers/side-store-dbs.ts), on databases built here, and on the real 3.0.65 home, whose teams.db
  * holds its schema version row only (in the -wal).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeOf } from '../../src/discover/discover.js';
-import { readTeamsDb } from '../../src/readers/teams-db.js';
-import { DEMO_ROWS, LEAD_SESSION } from '../helpers/side-store-rows.js';
-import { brief, imageWith, readDiscovered, readRealHome, REAL_3X_IMAGE, removeImages } from '../helpers/side-store-tests.js';
-import { snapshotFolder } from '../helpers/sqlite-fixtures.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import { storeOf } from '../../../src/discover/discover.js';
+import { readTeamsDb } from '../../../src/readers/teams-db/reader.js';
+import { DEMO_ROWS, LEAD_SESSION } from '../../helpers/side-store-rows.js';
+import { brief, imageWith, readDiscovered, readRealHome, REAL_3X_IMAGE, removeImages } from '../../helpers/side-store-tests.js';
+import { snapshotFolder } from '../../helpers/sqlite-fixtures.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 afterEach(removeImages);
 

@@ -6,11 +6,11 @@
  */
 import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Row } from '../../src/core/row.js';
-import { readVscodeState } from '../../src/readers/vscode-state/reader.js';
-import { agentSecret, workspaceFolder } from '../../src/readers/vscode-state/state-keys.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
-import { CLINE_327_STATE, KILO_STATE, ROO_STATE, secretKey } from '../helpers/vscode-state-fixtures.js';
+import type { Row } from '../../../src/core/row.js';
+import { readVscodeState } from '../../../src/readers/vscode-state/reader.js';
+import { agentSecret, workspaceFolder } from '../../../src/readers/vscode-state/state-keys.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
+import { CLINE_327_STATE, KILO_STATE, ROO_STATE, secretKey } from '../../helpers/vscode-state-fixtures.js';
 
 async function readUser(home: string, user: string): Promise<Row[]> {
   const imageRoot = fixture('vscode-state', 'img');

@@ -1,16 +1,23 @@
 /**
- * The `workspace-state` store (readers/workspace-state.ts) on its committed fixture (the 1.x file as the
+ * The `workspace-state` store (readers/workspace-state/reader.ts) on its committed fixture (the 1.x file as the
  * released CLI wrote it, and a 2.x file with toggles), on broken copies, and on the real 1.0.10 and
  * 2.18.0 homes, whose files hold empty toggle maps only.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeOf } from '../../src/discover/discover.js';
-import { readWorkspaceState, workspaceHash } from '../../src/readers/workspace-state.js';
-import { brief, imageWithFile, readDiscovered, readRealHome, REAL_1X_IMAGE, removeImages } from '../helpers/side-store-tests.js';
-import { snapshotFolder } from '../helpers/sqlite-fixtures.js';
-import { collect, fixture, makeSource } from '../helpers/source.js';
+import { storeOf } from '../../../src/discover/discover.js';
+import { readWorkspaceState, workspaceHash } from '../../../src/readers/workspace-state/reader.js';
+import {
+  brief,
+  imageWithFile,
+  readDiscovered,
+  readRealHome,
+  REAL_1X_IMAGE,
+  removeImages,
+} from '../../helpers/side-store-tests.js';
+import { snapshotFolder } from '../../helpers/sqlite-fixtures.js';
+import { collect, fixture, makeSource } from '../../helpers/source.js';
 
 afterEach(removeImages);
 
