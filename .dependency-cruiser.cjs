@@ -9,7 +9,8 @@ const mayImport = {
   cli: ['load', 'discover', 'readers', 'write', 'warehouse', 'hunt', 'report', 'mcp', 'evidence', 'core'],
   load: ['discover', 'readers', 'write', 'warehouse', 'hunt', 'evidence', 'core'],
   discover: ['evidence', 'core'],
-  readers: ['write', 'warehouse', 'evidence', 'core'],
+  // readers/ inside: readerFolders below
+  readers: ['evidence', 'core'],
   write: ['warehouse', 'evidence', 'core'],
   warehouse: ['evidence', 'core'],
   // issue 15: the hunt pack runs on the warehouse; the MCP server and the report may use it
@@ -21,6 +22,14 @@ const mayImport = {
   evidence: ['core'],
   core: [],
 };
+/**
+ * Inside readers/: each store is one folder (`readers/<store>/`, docs/ARCHITECTURE.md "Adding a store"),
+ * and what stores share is in three folders, each of which may import only those listed after it here.
+ * A store folder may import the shared folders and no other store's folder; only registry.ts sits beside
+ * them and imports the stores.
+ */
+const readerShared = { shapes: ['common', 'parse'], common: ['parse'], parse: [] };
+const shared = Object.keys(readerShared).join('|');
 const known = Object.keys(mayImport).join('|');
 const unknownFolder = `src/<folder>/ is not in mayImport of .dependency-cruiser.cjs: give it a line there and a row in docs/ARCHITECTURE.md.`;
 
@@ -55,18 +64,32 @@ module.exports = {
       to: {},
     },
     {
-      name: 'parse-is-bytes-only',
+      name: 'store-folder-imports-no-other-store',
       severity: 'error',
-      comment: 'readers/parse/ turns bytes into values: it knows no store, no Cline record and no row.',
-      from: { path: '^src/readers/parse/' },
-      to: { path: '^src/readers/', pathNot: '^src/readers/parse/' },
+      comment: `A store folder readers/<store>/ may import, of readers/, only itself and ${shared.replaceAll('|', '/, ')}/: what two stores share moves to shapes/ (Cline records) or common/ (helpers).`,
+      from: { path: '^src/readers/([^/]+)/', pathNot: `^src/readers/(${shared})/` },
+      to: { path: '^src/readers/', pathNot: `^src/readers/($1|${shared})/` },
+    },
+    ...Object.entries(readerShared).map(([folder, allowed]) => ({
+      name: `readers-${folder}-knows-no-store`,
+      severity: 'error',
+      comment: `readers/${folder}/ serves every store: of readers/ it may import only ${[folder, ...allowed].map((f) => `${f}/`).join(', ')} (no store folder, not the registry).`,
+      from: { path: `^src/readers/${folder}/` },
+      to: { path: '^src/readers/', pathNot: `^src/readers/(${[folder, ...allowed].join('|')})/` },
+    })),
+    {
+      name: 'readers-flat-file',
+      severity: 'error',
+      comment: 'Only registry.ts lies directly in readers/: a reader goes in its store folder, readers/<store>/reader.ts.',
+      from: { path: '^src/readers/[^/]+$', pathNot: '^src/readers/registry[.]ts$' },
+      to: {},
     },
     {
-      name: 'shapes-know-no-store',
+      name: 'readers-flat-file-alone',
       severity: 'error',
-      comment: 'readers/shapes/ maps Cline records to rows for any store: it may not import a store reader or the registry.',
-      from: { path: '^src/readers/shapes/' },
-      to: { path: '^src/readers/[^/]+$' },
+      comment: 'Only registry.ts lies directly in readers/: a reader goes in its store folder, readers/<store>/reader.ts.',
+      from: { path: '^src/readers/[^/]+$', pathNot: '^src/readers/registry[.]ts$', orphan: true },
+      to: {},
     },
     {
       name: 'no-unresolvable',

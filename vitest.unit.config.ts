@@ -17,7 +17,11 @@ const UNIT_FILES = [
   'test/load/progress.test.ts',
 ];
 /** In those folders but a load and a warehouse each: `make test` runs them. */
-const LOADS = ['test/readers/{checkpoints,cli-notices,cline-logs,unread}.test.ts', 'test/write/secrets.test.ts'];
+const LOADS = [
+  'test/readers/{checkpoints,cli-notices,cline-logs}/reader.test.ts',
+  'test/readers/unread.test.ts',
+  'test/write/secrets.test.ts',
+];
 /** Files that call vi.mock. */
 const MOCKING = ['test/readers/file-failure.test.ts'];
 

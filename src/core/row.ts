@@ -1,6 +1,6 @@
 /**
  * The one row schema every reader yields (DESIGN.md "The row schema"), the source a reader is given,
- * and the image-relative path of a file. The helpers that stamp provenance on a row are readers/shapes/rows.ts.
+ * and the image-relative path of a file. The helpers that stamp provenance on a row are readers/common/rows.ts.
  */
 import * as path from 'node:path';
 import type { AgentId } from './root-kinds.js';

@@ -1,6 +1,6 @@
 /**
  * IANA time zones for the local wall clocks some sources write with no zone (1.x cline-core and Go host
- * logs, readers/shapes/log-lines.ts): whether a zone name is known, and the UTC instant of a wall-clock
+ * logs, readers/cline-logs/log-lines.ts): whether a zone name is known, and the UTC instant of a wall-clock
  * time in a zone. Node's own Intl (full ICU) holds the zone data; no package is needed for this.
  */
 

@@ -21,7 +21,7 @@ import { rethrowOwnFault } from '../core/own-fault.js';
 import type { FileRecord } from '../core/records.js';
 import { testStop } from '../core/test-stops.js';
 import { imagePath, type Row, type Source, type StoreId } from '../core/row.js';
-import { parserRow } from '../readers/shapes/rows.js';
+import { parserRow } from '../readers/common/rows.js';
 import { rowsToRecordBatch } from '../write/arrow-batch.js';
 import type { DiscoveryProblem } from '../discover/discover.js';
 import { fingerprint, stampOf } from '../evidence/fingerprint.js';

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OwnFault, sqliteOwnFault } from '../../src/core/own-fault.js';
 import { removeStaleCopies } from '../../src/evidence/private-folders.js';
-import { readSessionsDb } from '../../src/readers/sessions-db.js';
+import { readSessionsDb } from '../../src/readers/sessions-db/reader.js';
 import { copyEvidence, openPrivateCopy } from '../../src/evidence/sqlite-copy.js';
 import { collect, makeSource } from '../helpers/source.js';
 import { writeSessionsDb } from '../helpers/sqlite-fixtures.js';

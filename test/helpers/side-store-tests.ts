@@ -1,6 +1,6 @@
 /**
  * What the side-store reader tests share (test/readers/{hub-runs,teams-db,tasks-db,cron-db,connectors-db,
- * locks}.test.ts): a row in brief, a store read as discovery would list it, a temp image holding one
+ * locks}/reader.test.ts): a row in brief, a store read as discovery would list it, a temp image holding one
  * database, and the rows of a real home's store read without changing a byte of it.
  */
 import * as fs from 'node:fs';

@@ -6,7 +6,7 @@ import type { AgentId } from '../../src/core/root-kinds.js';
 import type { Row, Source, SourceRole, StoreId } from '../../src/core/row.js';
 import { STORE_ROLES } from '../../src/core/stores.js';
 import { homeUser, logicalHome } from '../../src/discover/logical-home.js';
-import type { Reader } from '../../src/readers/shapes/rows.js';
+import type { Reader } from '../../src/readers/common/rows.js';
 
 /** Absolute path of the repository root. */
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

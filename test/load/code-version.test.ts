@@ -29,9 +29,9 @@ const ROW_SHAPING = [
   'core/row',
   'evidence/file-chunks',
   'discover/discover',
-  'readers/sessions-db',
+  'readers/sessions-db/reader',
   'readers/parse/json-stream',
-  'readers/shapes/values',
+  'readers/common/values',
   'write/arrow-batch',
   'write/redact-patterns',
   'load/partition',
@@ -42,7 +42,7 @@ const ONE_PER_STAGE = [
   'core/records',
   'evidence/file-chunks',
   'discover/discover',
-  'readers/shapes/values',
+  'readers/common/values',
   'write/arrow-batch',
   'load/partition',
 ];
@@ -81,16 +81,16 @@ describe('the loader version, on a copy of the sources', () => {
   });
 
   it('still covers a helper moved into a new subfolder', async () => {
-    const from = path.join(src, 'readers', 'shapes', 'settings-cloud.ts');
-    const to = path.join(src, 'readers', 'shapes', 'settings', 'cloud.ts');
-    const importer = path.join(src, 'readers', 'settings.ts');
+    const from = path.join(src, 'readers', 'settings', 'cloud.ts');
+    const to = path.join(src, 'readers', 'settings', 'parts', 'cloud.ts');
+    const importer = path.join(src, 'readers', 'settings', 'reader.ts');
     const [helper, importing] = [readFileSync(from, 'utf8'), readFileSync(importer, 'utf8')];
     const before = await version();
     try {
       mkdirSync(path.dirname(to));
-      writeFileSync(to, helper.replaceAll("from '../../", "from '../../../").replaceAll("from './", "from '../"));
+      writeFileSync(to, helper.replaceAll("from '../", "from '../../").replaceAll("from './", "from '../"));
       rmSync(from);
-      writeFileSync(importer, importing.replace("'./shapes/settings-cloud.js'", "'./shapes/settings/cloud.js'"));
+      writeFileSync(importer, importing.replace("'./cloud.js'", "'./parts/cloud.js'"));
       const moved = await version();
       expect(moved).not.toBe(before);
       appendFileSync(to, '\n// edited\n');

@@ -7,8 +7,8 @@
 import * as path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { OwnFault } from '../../src/core/own-fault.js';
-import { fileFailedRow } from '../../src/readers/shapes/rows.js';
-import { readSettings } from '../../src/readers/settings.js';
+import { fileFailedRow } from '../../src/readers/common/rows.js';
+import { readSettings } from '../../src/readers/settings/reader.js';
 import { collect, fixture, makeSource } from '../helpers/source.js';
 
 vi.mock('../../src/readers/shapes/settings-permissions.js', async (original) => ({
@@ -34,7 +34,7 @@ describe('a settings file whose reading throws', () => {
         'parser: home/u/.cline/data/globalState.json: nested too deeply to read (Maximum call stack size exceeded); the rest of the file not read',
       ],
     ]);
-    // The other three files of the store give their rows (test/readers/settings.test.ts counts 3 + 4 + 6).
+    // The other three files of the store give their rows (test/readers/settings/reader.test.ts counts 3 + 4 + 6).
     expect(rows.length - state.length).toBe(3 + 4 + 6);
   });
 });

@@ -29,7 +29,7 @@ function startRows(store: 'sdk-sessions' | 'sessions-db', sid: string, extra: Te
   ];
 }
 
-/** The two settings rows a cloudSessionStatuses entry yields (readers/shapes/settings-cloud.ts). */
+/** The two settings rows a cloudSessionStatuses entry yields (readers/settings/cloud.ts). */
 function cloudRows(sid: string, status: string, line: number): TestRow[] {
   const where = '(from .cline/data/globalState.json cloudSessionStatuses, observedAt)';
   const common: TestRow = { store: 'settings', session_id: sid, source_line: line, timestamp_utc: at(5), turn_type: 'system' };

@@ -4,7 +4,7 @@
  * column; paths of the evidence are kept as found.
  */
 import { describe, expect, it } from 'vitest';
-import { rowFor } from '../../src/readers/shapes/rows.js';
+import { rowFor } from '../../src/readers/common/rows.js';
 import { secretFingerprint } from '../../src/write/redact.js';
 import { REDACTED_COLUMNS, RowRedactor, type SecretRecord } from '../../src/write/redact-row.js';
 import { FAKE } from '../helpers/fake-secrets.js';

@@ -2,7 +2,7 @@
 import type { RowFields, TurnType } from '../../core/row.js';
 import { shortenAtTokenBoundary } from '../parse/quote.js';
 import { summariseToolInput, toolResultFailed, toolResultText } from './tool-input.js';
-import { label, plainObject, nonEmptyString } from './values.js';
+import { label, plainObject, nonEmptyString } from '../common/values.js';
 
 /** What every block row of one message shares. */
 export type MessageFields = Pick<

@@ -14,7 +14,7 @@
 import type { RowFields } from '../../core/row.js';
 import { shortenAtTokenBoundary } from '../parse/quote.js';
 import type { HistoryFacts } from './task-context.js';
-import { epochMs, wholeNumber, finiteNumber, show, nonEmptyString } from './values.js';
+import { epochMs, wholeNumber, finiteNumber, show, nonEmptyString } from '../common/values.js';
 
 /** What one history item gives: its task id, the facts its task's rows take, and its row. */
 export interface HistoryItemRow {

@@ -1,17 +1,17 @@
 /**
  * One SDK transcript `sessions/<id>/<id>.messages.json` (lead) or `<agentId>[__<teamTaskId>].messages.json`
  * (subagent, teammate): one row per content block of `messages[]`, streamed (cline-formats.md §2.3-2.4;
- * spec 002 "SDK messages file", "Parser plan", "Model rows"). readers/sdk-sessions.ts reads the files;
- * readers/hub-events.ts shapes the messages of the hub's run results with the same `sdkMessageRows`.
+ * spec 002 "SDK messages file", "Parser plan", "Model rows"). readers/sdk-sessions/reader.ts reads the files;
+ * readers/hub-events/reader.ts shapes the messages of the hub's run results with the same `sdkMessageRows`.
  */
 import type { Row, RowFields, Source } from '../../core/row.js';
-import { needsOriginal, parserRow, rowFor } from './rows.js';
+import { needsOriginal, parserRow, rowFor } from '../common/rows.js';
 import { streamJson } from '../parse/json-stream.js';
 import { blockRowFields, contentBlockFields, type MessageFields } from './content-blocks.js';
 import { readJsonFile } from '../parse/json-file.js';
 import { shortenAtTokenBoundary } from '../parse/quote.js';
 import { userTextFields } from './user-input.js';
-import { epochMs, wholeNumber, finiteNumber, plainObject, show, nonEmptyString } from './values.js';
+import { epochMs, wholeNumber, finiteNumber, plainObject, show, nonEmptyString } from '../common/values.js';
 
 /** What a transcript takes from its session folder and manifest. */
 export interface TranscriptContext {

@@ -5,7 +5,7 @@
  * (store specification, "Model rows", "Sync, relay and origin rows", "Imported sessions").
  */
 import type { RowFields } from '../../core/row.js';
-import { epochMs, wholeNumber, plainObject, show, nonEmptyString } from './values.js';
+import { epochMs, wholeNumber, plainObject, show, nonEmptyString } from '../common/values.js';
 
 /** The fields of a session record that the start rows use, from a manifest or a sessions.db row. */
 export interface SessionRecord {

@@ -7,7 +7,7 @@
  * configurations copied from it give the same list) and `disabled`. Server env, headers and oauth
  * values are never read.
  */
-import { plainObject, show } from './values.js';
+import { plainObject, show } from '../common/values.js';
 
 /** One `key=value` setting, or a part of the file that could not be read. */
 export type PermissionItem = { key: string; value: unknown } | { problem: string };

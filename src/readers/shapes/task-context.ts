@@ -1,9 +1,9 @@
 /**
- * What every row of one legacy task shares (shapes/legacy-tasks.ts): its id, its project, what
+ * What every row of one legacy task shares (legacy-tasks/reader.ts): its id, its project, what
  * taskHistory.json and task_metadata.json say about its models.
  */
 import type { RowFields } from '../../core/row.js';
-import { plainObject, nonEmptyString } from './values.js';
+import { plainObject, nonEmptyString } from '../common/values.js';
 
 /** What taskHistory.json says about one task, for the task's own rows. */
 export interface HistoryFacts {

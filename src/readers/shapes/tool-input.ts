@@ -2,7 +2,7 @@
  * How a tool call's input becomes row text, shared by every store that records tool calls (SDK
  * transcripts, legacy api history, hooks.jsonl), so the same call reads the same in each.
  */
-import { show } from './values.js';
+import { show } from '../common/values.js';
 
 /**
  * The command itself when the input carries one (`command`, or `commands` joined by newlines), the

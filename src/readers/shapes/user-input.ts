@@ -6,7 +6,7 @@
  * search-index readers, so a prompt reads the same from both.
  */
 import type { RowFields } from '../../core/row.js';
-import { plainObject } from './values.js';
+import { plainObject } from '../common/values.js';
 
 const USER_INPUT = /^<user_input mode="([a-z]+)">([\s\S]*)<\/user_input>\s*$/;
 const SYSTEM_REMINDER = '[SYSTEM] ';

@@ -23,9 +23,9 @@ import { readJsonFile } from '../parse/json-file.js';
 import { shortenAtTokenBoundary } from '../parse/quote.js';
 import { historyItemRow } from '../shapes/history-item.js';
 import { entries, leaves, type PermissionItem } from '../shapes/settings-permissions.js';
-import { parserRow, rowFor } from '../shapes/rows.js';
-import { readEvidenceDatabases } from '../shapes/sqlite-evidence.js';
-import { plainObject, show } from '../shapes/values.js';
+import { parserRow, rowFor } from '../common/rows.js';
+import { readEvidenceDatabases } from '../common/sqlite-evidence.js';
+import { plainObject, show } from '../common/values.js';
 import { agentOfExtension, agentSecret, SECRET_PREFIX, workspaceFolder } from './state-keys.js';
 
 /** Longest value of one setting kept in its row's text. */

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ELIDED, elideBase64, MIN_RUN } from '../../../src/readers/parse/base64-elision.js';
-import { readVscodeTasks } from '../../../src/readers/vscode-tasks.js';
+import { readLegacyTasks } from '../../../src/readers/legacy-tasks/reader.js';
 import { readSdkMessages } from '../../../src/readers/shapes/sdk-messages.js';
 import type { Row } from '../../../src/core/row.js';
 import { collect, makeSource } from '../../helpers/source.js';
@@ -101,7 +101,7 @@ function readTask(on: boolean, id: string): Promise<Row[]> {
       home: 'home/u',
       client: 'vscode',
     });
-    return (await collect(readVscodeTasks, source)).filter((r) => r.session_id === id);
+    return (await collect(readLegacyTasks, source)).filter((r) => r.session_id === id);
   });
 }
 

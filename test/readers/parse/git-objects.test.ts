@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCheckpoints } from '../../../src/readers/checkpoints.js';
+import { readCheckpoints } from '../../../src/readers/checkpoints/reader.js';
 import { applyDelta } from '../../../src/readers/parse/git-delta.js';
 import { looseObjectType } from '../../../src/readers/parse/git-loose.js';
 import { parseCommit, parseTree } from '../../../src/readers/parse/git-object.js';

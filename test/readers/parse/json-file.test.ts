@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readJsonFile } from '../../../src/readers/parse/json-file.js';
-import { readSettings } from '../../../src/readers/settings.js';
+import { readSettings } from '../../../src/readers/settings/reader.js';
 import { collect, makeSource } from '../../helpers/source.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'clinetrail-json-file-'));

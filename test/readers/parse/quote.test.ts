@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { quoteLine } from '../../../src/readers/parse/lines.js';
 import { shortenAtTokenBoundary, safeJsonMessage } from '../../../src/readers/parse/quote.js';
-import { capText, MAX_TEXT_CHARS, parserRow } from '../../../src/readers/shapes/rows.js';
+import { capText, MAX_TEXT_CHARS, parserRow } from '../../../src/readers/common/rows.js';
 import { redact } from '../../../src/write/redact.js';
 import { FAKE } from '../../helpers/fake-secrets.js';
 import { makeSource } from '../../helpers/source.js';
