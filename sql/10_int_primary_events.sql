@@ -1,5 +1,6 @@
 -- int_primary_events: the rows of primary stores that belong in the timeline.
--- Inputs: raw_events, int_legacy_failed_rows (below). Grain: one row per primary reader row kept.
+-- Inputs: raw_events, int_legacy_failed_rows (below), int_task_history_pairs (sql/09). Grain: one row per
+-- primary reader row kept.
 -- Rules:
 --   * sessions-db rows are kept only for sessions with no SDK manifest on the same host (the manifest is
 --     the better record; sessions.db stands in for a manifest that is gone).
@@ -133,6 +134,8 @@ passed_through as (
     left join legacy_task_providers as tp on tp.host = p.host and tp.session_id = p.session_id and tp.model = p.model
     -- a request's copy of a result its task records as a message (int_legacy_result_pairs)
     anti join int_legacy_result_pairs as d on d.dropped_row_id = p.row_id
+    -- another copy of a task history item this task keeps elsewhere (int_task_history_pairs, sql/09)
+    anti join int_task_history_pairs as h on h.dropped_row_id = p.row_id
     where p.source_role = 'primary' and p.kind <> 'model_usage' and p.store not in ('sessions-db', 'sync-queue')
 ),
 
