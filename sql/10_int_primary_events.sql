@@ -1,5 +1,6 @@
 -- int_primary_events: the rows of primary stores that belong in the timeline.
--- Inputs: raw_events, int_legacy_failed_rows (below). Grain: one row per primary reader row kept.
+-- Inputs: raw_events, int_legacy_failed_rows (below), int_task_history_pairs (sql/09). Grain: one row per
+-- primary reader row kept.
 -- Rules:
 --   * sessions-db rows are kept only for sessions with no SDK manifest on the same host (the manifest is
 --     the better record; sessions.db stands in for a manifest that is gone).
@@ -10,7 +11,8 @@
 --   * One place for totals: a `task_history` row repeats the task's totals (tokensIn, tokensOut,
 --     totalCost) beside the per-request `say:api_req_started` rows they sum (and the 1.x CLI writes them
 --     before the last request). Its figures are kept only for a task with no per-request figures on the
---     host (its ui_messages.json gone), so sum(tokens_in) per session counts each request once.
+--     host (its ui_messages.json gone), so sum(tokens_in) per session counts each request once. Roo Code's and
+--     Kilo Code's tasks likewise, each agent's task by its own requests.
 --   * A `task_history` row without a provider takes the one its task's model_usage entry gives its model.
 --   * Legacy failures: Cline reports a failed tool to the model in the next `say:api_req_started` request
 --     (`[<tool> for '...'] Result:` then `Command failed with exit code N.` or `The tool execution failed
@@ -100,9 +102,9 @@ task_paths as (
 ),
 
 legacy_tasks_with_request_figures as (
-    select distinct host, session_id
+    select distinct host, agent, session_id
     from raw_events
-    where store in ('vscode-tasks', 'cline-tasks')
+    where store in ('vscode-tasks', 'cline-tasks', 'roo-tasks', 'kilo-tasks')
       and kind = 'say:api_req_started'
       and (tokens_in is not null or tokens_out is not null or cost_usd is not null)
 ),
@@ -129,10 +131,12 @@ passed_through as (
     -- nested loops over every transcript row. Each right side has one row per key, and the CASEs above
     -- apply its columns to task_history rows only (coalesce keeps a provider the row has).
     left join int_legacy_failed_rows as f on f.row_id = p.row_id
-    left join legacy_tasks_with_request_figures as l on l.host = p.host and l.session_id = p.session_id
+    left join legacy_tasks_with_request_figures as l on l.host = p.host and l.agent is not distinct from p.agent and l.session_id = p.session_id
     left join legacy_task_providers as tp on tp.host = p.host and tp.session_id = p.session_id and tp.model = p.model
     -- a request's copy of a result its task records as a message (int_legacy_result_pairs)
     anti join int_legacy_result_pairs as d on d.dropped_row_id = p.row_id
+    -- another copy of a task history item this task keeps elsewhere (int_task_history_pairs, sql/09)
+    anti join int_task_history_pairs as h on h.dropped_row_id = p.row_id
     where p.source_role = 'primary' and p.kind <> 'model_usage' and p.store not in ('sessions-db', 'sync-queue')
 ),
 

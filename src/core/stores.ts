@@ -37,14 +37,20 @@ const TASK_TRANSCRIPTS = ['tasks/*/ui_messages.json', 'tasks/*/api_conversation_
  */
 const FORK_TASK_FILES = ['tasks/*/{ui_messages,api_conversation_history,task_metadata,history_item}.json', 'tasks/_index.json'];
 /**
- * The MCP settings of Roo Code and Kilo Code, under both names they had (their GlobalFileNames). Their
- * custom modes (`settings/custom_modes.yaml`) are read from the editor's state database, where the
- * extension keeps them too (`customModes`); the file is listed by the `unread` store.
+ * The settings files of Roo Code and Kilo Code, under every name they had (their GlobalFileNames,
+ * `src/utils/migrateSettings.ts`): MCP settings, and custom modes in YAML since May 2025, in JSON before
+ * (the old files stay beside the new). A workspace's own modes (`.roomodes`, `.kilocodemodes`) lie in the
+ * user's project, which no root kind is; the extension merges them into its globalState `customModes`,
+ * read from the editor's state database.
  */
-const FORK_SETTINGS = ['settings/{cline_,}mcp_settings.json'];
+const FORK_SETTINGS = [
+  'settings/{cline_,}mcp_settings.json',
+  'settings/{cline_,}custom_modes.json',
+  'settings/custom_modes.yaml',
+];
 /**
  * The other files of a Roo Code or Kilo Code folder, listed by `unread`: beside its own folder, its
- * settings (custom modes) and its tasks' other files. Not its `puppeteer` (the browser it downloads) nor
+ * other settings and its tasks' other files. Not its `puppeteer` (the browser it downloads) nor
  * its tasks' checkpoint repositories (`tasks/<id>/checkpoints`), which no store reads yet.
  */
 const FORK_OTHER_FILES = ['*', 'settings/*', 'tasks/*/*'];
@@ -144,7 +150,7 @@ export const STORES = [
   {
     id: 'settings',
     role: 'primary',
-    description: 'permission, MCP and Cline Cloud settings',
+    description: "permission, MCP and Cline Cloud settings; Roo Code's and Kilo Code's custom modes",
     files: {
       'cline-data': [
         'globalState.json',

@@ -263,8 +263,13 @@ describe('discoverImage', () => {
             `${gs}/kilocode.kilo-code/tasks/_index.json`,
           ],
         ],
-        ['settings', 'kilo-code', 'vscode', `${gs}/kilocode.kilo-code`, [`${gs}/kilocode.kilo-code/settings/mcp_settings.json`]],
-        ['unread', 'kilo-code', 'vscode', `${gs}/kilocode.kilo-code`, [`${gs}/kilocode.kilo-code/settings/custom_modes.yaml`]],
+        [
+          'settings',
+          'kilo-code',
+          'vscode',
+          `${gs}/kilocode.kilo-code`,
+          [`${gs}/kilocode.kilo-code/settings/custom_modes.yaml`, `${gs}/kilocode.kilo-code/settings/mcp_settings.json`],
+        ],
         [
           'roo-tasks',
           'roo-code',
@@ -281,14 +286,10 @@ describe('discoverImage', () => {
           'roo-code',
           'vscode',
           `${gs}/rooveterinaryinc.roo-cline`,
-          [`${gs}/rooveterinaryinc.roo-cline/settings/mcp_settings.json`],
-        ],
-        [
-          'unread',
-          'roo-code',
-          'vscode',
-          `${gs}/rooveterinaryinc.roo-cline`,
-          [`${gs}/rooveterinaryinc.roo-cline/settings/custom_modes.yaml`],
+          [
+            `${gs}/rooveterinaryinc.roo-cline/settings/custom_modes.yaml`,
+            `${gs}/rooveterinaryinc.roo-cline/settings/mcp_settings.json`,
+          ],
         ],
         [
           'vscode-tasks',

@@ -98,7 +98,21 @@ export const ROO_STATE = {
   allowedCommands: ['npm test', 'git log', '*'],
   deniedCommands: [],
   mode: 'orchestrator',
-  customModes: [{ slug: 'shipper', name: 'Shipper', roleDefinition: 'You ship releases.', groups: ['read', 'command'] }],
+  // CustomModesManager.getCustomModes: a workspace's .roomodes modes (source project) first, then the settings file's
+  customModes: [
+    {
+      slug: 'translate',
+      name: '🌐 Translate',
+      roleDefinition: 'You translate the localization files.',
+      groups: [
+        'read',
+        'command',
+        ['edit', { fileRegex: '(.*\\.(md|ts)$|.*\\.json$)', description: 'Source and translation files' }],
+      ],
+      source: 'project',
+    },
+    { slug: 'shipper', name: 'Shipper', roleDefinition: 'You ship releases.', groups: ['read', 'command'], source: 'global' },
+  ],
   currentApiConfigName: 'default',
 };
 

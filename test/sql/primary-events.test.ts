@@ -4,6 +4,7 @@
  * another record (sync-queue from taskHistory, search-index from the SDK manifest).
  */
 import { describe, expect, it } from 'vitest';
+import type { AgentId } from '../../src/core/root-kinds.js';
 import { files, useModelDbs, type TestRow } from '../helpers/models.js';
 
 const T0 = Date.parse('2025-10-09T08:00:00.000Z');
@@ -223,5 +224,53 @@ describe('search-index project_path', () => {
       },
     ]);
     expect(await db.query(`select project_path from events where store = 'hooks-log'`)).toEqual([{ project_path: '/hook/root' }]);
+  });
+});
+
+describe('task history totals (one place for totals)', () => {
+  const request = (store: string, agent: AgentId, sid: string): TestRow => ({
+    store: store as TestRow['store'],
+    agent,
+    session_id: sid,
+    turn_type: 'system',
+    kind: 'say:api_req_started',
+    text: 'api request',
+    tokens_in: 700,
+    tokens_out: 30,
+    timestamp_utc: T0,
+  });
+  const history = (store: string, agent: AgentId, sid: string): TestRow => ({
+    store: store as TestRow['store'],
+    agent,
+    session_id: sid,
+    turn_type: 'system',
+    kind: 'task_history',
+    text: 'task history: build the page',
+    tokens_in: 700,
+    tokens_out: 30,
+    timestamp_utc: T0,
+  });
+
+  it("counts a Roo Code or Kilo Code task's totals once: its requests', not its history item's again", async () => {
+    const db = await open([
+      request('roo-tasks', 'roo-code', 'r1'),
+      history('roo-tasks', 'roo-code', 'r1'),
+      request('kilo-tasks', 'kilo-code', 'k1'),
+      history('vscode-state', 'kilo-code', 'k1'),
+    ]);
+    const rows = await db.query(`select session_id, sum(tokens_in)::INTEGER as t from events group by all order by all`);
+    expect(rows).toEqual([
+      { session_id: 'k1', t: 700 },
+      { session_id: 'r1', t: 700 },
+    ]);
+  });
+
+  it("keeps the history item's totals of another agent's task under the same id", async () => {
+    const db = await open([request('roo-tasks', 'roo-code', 'x1'), history('vscode-state', 'kilo-code', 'x1')]);
+    const rows = await db.query(`select agent, sum(tokens_in)::INTEGER as t from events group by all order by all`);
+    expect(rows).toEqual([
+      { agent: 'kilo-code', t: 700 },
+      { agent: 'roo-code', t: 700 },
+    ]);
   });
 });

@@ -1,12 +1,8 @@
 /**
- * Whole-file JSON for the small stores (settings, manifests, task_metadata, sync queue): one parse,
- * with a size bound so a hostile file of any size costs one `parser:` row.
+ * Whole-file JSON for the small stores (settings, manifests, task_metadata, sync queue): one parse of a
+ * file read whole under text-file.ts's size bound, so a hostile file of any size costs one `parser:` row.
  */
-import { closeSync, fstatSync, readFileSync } from 'node:fs';
-import { openEvidence } from '../../evidence/file-chunks.js';
-
-/** Largest file parsed whole, in bytes. Transcripts never come here: they are streamed. */
-export const MAX_JSON_FILE_BYTES = 64 * 1024 * 1024;
+import { MAX_TEXT_FILE_BYTES, readTextFile } from './text-file.js';
 
 /**
  * The parsed value, or why there is none. `repair` says what was mended to parse it (invalid UTF-8
@@ -14,31 +10,13 @@ export const MAX_JSON_FILE_BYTES = 64 * 1024 * 1024;
  */
 export type JsonFileResult = { ok: true; value: unknown; repair: string | null } | { ok: false; message: string };
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-const lenientUtf8 = new TextDecoder('utf-8');
-
-/** Reads and parses one JSON file (UTF-8 BOM allowed); never throws. Synchronous reads: evidence/file-chunks.ts says why. */
-export async function readJsonFile(file: string, maxBytes = MAX_JSON_FILE_BYTES): Promise<JsonFileResult> {
+/** Reads and parses one JSON file (UTF-8 BOM allowed); never throws. */
+export async function readJsonFile(file: string, maxBytes = MAX_TEXT_FILE_BYTES): Promise<JsonFileResult> {
+  const read = readTextFile(file, maxBytes);
+  if (!read.ok) return read;
+  if (read.text.trim() === '') return { ok: false, message: 'empty file' };
   try {
-    const fd = openEvidence(file);
-    try {
-      const size = fstatSync(fd).size;
-      if (size > maxBytes) return { ok: false, message: `file of ${size} bytes is larger than ${maxBytes}, not parsed` };
-      const bytes = readFileSync(fd);
-      let text: string;
-      let repair: string | null = null;
-      try {
-        text = strictUtf8.decode(bytes);
-      } catch {
-        text = lenientUtf8.decode(bytes);
-        repair = 'invalid UTF-8 bytes read as U+FFFD';
-      }
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      if (text.trim() === '') return { ok: false, message: 'empty file' };
-      return { ok: true, value: JSON.parse(text), repair };
-    } finally {
-      closeSync(fd);
-    }
+    return { ok: true, value: JSON.parse(read.text), repair: read.repair };
   } catch (err) {
     return { ok: false, message: (err as Error).message };
   }

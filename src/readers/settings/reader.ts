@@ -5,7 +5,8 @@
  * Files, relative to the store root: `globalState.json`, `settings/global-settings.json`,
  * `settings/cline_mcp_settings.json` and `cloud-pending-starts/*.json` under `~/.cline/data`, and
  * `settings/cline_mcp_settings.json` under a globalStorage root (Roo Code's and Kilo Code's also
- * `settings/mcp_settings.json`, the same object under the name they gave it). Rows are system rows at the file's
+ * `settings/mcp_settings.json`, the same object under the name they gave it, and their custom modes files:
+ * settings/custom-modes.ts). Rows are system rows at the file's
  * mtime (epoch ms) unless they carry their own time (cloudSessionStatuses observedAt). A file that is
  * not the JSON type expected is one `parser:` row.
  */
@@ -25,6 +26,7 @@ import {
   type PermissionItem,
 } from '../shapes/settings-permissions.js';
 import { cloudSessionStatusItems, cloudTaskTargetItems, pendingStartItems, type CloudItem } from './cloud.js';
+import { customModesFileRows, customModesFormat } from './custom-modes.js';
 
 /** Next source_seq among the rows of a file that are not tied to one record. */
 interface Counter {
@@ -94,6 +96,11 @@ function* cloudRows(source: Source, file: string, items: Iterable<CloudItem>, se
 /** Rows of one settings file. */
 async function* settingsFileRows(source: Source, file: string): AsyncGenerator<Row> {
   const relative = path.relative(source.root, file).split(path.sep).join('/');
+  const modes = customModesFormat(relative);
+  if (modes !== null) {
+    yield* customModesFileRows(source, file, modes);
+    return;
+  }
   const kind = settingsFileOf(relative);
   if (!kind) {
     yield parserRow(source, file, null, 'not a settings file this reader knows');

@@ -21,6 +21,7 @@ import type { Row, Source } from '../../core/row.js';
 import { hasTable, type PrivateCopy } from '../../evidence/sqlite-copy.js';
 import { readJsonFile } from '../parse/json-file.js';
 import { shortenAtTokenBoundary } from '../parse/quote.js';
+import { customModeItems } from '../shapes/custom-modes.js';
 import { historyItemRow } from '../shapes/history-item.js';
 import { entries, leaves, type PermissionItem } from '../shapes/settings-permissions.js';
 import { parserRow, rowFor } from '../common/rows.js';
@@ -166,11 +167,13 @@ function* stateRows(ctx: DbContext, rowid: number, extension: string, agent: Age
  * The settings one globalState key gives, as the settings files' are split (shapes/settings-permissions.ts), so
  * the `settings` and `safety_off` models read them by the same names: Cline's `autoApprovalSettings` object one
  * per leaf (`autoApprovalSettings.actions.executeAllCommands`), Roo Code's and Kilo Code's command lists one per
- * entry (`allowedCommands=*`: Roo Code `src/core/auto-approval/commands.ts` reads `*` as every command), any
+ * entry (`allowedCommands=*`: Roo Code `src/core/auto-approval/commands.ts` reads `*` as every command), their
+ * `customModes` as the custom modes files' (shapes/custom-modes.ts: `customModes.<slug>.groups.command=*`), any
  * other key as it stands.
  */
 function settingItems(name: string, value: unknown): Iterable<PermissionItem> {
   if (name === 'autoApprovalSettings' && plainObject(value) !== null) return leaves(name, value);
   if (name === 'allowedCommands' || name === 'deniedCommands') return entries(name, value);
+  if (name === 'customModes') return customModeItems(value);
   return [{ key: name, value }];
 }

@@ -82,7 +82,19 @@ describe('readVscodeState', () => {
       ['alwaysAllowExecute', 'true'],
       ...ROO_STATE.allowedCommands.map((c) => ['allowedCommands', c]),
       ['mode', ROO_STATE.mode],
-      ['customModes', JSON.stringify(ROO_STATE.customModes)],
+      // the custom modes as the settings file's are split (shapes/custom-modes.ts): each group, then the other keys
+      ['customModes.translate.name', '🌐 Translate'],
+      ['customModes.translate.groups.read', '*'],
+      ['customModes.translate.groups.command', '*'],
+      ['customModes.translate.groups.edit', '(.*\\.(md|ts)$|.*\\.json$)'],
+      ['customModes.translate.groups.edit.description', 'Source and translation files'],
+      ['customModes.translate.roleDefinition', ROO_STATE.customModes[0].roleDefinition],
+      ['customModes.translate.source', 'project'],
+      ['customModes.shipper.name', 'Shipper'],
+      ['customModes.shipper.groups.read', '*'],
+      ['customModes.shipper.groups.command', '*'],
+      ['customModes.shipper.roleDefinition', ROO_STATE.customModes[1].roleDefinition],
+      ['customModes.shipper.source', 'global'],
       ['currentApiConfigName', ROO_STATE.currentApiConfigName],
     ]);
     expect(rows.filter((r) => r.kind === 'secret_key').map((r) => r.text)).toEqual([
