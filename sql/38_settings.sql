@@ -8,7 +8,7 @@
 --         agenda      the 3.x agenda's automation policy (tasks.db)
 --         tool call   a hook policy's answer on one tool call (3.x hub event log)
 --         session     an SDK session's own setting (metadata.interactive: false for the 3.x CLI's one-shot runs)
--- A table: the hunts, the report and the approval state of tool_calls (sql/40) read it, and a scan of the
+-- A table: the hunts, the report and the approval state of tool_calls (sql/42) read it, and a scan of the
 -- timeline per reader would cost each of them the whole scan.
 create or replace table settings as
 select

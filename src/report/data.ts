@@ -136,7 +136,7 @@ export interface SettingRow {
   /** Whose setting it is: cline, roo-code, kilo-code (safety_off.agent). */
   agent: string | null;
   home: string | null;
-  /** `name=value` of a row of safety_off (sql/39). */
+  /** `name=value` of a row of safety_off (sql/40). */
   setting: string;
   /** Which safeguard it turns off (safety_off.what). */
   what: string;
