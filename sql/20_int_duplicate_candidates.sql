@@ -170,25 +170,6 @@ keyed as (
     from (select *, coalesce(agent, '-') as agent_key from both_sides)
 ),
 
-rule_rows as (
-    select
-        rule,
-        source_role,
-        row_id,
-        group_key,
-        -- the passes partition on this number: a window sorts on it several times faster than on a list of strings
-        hash(group_key) as group_hash,
-        case when rule = 'search_index' then source_line else timestamp_ms end as coordinate,
-        timestamp_ms,
-        host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type
-    from keyed
-    where group_key is not null
-    -- groups with rows of both sides only (sums of a CASE, not count(*) filter: after a join, DuckDB's
-    -- filtered window count is quadratic)
-    qualify sum(case when source_role = 'secondary' then 1 else 0 end) over (partition by rule, hash(group_key)) > 0
-        and sum(case when source_role = 'primary' then 1 else 0 end) over (partition by rule, hash(group_key)) > 0
-),
-
 -- The hub event log's rules
 hub_rows as (
     select
@@ -272,26 +253,28 @@ hub_keyed as (
     from hub_both_sides
 ),
 
-hub_rule_rows as (
-    select
-        rule,
-        source_role,
-        row_id,
-        group_key,
-        hash(group_key) as group_hash,
-        timestamp_ms as coordinate,
-        timestamp_ms,
-        host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type
-    from hub_keyed
-    where group_key is not null
-    -- groups with rows of both sides only (sums of a CASE, as above)
-    qualify sum(case when source_role = 'secondary' then 1 else 0 end) over (partition by rule, hash(group_key)) > 0
-        and sum(case when source_role = 'primary' then 1 else 0 end) over (partition by rule, hash(group_key)) > 0
+both_parts as (
+    select * from keyed
+    union all by name
+    select * from hub_keyed
 )
 
-select * from rule_rows
-union all by name
-select * from hub_rule_rows;
+select
+    rule,
+    source_role,
+    row_id,
+    group_key,
+    -- the passes partition on this number: a window sorts on it several times faster than on a list of strings
+    hash(group_key) as group_hash,
+    case when rule = 'search_index' then source_line else timestamp_ms end as coordinate,
+    timestamp_ms,
+    host, store, home, source_file, source_line, source_seq, session_id, kind, turn_type
+from both_parts
+where group_key is not null
+-- groups with rows of both sides only (sums of a CASE, not count(*) filter: after a join, DuckDB's
+-- filtered window count is quadratic)
+qualify sum(case when source_role = 'secondary' then 1 else 0 end) over (partition by rule, hash(group_key)) > 0
+    and sum(case when source_role = 'primary' then 1 else 0 end) over (partition by rule, hash(group_key)) > 0;
 
 comment on table int_duplicate_candidates is 'The rows each rule of the duplicate rule may pair, with the rule''s key and coordinate, and no text. Grain: one row per (rule, row_id).';
 comment on column int_duplicate_candidates.rule is 'The rule (int_duplicate_rules.rule, or hub_search).';
