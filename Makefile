@@ -19,7 +19,7 @@ FORMAT ?= table
 PREFIX ?= /usr/local
 CLI := node dist/src/cli/main.js
 
-.PHONY: load query export check test build deps install bench clean imports lint format real-corpus interop report-screenshot hunt warehouse-reference
+.PHONY: load query export check unit test build deps install bench clean imports lint format real-corpus interop report-screenshot hunt warehouse-reference
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -68,25 +68,33 @@ export: build
 hunt: build
 	$(CLI) hunt --out "$(OUT)" --format "$(FORMAT)"
 
-# The import rule of src/ (docs/ARCHITECTURE.md): imports point downstream, no cycles.
+# The import rule of src/ (docs/ARCHITECTURE.md): imports point downstream, no cycles. The cache
+# (node_modules/.cache, keyed on each file's content) skips the files that did not change.
 imports: deps
-	npx depcruise src --config .dependency-cruiser.cjs
+	npx depcruise src --config .dependency-cruiser.cjs --cache node_modules/.cache/dependency-cruiser --cache-strategy content
 
 # Formatting and lint rules (biome.json); `make format` rewrites the files to the format. knip (knip.json)
 # fails on an export, a file or a package that nothing uses: its entries are the worker, the scripts of
-# bench/ and corpus/, the regenerating fixture script and the test files.
+# bench/ and corpus/, the regenerating fixture script and the test files; its cache (node_modules/.cache/knip)
+# skips the files that did not change.
 lint: deps
 	npx biome ci .
-	npx knip
+	npx knip --cache
 
 format: deps
 	npx biome format --write .
 
-# `build` is the one tsc run: it type-checks src/, test/ and bench/ as it emits dist/.
-# make check: the inner loop (about a minute, CONTRIBUTING.md): type-check, import rule, lint and the
-# in-process unit suites of vitest.unit.config.ts, which spawn no CLI and build no warehouse.
+# `build` is the one tsc run: it type-checks src/, test/ and bench/ as it emits dist/ (incrementally:
+# tsconfig.json keeps what it checked in dist/.tsbuildinfo).
+# make check: the inner loop (CONTRIBUTING.md): type-check, import rule, lint and the in-process unit
+# suites of vitest.unit.config.ts, which spawn no CLI and build no warehouse. None of the four needs
+# another's output, so they run side by side, each one's output printed whole when it ends; make check
+# fails when any of them fails.
 # make test: all of it and every suite (what .ci/run runs).
-check: build imports lint
+check: deps
+	@$(MAKE) --no-print-directory --output-sync=target -j4 build imports lint unit
+
+unit: deps
 	TZ=UTC npx vitest run --config vitest.unit.config.ts
 
 test: build imports lint

@@ -68,11 +68,11 @@ export function renderReference(tables: readonly TableDoc[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The catalog of the warehouse in OUT (read-only). */
+/** The catalog of the warehouse in OUT (read-only), the int_ models too (marked intermediate; the page leaves them out). */
 export async function catalogOf(out: string): Promise<TableDoc[]> {
   const { instance, conn } = await openDuckDB(path.join(out, 'fleet.duckdb'), { access_mode: 'READ_ONLY' });
   try {
-    return await readCatalog(conn, null, false);
+    return await readCatalog(conn, null, true);
   } finally {
     conn.closeSync();
     instance.closeSync();

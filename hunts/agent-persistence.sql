@@ -7,7 +7,7 @@
 --   run (cron.db spec: a prompt run on a schedule or an event, unattended); a command of the agent, read as a
 --   shell would (commands.command_read), that installs a crontab (crontab FILE or crontab -, not -l), enables a
 --   service (systemctl enable, launchctl load/bootstrap, schtasks /create) or schedules an `at` job; and a write
---   of the agent into a file that runs code later (file_accesses, sql/42: a file tool's write, or a command's
+--   of the agent into a file that runs code later (file_accesses, sql/45: a file tool's write, or a command's
 --   >, >>, tee, sed -i, cp, mv, install or ln target), its path resolved against the session's working folder
 --   and the home first: a hooks folder (.cline/hooks, .clinerules/hooks, Documents/Cline/Hooks, .git/hooks),
 --   and outside the project a shell profile (~/.bashrc, .zshrc, .profile, .bash_profile, .zprofile, .zshenv,

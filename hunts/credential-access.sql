@@ -6,7 +6,7 @@
 -- description: A command or file tool call of the agent (never a prompt, never a tool's output, never a
 --   final-answer tool such as attempt_completion or submit_and_exit whose text only names a file; a file write
 --   by the file it writes, not by what it writes there) that reaches for credentials. Paths come from
---   file_accesses (sql/42): a file tool's paths and the words of a command as a shell reads it, so `cat .env`,
+--   file_accesses (sql/45): a file tool's paths and the words of a command as a shell reads it, so `cat .env`,
 --   `@.env`, `< .env`, `source .env` and `--env-file .env` all name .env, each resolved against the session's
 --   working folder and the home first: a .env file (not .env.example, .env.sample, .env.template, .env.dist)
 --   anywhere; outside the project ~/.aws/credentials or config, an SSH private key (~/.ssh/id_*, not .pub) or

@@ -8,7 +8,7 @@
 --   instructions", "disregard previous instructions", "forget your instructions", "new instructions:",
 --   "you are now a/an/the ...", "do not tell/inform the user", "system override", a hidden HTML comment
 --   addressed to the AI/assistant/agent/LLM/model/Cline ("AI assistant: ..."), or a fake "[SYSTEM]:" line, followed by a
---   command the agent ran in the same session after it (commands, sql/41; a denied one never ran). On the legacy
+--   command the agent ran in the same session after it (commands, sql/44; a denied one never ran). On the legacy
 --   engines a file the agent read is a tool result of the request that carried it back (docs/REAL-FORMATS.md). One finding per such result; the summary
 --   quotes the phrase and the first command that followed. Prompts typed by the user are not tool results
 --   and are never findings.
@@ -25,7 +25,7 @@ with injected as (
     and regexp_matches(text, '(?i)instruction|ignore|you\s+are\s+now|do\s+not\s+(tell|inform|mention)|override|<!--|\[\s*system|disregard')
 ),
 ran as (
-  -- the commands the agent ran (commands, sql/41): not a denied one, never a final answer
+  -- the commands the agent ran (commands, sql/44): not a denied one, never a final answer
   select host, session_id, timestamp_utc, source_file, source_line, source_seq, text
   from commands
   where approval <> 'denied'

@@ -13,7 +13,7 @@
 --   while no human approved it (commands.approval = auto: a legacy say:command, a hook policy's autoApprove, a
 --   yolo session, or an SDK command in a home whose standing settings approve every command; a Roo Code or Kilo
 --   Code command, whose ask: is written approved or not, when that agent's settings in the same editor approve
---   it: yolo, or its allowedCommands and deniedCommands read as prefixes; sql/40). A call
+--   it: yolo, or its allowedCommands and deniedCommands read as prefixes; sql/42). A call
 --   whose result says it was denied or not approved never ran and is left out. One finding per call.
 -- false_positives: Routine clean-up of build output (rm -rf node_modules, dist) in a yolo session; sudo
 --   package installs on a throw-away VM or CI runner; an SDK session in a home whose standing settings

@@ -11,7 +11,7 @@
 -- that is not a .backup copy, else the first by file; every other copy is dropped from events and listed in
 -- duplicates with it. Rows of different hosts, homes, editors or agents are never paired, and a task whose
 -- only copy is in the state database (its history file gone, or from before the move) keeps it.
--- Inputs: raw_events. Grain: one row per dropped copy, with the kept copy (sql/10 drops them from
+-- Inputs: raw_events. Grain: one row per dropped copy, with the kept copy (sql/12 drops them from
 -- int_primary_events, sql/31 lists them in duplicates).
 create or replace table int_task_history_pairs as
 with copies as (
@@ -34,3 +34,7 @@ from copies as d
 join kept as k
     on k.host = d.host and k.home = d.home and k.client = d.client and k.agent = d.agent and k.session_id = d.session_id
 where d.preference > 1 and d.source_file <> k.source_file;
+
+comment on table int_task_history_pairs is 'The rule task_history of the duplicate rule: each other copy of a task''s history item (an editor state database''s, its .backup''s), with the copy kept (the agent''s history file''s where there is one). Grain: one row per dropped copy.';
+comment on column int_task_history_pairs.dropped_row_id is 'row_id of the task_history row dropped from events.';
+comment on column int_task_history_pairs.kept_row_id is 'row_id of the task_history row of the same host, home, client, agent and task that stays.';

@@ -1,4 +1,4 @@
--- events: the hunt timeline (sql/27_int_timeline.sql), ordered by host, time (undated rows last), file
+-- events: the hunt timeline (sql/25_int_timeline.sql), ordered by host, time (undated rows last), file
 -- and position. Grain: one row per event, same columns as raw_events.
 create or replace view events as
 select * from int_timeline

@@ -1,6 +1,6 @@
 -- duplicates: every secondary row the duplicate rule dropped, beside the primary row that already records
--- it and the rule that matched them (sql/20 to sql/29), and every legacy request's copy of a tool result
--- dropped by the legacy_result rule (sql/10), and every other copy of a task history item the task_history
+-- it and the rule that matched them (sql/20 to sql/23), and every legacy request's copy of a tool result
+-- dropped by the legacy_result rule (sql/11), and every other copy of a task history item the task_history
 -- rule dropped (sql/09). Inputs: int_secondary_paired (the dropped row), int_duplicate_candidates (the kept row,
 -- by rule and row_id), int_legacy_result_pairs, int_task_history_pairs and raw_events. Grain: one row per
 -- dropped row (dropped_row_id is unique); each kept row appears at most once per rule, the rule being
@@ -36,7 +36,7 @@ from int_secondary_paired as s
 join int_duplicate_candidates as p on p.rule = s.duplicate_rule and p.row_id = s.duplicate_of_row_id
 where s.duplicate_rule is not null
 union all
--- legacy_result (sql/10): a legacy request's copy of a tool result its task records as a message of its own;
+-- legacy_result (sql/11): a legacy request's copy of a tool result its task records as a message of its own;
 -- task_history (sql/09): another copy of a task's history item, kept by its history file
 select
     l.rule,

@@ -45,7 +45,7 @@ summary as (
         min(client) as client,
         min(agent) as agent,
         arg_min(project_path, coalesce(timestamp_utc, '9999-12-31'::TIMESTAMPTZ)) filter (where project_path is not null) as project_path,
-        -- recorded times only (is_recorded_time, sql/00): a settings.json's mtime is the copy's time
+        -- recorded times only (is_recorded_time, sql/01): a settings.json's mtime is the copy's time
         min(timestamp_utc) filter (where is_recorded_time(timestamp_source)) as first_timestamp_utc,
         max(timestamp_utc) filter (where is_recorded_time(timestamp_source)) as last_timestamp_utc,
         list(distinct model order by model) filter (where model is not null) as models,
@@ -70,14 +70,14 @@ summary as (
     group by all
 ),
 
--- the TUI's input history lines paired with a prompt of the session (sql/24)
+-- the TUI's input history lines paired with a prompt of the session (sql/22)
 typed_in_tui as (
     select distinct host, kept_session_id as session_id
     from duplicates
     where rule = 'input_history' and kept_session_id is not null
 ),
 
--- providers.json as the collection holds it (src/readers/shapes/provider-defaults.ts)
+-- providers.json as the collection holds it (src/readers/credentials/provider-defaults.ts)
 provider_models as (
     select host, home, agent, provider, setting_value as model, timestamp_utc as updated_at
     from raw_events

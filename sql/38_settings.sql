@@ -10,7 +10,7 @@
 --         session     an SDK session's own setting (metadata.interactive: false for the 3.x CLI's one-shot runs)
 --         mode        a Roo Code or Kilo Code custom mode (settings/custom_modes.yaml, or globalState customModes):
 --                     customModes.<slug>.groups.<group>=<fileRegex, * for the whole group>, its name and prompts
--- A table: the hunts, the report and the approval state of tool_calls (sql/40) read it, and a scan of the
+-- A table: the hunts, the report and the approval state of tool_calls (sql/42) read it, and a scan of the
 -- timeline per reader would cost each of them the whole scan.
 create or replace table settings as
 select

@@ -64,7 +64,7 @@ export interface Row {
   /**
    * 1-based position of the row among the rows its partition wrote for its source file, in the order the
    * reader yielded them. Stamped by the partition writer (load/partition.ts), never by a reader: with
-   * host, store and source_file it names the row (sql/00_raw_events.sql `row_id`). Null only in rows
+   * host, store and source_file it names the row (sql/01_row_macros.sql `row_id_of`). Null only in rows
    * built outside a partition write (tests).
    */
   file_row: number | null;

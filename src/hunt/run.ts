@@ -21,7 +21,7 @@ export interface Finding {
   attack: string | null;
   host: string;
   session_id: string | null;
-  /** `events.row_id` of the evidence row as its text (a UUID's, sql/00), or null when the evidence is no single row. */
+  /** `events.row_id` of the evidence row as its text (a UUID's, sql/01), or null when the evidence is no single row. */
   row_id: string | null;
   /** ISO 8601 UTC with microseconds (`2026-05-01T10:00:00.123000Z`), or null when the row has no time. */
   timestamp_utc: string | null;

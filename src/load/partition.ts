@@ -7,7 +7,7 @@
  *
  * Each row is stamped with `file_row`, its position among the rows written for its source file (the
  * order the reader yielded them), so (host, store, source_file, file_row) names one row of the
- * warehouse, unique and the same for the same evidence and code (sql/00_raw_events.sql `row_id`).
+ * warehouse, unique and the same for the same evidence and code (sql/01_row_macros.sql `row_id_of`).
  *
  * Every evidence file is fingerprinted before it is read and stamped again after: a file that changed
  * meanwhile makes the partition be read again (up to READ_ATTEMPTS times), so the inventory and the

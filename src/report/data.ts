@@ -136,7 +136,7 @@ export interface SettingRow {
   /** Whose setting it is: cline, roo-code, kilo-code (safety_off.agent). */
   agent: string | null;
   home: string | null;
-  /** `name=value` of a row of safety_off (sql/39). */
+  /** `name=value` of a row of safety_off (sql/40). */
   setting: string;
   /** Which safeguard it turns off (safety_off.what). */
   what: string;
@@ -165,7 +165,7 @@ export interface Findings {
     timeUtc: string | null;
     /** Where timeUtc comes from (findings.timestamp_source): a file mtime or a derived time is shown as such. */
     timeSource: string | null;
-    /** Whether timeUtc is a time the source recorded (sql/00 is_recorded_time), not an mtime or a derived one. */
+    /** Whether timeUtc is a time the source recorded (sql/01 is_recorded_time), not an mtime or a derived one. */
     timeIsRecorded: boolean;
     summary: string | null;
     sourceFile: string | null;
@@ -234,7 +234,7 @@ export interface HostDetail {
     rowId: string | null;
     timeUtc: string | null;
     timeSource: string | null;
-    /** Whether timeUtc is a time the source recorded (sql/00 is_recorded_time). */
+    /** Whether timeUtc is a time the source recorded (sql/01 is_recorded_time). */
     timeIsRecorded: boolean;
     summary: string | null;
   }[];

@@ -53,7 +53,7 @@ export function time(t: string | null): Html {
 
 /**
  * A finding's time with where it comes from when that is not a recorded time (`recorded` is the query's
- * is_recorded_time of sql/00, the one definition): `file mtime` (the time a copy of the evidence may have
+ * is_recorded_time of sql/01, the one definition): `file mtime` (the time a copy of the evidence may have
  * moved) or `derived`, so the page never passes either off as the time of the act.
  */
 export function sourcedTime(t: string | null, source: string | null, recorded: boolean): Html {

@@ -1,6 +1,6 @@
 /**
  * The report's SQL: each a single read-only SELECT, run through the query sandbox (report/read.ts).
- * Aggregates read `int_timeline`, the rows of `events` unordered (sql/27, sql/30): `events` sorts the whole
+ * Aggregates read `int_timeline`, the rows of `events` unordered (sql/25, sql/30): `events` sorts the whole
  * timeline on every read, which a count does not need. Times come back as UTC texts (the connection's
  * TimeZone is UTC), and every list that could be long is capped in SQL, with the uncapped total beside it
  * (`count(*) over ()`), so the page can say what it left out.
@@ -20,12 +20,12 @@ const COMMAND = `is_command_call(turn_type, tool_name, kind) and text is not nul
  * The one scan of the timeline: `int_timeline` costs its joins on every read (docs/BENCHMARKS.md "Behind the code"), so the figures of the glance, the rows per host, the top commands,
  * and the models come from one materialized pass over the few columns they need, as one result of
  * `(section, ord, item)` rows, `item` a JSON object of the section's columns. The safety settings are the rows
- * of `safety_off` (sql/39), the table the `safety-turned-off` hunt reads: the page and the hunt agree.
+ * of `safety_off` (sql/40), the table the `safety-turned-off` hunt reads: the page and the hunt agree.
  */
 export function factsSql(caps: ReportCaps): string {
   return `with t as materialized (
   select host, home, session_id, timestamp_utc, kind, model,
-    -- spans count recorded times only (sql/00 is_recorded_time): a file's mtime is the copy's time
+    -- spans count recorded times only (sql/01 is_recorded_time): a file's mtime is the copy's time
     case when is_recorded_time(timestamp_source) then timestamp_utc end as recorded_utc, provider, tokens_in, tokens_out, cost_usd, source_file,
     ${COMMAND} as is_command,
     case when ${COMMAND} then text end as text

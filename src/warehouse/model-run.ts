@@ -1,7 +1,7 @@
 /**
  * How the model files of `sql/` run: their placeholders resolved to the files a build reads, then each
- * file's statements in name order, a file that starts with REPEAT_LINE again and again until a round
- * changes no row. The same files run in three ways: as written over the whole fleet (the tests'
+ * file's statements in name order, those after a REPEAT_LINE again and again until a round changes
+ * no row. The same files run in three ways: as written over the whole fleet (the tests'
  * in-memory databases), as written over a batch of hosts (warehouse/host-models.ts), and as the assembly
  * of fleet.duckdb, which turns the relations the hosts' builds wrote into views over their files
  * (warehouse/build.ts): the assembly passes its own `rewrite` of a statement.
@@ -142,21 +142,66 @@ export async function modelFiles(): Promise<string[]> {
   return (await fs.readdir(SQL_DIR)).filter((f) => /^\d\d_.+\.sql$/.test(f)).sort();
 }
 
-/** The text of one model file with its `{{name}}` placeholders substituted. */
-export async function modelSql(file: string, vars: Record<string, string>): Promise<string> {
-  return (await fs.readFile(path.join(SQL_DIR, file), 'utf8')).replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+/** `text` (of model file `file`) with its `{{name}}` placeholders substituted. */
+function substituted(file: string, text: string, vars: Record<string, string>): string {
+  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
     if (!(name in vars)) throw new Error(`warehouse: ${file} uses unknown placeholder {{${name}}}`);
     return vars[name];
   });
 }
 
 /**
- * The first line of a model file that runs in rounds: the build runs it again and again, with `{{round}}`
- * = 1, 2, ..., until one run of its statements inserts (or changes) no row. There is no cap: such a
- * file must insert only rows that make the next run's input smaller (the duplicate rule's files pair rows
- * that no earlier round paired, sql/21).
+ * The line of a model file after which its statements run in rounds: the build runs them again and
+ * again, with `{{round}}` = 1, 2, ..., until one run of them inserts (or changes) no row; the statements
+ * before it run once. There is no cap: the statements after it must insert only rows that make the next
+ * run's input smaller (the duplicate rule's passes pair rows that no earlier round paired, sql/22).
  */
 export const REPEAT_LINE = '-- repeat: until a run inserts no row';
+
+/**
+ * A line right after REPEAT_LINE, `-- for each row of: <query>`: the rounds run for each row the query
+ * gives, in its order, each to its end before the next row's, the row's columns as placeholders (SQL
+ * literals) beside `{{round}}`. So a rule kept as rows of a table (sql/21_int_duplicate_rules) runs
+ * from one file.
+ */
+export const FOR_EACH_PREFIX = '-- for each row of: ';
+
+/** A model file: the statements that run once, and those that run in rounds (REPEAT_LINE), if any. */
+interface ModelFile {
+  name: string;
+  once: string;
+  repeated: { text: string; forEach: string | null } | null;
+}
+
+/** Reads and splits one model file. */
+async function readModelFile(name: string): Promise<ModelFile> {
+  const lines = (await fs.readFile(path.join(SQL_DIR, name), 'utf8')).split('\n');
+  const at = lines.indexOf(REPEAT_LINE);
+  if (at < 0) return { name, once: lines.join('\n'), repeated: null };
+  const rest = lines.slice(at + 1);
+  const forEach = rest[0]?.startsWith(FOR_EACH_PREFIX) ? rest[0].slice(FOR_EACH_PREFIX.length) : null;
+  return { name, once: lines.slice(0, at).join('\n'), repeated: { text: rest.join('\n'), forEach } };
+}
+
+/** A value of a query's row as a SQL literal. */
+function sqlLiteral(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (Array.isArray(value)) return `[${value.map(sqlLiteral).join(', ')}]`;
+  if (typeof value === 'string') return sqlString(value);
+  return String(value);
+}
+
+/** The placeholders of each round set: one empty set, or one per row of the for-each query. */
+async function roundSets(
+  conn: DuckDBConnection,
+  file: ModelFile,
+  vars: Record<string, string>,
+): Promise<Array<Record<string, string>>> {
+  const query = file.repeated?.forEach;
+  if (query === undefined || query === null) return [{}];
+  const rows = (await conn.runAndReadAll(substituted(file.name, query, vars))).getRowObjectsJS();
+  return rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, sqlLiteral(v)])));
+}
 
 /** Runs each statement of `text` in turn; returns the rows they inserted, updated or deleted. */
 async function runCountingRows(conn: DuckDBConnection, text: string): Promise<number> {
@@ -186,32 +231,45 @@ function rewritten(text: string, rewrite: StatementRewrite | undefined): string 
 }
 
 /**
- * Runs every model file against `conn` in name order, each statement through `rewrite` when given. A file
- * starting with REPEAT_LINE runs until a run changes no row.
+ * Runs every model file against `conn` in name order, each statement through `rewrite` when given: the
+ * statements before a REPEAT_LINE once, those after it until a run changes no row (for each row of its
+ * for-each query, if it has one).
  */
 export async function runModels(conn: DuckDBConnection, vars: Record<string, string>, rewrite?: StatementRewrite): Promise<void> {
-  for (const file of await modelFiles()) {
+  for (const name of await modelFiles()) {
     try {
-      const repeats = (await fs.readFile(path.join(SQL_DIR, file), 'utf8')).startsWith(`${REPEAT_LINE}\n`);
-      if (!repeats) {
-        const text = rewritten(await modelSql(file, vars), rewrite);
-        if (text.trim() !== '') await conn.run(text);
-        continue;
-      }
-      for (let round = 1; ; round++) {
-        const text = rewritten(await modelSql(file, { ...vars, round: String(round) }), rewrite);
-        if (text.trim() === '' || (await runCountingRows(conn, text)) === 0) break;
+      const file = await readModelFile(name);
+      const once = rewritten(substituted(name, file.once, vars), rewrite);
+      if (modelStatements(once).length > 0) await conn.run(once);
+      if (file.repeated !== null) {
+        for (const set of await roundSets(conn, file, vars)) {
+          for (let round = 1; ; round++) {
+            const text = rewritten(substituted(name, file.repeated.text, { ...vars, ...set, round: String(round) }), rewrite);
+            if (text.trim() === '' || (await runCountingRows(conn, text)) === 0) break;
+          }
+        }
       }
     } catch (err) {
-      throw new Error(`warehouse: model ${file} failed: ${(err as Error).message}`);
+      throw new Error(`warehouse: model ${name} failed: ${(err as Error).message}`);
     }
     testStop('during-models');
   }
 }
 
-/** The statements of every model file (placeholders resolved with `vars`), for a build to plan from. */
+/**
+ * The statements of every model file (placeholders resolved with `vars`), for a build to plan from: what
+ * each creates, inserts into or drops; the statements that run in rounds as those of the first round, a
+ * for-each query's columns left as `null`.
+ */
 export async function allModelStatements(vars: Record<string, string>): Promise<ModelStatement[]> {
   const found: ModelStatement[] = [];
-  for (const file of await modelFiles()) found.push(...modelStatements(await modelSql(file, { ...vars, round: '1' })));
+  for (const name of await modelFiles()) {
+    const file = await readModelFile(name);
+    found.push(...modelStatements(substituted(name, file.once, vars)));
+    if (file.repeated === null) continue;
+    const unset: Record<string, string> = { ...vars, round: '1' };
+    for (const [, placeholder] of file.repeated.text.matchAll(/\{\{(\w+)\}\}/g)) unset[placeholder] ??= 'null';
+    found.push(...modelStatements(substituted(name, file.repeated.text, unset)));
+  }
   return found;
 }

@@ -56,7 +56,11 @@ function stripComments(sql: string): string {
 
 const NAME = `"?([A-Za-z_][A-Za-z0-9_]*)"?`;
 const PATTERNS: ReadonlyArray<readonly [StatementKind, RegExp]> = [
-  ['create-table', new RegExp(String.raw`^create\s+(?:or\s+replace\s+)?table\s+(?:if\s+not\s+exists\s+)?${NAME}`, 'i')],
+  // a temporary table too: the assembly skips it with the other statements on a table a model file drops
+  [
+    'create-table',
+    new RegExp(String.raw`^create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?table\s+(?:if\s+not\s+exists\s+)?${NAME}`, 'i'),
+  ],
   ['create-view', new RegExp(String.raw`^create\s+(?:or\s+replace\s+)?view\s+(?:if\s+not\s+exists\s+)?${NAME}`, 'i')],
   ['insert', new RegExp(String.raw`^insert\s+(?:or\s+\w+\s+)?into\s+${NAME}`, 'i')],
   ['drop-table', new RegExp(String.raw`^drop\s+table\s+(?:if\s+exists\s+)?${NAME}`, 'i')],

@@ -1,6 +1,6 @@
 /**
  * The store specification (core/stores.ts) as the relation behind the warehouse's `stores` table
- * (sql/04_stores.sql): the models join it instead of listing stores. Plain data from core/, so the
+ * (sql/06_stores.sql): the models join it instead of listing stores. Plain data from core/, so the
  * warehouse never imports the readers.
  */
 import { globSource } from '../core/glob.js';

@@ -1,5 +1,5 @@
 /**
- * `row_id` (sql/00_raw_events.sql) on a generated fleet (bench/generate.ts: legacy tasks, SDK sessions,
+ * `row_id` (sql/01_row_macros.sql) on a generated fleet (bench/generate.ts: legacy tasks, SDK sessions,
  * secondary stores, odd images): unique, the same on a second load of the same evidence into another
  * OUT, and the same after that OUT is moved to another path. The demo fleet's check is
  * test/e2e/warehouse-identity.test.ts.

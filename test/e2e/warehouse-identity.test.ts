@@ -1,6 +1,6 @@
 /**
  * End to end, through the real CLI: every row of the warehouse has one `row_id`, unique and the same on
- * every load of the same evidence (sql/00_raw_events.sql); the duplicate rule drops every hook copy of a
+ * every load of the same evidence (sql/01_row_macros.sql); the duplicate rule drops every hook copy of a
  * chain of twelve identical prompts, read from real files (issue 10); and every column of every mart is
  * explained in the catalog (`comment on`). The fleet: the demo fleet (fixtures/fleet), a host with every
  * reader fixture (task_metadata.json's arrays all number their entries from 1, and search-index rows

@@ -1,8 +1,8 @@
 /**
  * Test helper for the SQL models: an in-memory DuckDB with a TABLE of hand-made rows (exactly
  * core/records.ts COLUMNS) as the Parquet parts, and empty tables as the inventories, runs and secrets
- * files; every model runs on them, the raw layer (sql/00 to sql/03, so `row_id`) and the `stores` table
- * of the store specification (sql/04) included. Default source files and roles come from that specification.
+ * files; every model runs on them, the raw layer (sql/00 to sql/05, so `row_id`) and the `stores` table
+ * of the store specification (sql/06) included. Default source files and roles come from that specification.
  */
 import { afterEach } from 'vitest';
 import { DuckDBInstance, type Json } from '@duckdb/node-api';

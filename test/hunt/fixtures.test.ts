@@ -16,7 +16,7 @@ import { cli, type StoredFinding, storedFindings, tempOut } from '../helpers/hun
 const FLEET = path.resolve('fixtures/hunts');
 const HUNT_IDS = (await loadHuntPack()).map((h) => h.id);
 const temp = tempOut('hunts');
-/** The hunts of the pack that read the agent's commands (sql/41, sql/42). */
+/** The hunts of the pack that read the agent's commands (sql/44, sql/45). */
 const COMMAND_HUNTS = [
   'unapproved-destructive-command',
   'credential-access',

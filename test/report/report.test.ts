@@ -113,7 +113,7 @@ describe('the sections', () => {
   });
 
   it('shows the top commands with their run counts', async () => {
-    // the commands view (sql/41), the one definition the hunts read too
+    // the commands view (sql/44), the one definition the hunts read too
     const expected = await sql(out, 'select command as text, count(*) as runs from commands group by command');
     const runs = new Map(expected.map((e) => [String(e.text), e.runs]));
     const rows = tableRows(byId(doc, 'commands'));
@@ -138,7 +138,7 @@ describe('the sections', () => {
     const u = path.join(FLEET, 'lnx-u01', 'home', 'u', '.cline', 'data');
     const state = JSON.parse(fs.readFileSync(path.join(u, 'globalState.json'), 'utf8'));
     const expected: string[] = [];
-    // every command or edits outside the workspace approved, while auto-approval is on (sql/39 safety_off)
+    // every command or edits outside the workspace approved, while auto-approval is on (sql/40 safety_off)
     const auto = state.autoApprovalSettings;
     for (const action of ['executeAllCommands', 'editFilesExternally'])
       if (auto.enabled === true && auto.actions[action] === true)

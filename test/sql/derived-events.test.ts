@@ -1,5 +1,5 @@
 /**
- * sql/12_int_derived_events.sql on hand-made rows: the `model:` change rows of SDK transcripts and the
+ * sql/14_int_derived_events.sql on hand-made rows: the `model:` change rows of SDK transcripts and the
  * `model:` / `permission mode:` rows of legacy task_metadata.json model_usage facts (spec 002 "Model rows",
  * "Permission rows"), and where they sort in events.
  */

@@ -1,5 +1,5 @@
 /**
- * sql/20 to sql/26 (the duplicate rule), sql/30_events.sql and sql/31_duplicates.sql on hand-made rows: which
+ * sql/20 to sql/25 (the duplicate rule), sql/30_events.sql and sql/31_duplicates.sql on hand-made rows: which
  * secondary rows (hooks-log, input-history, search-index) the duplicate rule drops, one-to-one, in the
  * fixed rule order hook_tool_call, hook_text, input_history, search_index.
  */
@@ -625,7 +625,7 @@ describe('search_index', () => {
   });
 
   // The document's text is the part before its first tool call (the reader's `text\n...\ntool_use\n...`
-  // layout): its hash is not that of the whole document text, and sql/13 takes the transcript text's
+  // layout): its hash is not that of the whole document text, and sql/20 takes the transcript text's
   // SHA-256 for either.
   it('pairs an assistant document with tool calls with the transcript row of its text before the first call', async () => {
     const db = await open([
@@ -643,7 +643,7 @@ describe('search_index', () => {
     ]);
     expect(await pairs(db)).toEqual([['search_index', 'search-index', 4, SDK, 4]]);
     expect(await keptSecondary(db)).toEqual([['search-index', 5, 'Listed.\ntool_use\ncall_9\nrun_commands\nls']]);
-    // sql/13's table is the build's own: sql/28 dropped it
+    // sql/20's primary rows are a CTE of its own: no table of them
     expect(await db.query(`select table_name from duckdb_tables() where table_name = 'int_duplicate_primary_rows'`)).toEqual([]);
   });
 

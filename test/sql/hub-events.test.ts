@@ -1,5 +1,5 @@
 /**
- * The duplicate rule of the hub event log (sql/28, sql/29; sql/21 int_duplicate_family), sessions and the
+ * The duplicate rule of the hub event log (sql/20, sql/22; sql/22 int_duplicate_open), sessions and the
  * token sums of events: on the rows the readers give for fixtures/hub-events (the log, and the transcript
  * and manifest of the one session still on disk), and on hand-made rows for the rule's edges.
  */

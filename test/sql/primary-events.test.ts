@@ -1,5 +1,5 @@
 /**
- * sql/10_int_primary_events.sql and sql/11_int_secondary_events.sql on hand-made rows: the sessions.db
+ * sql/10 to sql/12 (int_legacy_failed_rows, int_legacy_result_pairs, int_primary_events) and sql/13_int_secondary_events.sql on hand-made rows: the sessions.db
  * stand-in rule, model_usage facts kept out of the timeline, and the project_path each takes from
  * another record (sync-queue from taskHistory, search-index from the SDK manifest).
  */

@@ -1,6 +1,6 @@
 /**
- * sql/04_stores.sql: the store specification as the `stores` table, and its transcript_regex, the test
- * the models apply to tell a transcript's rows (sql/32 has_transcript, sql/12 SDK model rows).
+ * sql/06_stores.sql: the store specification as the `stores` table, and its transcript_regex, the test
+ * the models apply to tell a transcript's rows (sql/32 has_transcript, sql/14 SDK model rows).
  */
 import { describe, expect, it } from 'vitest';
 import { files, useModelDbs } from '../helpers/models.js';

@@ -4,7 +4,7 @@
  * with the time its block was last written (`providers.<id>.updatedAt`). The CLI writes a provider's block, its
  * `updatedAt` with it, on every run; an MCP bridge that overrides the provider or model for one run writes the old
  * defaults back afterwards and leaves `updatedAt` as the run left it (shared/spec 004): what sessions.driven_by
- * reads (sql/31_int_driven_by.sql). API keys, base URLs and every other value stay unread.
+ * reads (sql/32_sessions.sql, driven_by). API keys, base URLs and every other value stay unread.
  */
 import type { RowFields } from '../../core/row.js';
 import { epochMs, nonEmptyString, plainObject } from '../common/values.js';

@@ -32,7 +32,7 @@
  *   - any other event (schedules, tasks, notices, settings, ...): one `hub_event` row with its payload.
  *   - a record whose envelope_json is not a JSON object: one `parser:` row.
  * Token counts and cost are only on the message rows (as in a transcript) and on `usage` rows, which
- * exist only where no run result holds the request; the duplicate rule (sql/28, sql/29) drops the rows a
+ * exist only where no run result holds the request; the duplicate rule (sql/20, sql/22) drops the rows a
  * transcript or manifest of the host already records, so the sums of `events` count each request once.
  *
  * The db is read through a private copy (evidence/sqlite-copy.ts), twice: the run results first (which

@@ -1,21 +1,40 @@
--- int_duplicate_pairs and the passes that fill it: which secondary rows (hooks-log, input-history,
--- search-index, hub-events) a primary row on the same host already records. Inputs:
--- int_duplicate_candidates (sql/20, sql/28: the rows of each rule, their keys and coordinates, no text).
--- Grain: one row per dropped secondary row, with the primary row that absorbed it (row_ids of raw_events).
--- This file creates the empty table and the passes; sql/22 to sql/25 run them, one rule each, and sql/29
--- the three rules of the hub event log; the last rule, hub_search (sql/29_int_duplicate_pairs_hub_search),
--- pairs secondary rows with each other, once, without these passes.
+-- int_duplicate_pairs: which secondary rows (hooks-log, input-history, search-index, hub-events) a primary row on
+-- the same host already records. Inputs: int_duplicate_rules (sql/21), int_duplicate_candidates (sql/20).
+-- Grain: one row per dropped secondary row, with the primary row that absorbed it (row_ids of raw_events). The
+-- last rule, hub_search (sql/23), adds its pairs after these.
 --
--- The rule is one-to-one per rule: a primary row absorbs at most one secondary row of each rule (one copy
--- per secondary store: a prompt in the transcript, the input history and the search index drops both
--- copies) and a secondary row is dropped for at most one primary row. Rules run in a fixed order
--- (hook_tool_call, hook_text, input_history, search_index, hub_message, hub_usage, hub_session) and pair
--- rows within a group, the candidates of one key. A rule runs in rounds, each on the rows earlier rounds left: the round's passes,
--- in this order, then the next round, until a round pairs nothing (warehouse/build.ts repeats the rule's
--- file; there is no cap on rounds: each round that goes on has paired at least one more secondary row,
--- of which there are finitely many). Each pass is a few sorts and windows over the group rows, so a round
--- costs what its rows cost, never the pairs a group could form (the rule this replaces held every
--- candidate pair with both texts: 10 x 100 `continue` prompts and 1,000 history lines ran out of memory):
+-- The rule is one-to-one per rule: a primary row absorbs at most one secondary row of each rule (one copy per
+-- secondary store: a prompt in the transcript, the input history and the search index drops both copies) and a
+-- secondary row is dropped for at most one primary row. The rules run in the order of int_duplicate_rules, each
+-- pairing rows within a group, the candidates of one key. A rule runs in rounds, each on the rows earlier rounds
+-- left: the passes its row names, in that order, then the next round, until a round pairs nothing
+-- (warehouse/model-run.ts runs the statements after the repeat line for each rule, with round = 1, 2, ...; there
+-- is no cap on rounds: each round that goes on has paired at least one more secondary row, of which there are
+-- finitely many). Ties are broken by (file, line, seq, kind, session) and last by row_id, so the pairs are the
+-- same on every build of the same evidence.
+create or replace table int_duplicate_pairs (
+    rule VARCHAR,
+    round_number INTEGER,
+    pass VARCHAR,
+    distance_ms BIGINT,
+    secondary_row_id UUID,
+    primary_row_id UUID
+);
+
+comment on table int_duplicate_pairs is 'The secondary rows the duplicate rule dropped, each with the row that already records it. Grain: one row per dropped secondary row (secondary_row_id).';
+comment on column int_duplicate_pairs.rule is 'The rule that paired them (int_duplicate_rules.rule, or hub_search).';
+comment on column int_duplicate_pairs.round_number is 'The round of the rule that paired them (1, 2, ...).';
+comment on column int_duplicate_pairs.pass is 'The pass of the round that paired them: nearest, in_order or undated (the passes below).';
+comment on column int_duplicate_pairs.distance_ms is 'Milliseconds between the two rows (0 for the search index and an undated history line; null for hub_search).';
+comment on column int_duplicate_pairs.secondary_row_id is 'row_id of the dropped secondary row.';
+comment on column int_duplicate_pairs.primary_row_id is 'row_id of the row that records it and stays (for hub_search, the hub-events row).';
+
+-- The passes, as table macros of this model (they read the pairs made so far): int_duplicate_open (the candidates
+-- of a rule still open), then int_duplicate_nearest, int_duplicate_in_order and int_duplicate_undated, each
+-- returning the pairs one pass of one round makes for one rule (rule, pass, distance_ms, secondary_row_id,
+-- primary_row_id). Each pass is a few sorts and windows over the group rows, so a round costs what its rows
+-- cost, never the pairs a group could form (the rule this replaces held every candidate pair with both texts:
+-- 10 x 100 `continue` prompts and 1,000 history lines ran out of memory):
 --   nearest   both sides merged by the rule's coordinate (time; record position for the search index),
 --             copies at one coordinate interleaved primary first, in file order. Each row chooses the
 --             nearest row of the other side within the window (at equal distance, the pair whose primary
@@ -31,14 +50,6 @@
 --             file holds the newest prompts, oldest first, so its lines are the last uses of their texts.
 -- Ties are broken by (file, line, seq, kind, session) and last by row_id, so the pairs are the same on
 -- every build of the same evidence.
-create or replace table int_duplicate_pairs (
-    rule VARCHAR,
-    round_number INTEGER,
-    pass VARCHAR,
-    distance_ms BIGINT,
-    secondary_row_id UUID,
-    primary_row_id UUID
-);
 
 -- The candidates of one rule that no earlier rule, round or pass paired, in groups that still have rows
 -- of both sides. Every pass pairs two rows only when their group_key is equal, so a collision of
@@ -212,3 +223,17 @@ select rule_name as rule, 'undated' as pass, 0::BIGINT as distance_ms, s.row_id 
 from secondaries as s
 join primaries as p on p.group_hash = s.group_hash and p.newest_first = s.newest_first
 where p.group_key = s.group_key;
+
+-- repeat: until a run inserts no row
+-- for each row of: select rule, window_ms, passes from int_duplicate_rules order by rule_order
+insert into int_duplicate_pairs by name
+select *, {{round}} as round_number from int_duplicate_nearest({{rule}}, {{window_ms}}::BIGINT)
+where list_contains({{passes}}, 'nearest');
+
+insert into int_duplicate_pairs by name
+select *, {{round}} as round_number from int_duplicate_in_order({{rule}}, {{window_ms}}::BIGINT)
+where list_contains({{passes}}, 'in_order');
+
+insert into int_duplicate_pairs by name
+select *, {{round}} as round_number from int_duplicate_undated({{rule}})
+where list_contains({{passes}}, 'undated');

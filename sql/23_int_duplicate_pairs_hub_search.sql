@@ -1,6 +1,6 @@
 -- Rule hub_search (issue 27): a 3.x session whose transcript is gone (deleted by hand, not collected) keeps its
 -- messages in two secondary stores, the hub event log (hub-events) and the search index (session-search.db). Both
--- rows stay, as no transcript row absorbs either (sql/25, sql/29), so each prompt was two user rows. Here a
+-- rows stay, as no transcript row absorbs either (sql/22), so each prompt was two user rows. Here a
 -- search-index message document the search_index rule left is dropped for the hub-events row of the same host,
 -- session and turn type with the same call id (tool documents) or text (any other; an assistant document's part
 -- before its first tool call, as sql/20), one-to-one: the k-th document of a key pairs with the k-th hub row of that

@@ -1,5 +1,5 @@
 -- int_secondary_events: rows of the secondary stores (search-index, input-history, hooks-log, hub-events),
--- which repeat what a transcript may still hold; sql/20 to sql/29 decide which of them a primary row already
+-- which repeat what a transcript may still hold; sql/20 to sql/23 decide which of them a primary row already
 -- records. hub-events rows pass as the reader wrote them: they carry the session record's cwd, as the
 -- manifest does.
 -- Inputs: raw_events. Grain: one row per secondary reader row.
@@ -27,3 +27,6 @@ final as (
 )
 
 select * from final;
+
+comment on view int_secondary_events is 'The rows of the secondary stores (search-index, input-history, hooks-log, hub-events), which may repeat a transcript; search-index rows with the manifest''s project path. Grain: one row per secondary reader row; the columns of raw_events.';
+{{int_secondary_events_column_comments}}

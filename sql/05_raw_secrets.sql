@@ -2,7 +2,7 @@
 -- manifests name (load/partition.ts, write/redact-row.ts). Empty when every load kept secrets
 -- (`--keep-secrets`). Grain: one row per secret found in one column of one row. Never holds a secret
 -- value. Lines written before `column_name` existed held secrets of `text` only, and read as 'text'.
--- row_id is that of the row in raw_events (sql/00 row_id_of); null on lines written before file_row existed.
+-- row_id is that of the row in raw_events (sql/01 row_id_of); null on lines written before file_row existed.
 create or replace view raw_secrets as
 select
     row_id_of(host, store, source_file, file_row) as row_id,

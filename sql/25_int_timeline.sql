@@ -1,5 +1,5 @@
 -- int_timeline: the rows of the hunt timeline, unordered (events sorts them; sessions aggregates them
--- without paying for a sort of every text). Inputs: int_primary_events, int_secondary_paired (sql/26),
+-- without paying for a sort of every text). Inputs: int_primary_events, int_secondary_paired (sql/24),
 -- int_derived_events. Grain: one row per event, same columns as raw_events. Every primary row, every
 -- secondary row the duplicate rule did not drop, and the derived model and permission-mode change rows.
 create or replace view int_timeline as
@@ -18,3 +18,6 @@ final as (
 )
 
 select * from final;
+
+comment on view int_timeline is 'The rows of the hunt timeline, unordered: every primary row, every secondary row the duplicate rule kept, the derived rows. Grain: one row per event; the columns of raw_events.';
+{{int_timeline_column_comments}}

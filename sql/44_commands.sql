@@ -1,7 +1,7 @@
 -- commands: every shell command call of the agent (tool_calls of call_type command), with the command as a shell
 -- would read it: the one definition of "a command Cline ran or asked to run" for the hunts, the report's top
 -- commands and the README's examples (issue 27). A final-answer tool is never a command, whatever its text says.
--- Inputs: tool_calls (sql/40). Grain: one row per command call (row_id); a 3.x run_commands call of several
+-- Inputs: tool_calls (sql/43). Grain: one row per command call (row_id); a 3.x run_commands call of several
 -- commands is one row, its commands on lines of their own.
 --   command       the text as recorded
 --   command_read  shell_read(command) (sql/37): the text, the base64 payloads piped into a shell decoded, the

@@ -1,8 +1,8 @@
--- tool_calls: every tool call of the agent in events, with what kind of call it is and how its approval stood:
--- the one definition of "a command", "a file tool", "a final answer" and "ran without a human approving" for the
--- hunts, the report and the README (issue 27). Inputs: int_timeline, safety_off (sql/39). Grain: one row per
--- tool_use row of events (row_id). int_denied_calls: (host, session, call id) of each call a result of which says it
--- was denied or not approved; one row per such call. int_tool_calls: tool_calls without the text, one row per call.
+-- int_tool_calls: every tool call of the agent in events, with what kind of call it is and how its approval stood,
+-- without its text (the view tool_calls, sql/43, adds it): the one definition of "a command", "a file tool", "a
+-- final answer" and "ran without a human approving" for the hunts, the report and the README (issue 27). Inputs:
+-- int_timeline, safety_off (sql/40), int_fork_switches (sql/39), int_denied_calls (sql/41). Grain: one row per
+-- tool_use row of events (row_id).
 --   call_type  final answer (is_final_answer_tool: never a command or a file access, whatever its text names),
 --              command (is_command_call), file (file_tool_operation), mcp, browser, web, or other
 --   approval   denied     a result of the call says the user denied it or it was not approved: it never ran
@@ -21,14 +21,6 @@
 -- (raw_events, by row_id), which the warehouse never copies. As one view over int_timeline, each of a hunt's reads
 -- of it evaluated the timeline's joins again and scanned every tool result: the pack went past the MCP server's
 -- 30 s limit on the demo fleet of a loaded machine.
-create or replace table int_denied_calls as
-select distinct host, session_id, tool_use_id
-from int_timeline
-where turn_type = 'tool_result' and tool_use_id is not null
-  and regexp_matches(text,
-    'was not approved|denied by the user|user denied|The user denied this operation|user rejected|rejected by the user|requires approval in a TTY session|Tool approval requires an interactive session',
-    'i');
-
 create or replace table int_tool_calls as
 with calls as (
     select * exclude (text)
@@ -136,13 +128,8 @@ left join approving_fork_editors as fa on fa.host = t.host and fa.home = t.home 
     and t.kind like 'ask:%'
 left join fork_approved_commands as fc on fc.row_id = t.row_id;
 
-create or replace view tool_calls as
-select c.*, r.text
-from int_tool_calls as c
-join (select row_id, text from raw_events where turn_type = 'tool_use') as r on r.row_id = c.row_id;
-
-comment on view tool_calls is 'Every tool call of the agent in events, with its kind (final answer, command, file, mcp, browser, web, other) and how its approval stood (denied, asked, auto, unknown). Grain: one row per tool_use row of events (row_id); the columns of events, then call_type, approval and approval_reason.';
-{{tool_calls_column_comments}}
-comment on column tool_calls.call_type is 'final answer (attempt_completion, submit_and_exit, plan_mode_respond, ...: never a command or a file access), command, file, mcp, browser, web or other.';
-comment on column tool_calls.approval is 'denied (a result says so: it never ran), asked (a legacy ask: message of Cline), auto (ran with no human approving: a legacy say: message, a hook''s autoApprove, a yolo session, a command in a home whose settings approve every command, or a Roo Code or Kilo Code call its own settings in that editor approve), unknown (a fork''s ask:, written whether or not a person approved, included).';
-comment on column tool_calls.approval_reason is 'What the evidence says about the approval, in words; null when unknown.';
+comment on table int_tool_calls is 'Every tool call of the agent with its kind and how its approval stood, without its text (tool_calls adds it). Grain: one row per tool_use row of events (row_id); the columns of events but text, then call_type, approval and approval_reason.';
+{{int_tool_calls_column_comments}}
+comment on column int_tool_calls.call_type is 'final answer, command, file, mcp, browser, web or other (tool_calls.call_type).';
+comment on column int_tool_calls.approval is 'denied, asked, auto or unknown (tool_calls.approval).';
+comment on column int_tool_calls.approval_reason is 'What the evidence says about the approval, in words; null when unknown.';

@@ -1,7 +1,5 @@
--- raw_events: every row every reader wrote, as stored in the Parquet partitions
--- OUT/parquet/events/<host>/<store>/*.parquet. Grain: one row per reader row, named by row_id.
--- host and store are columns of every Parquet file (always VARCHAR: a host named 0042 stays text); the
--- folder names are no hive keys, and are not parsed (hive_partitioning = false).
+-- The macros of a row that several models share: row_id_of, a row's identity (raw_events, raw_secrets), and
+-- is_recorded_time, what counts as a time a source recorded (sessions, the report).
 --
 -- row_id is the one identity of a row, which every model joins on: the MD5 (128 bits) of (host, store,
 -- source_file, file_row), as a UUID: stored in 16 bytes (joins as fast as a 128-bit integer), printed
@@ -27,13 +25,3 @@ create or replace macro row_id_of(host, store, source_file, file_row) as
 -- or local_clock: a wall clock read in the host's zone), which session spans and the report count; a
 -- file's mtime (moved by every copy of the evidence) and a time taken from another record do not.
 create or replace macro is_recorded_time(timestamp_source) as coalesce(timestamp_source in ('recorded', 'local_clock'), false);
-
-create or replace view raw_events as
-select
-    row_id_of(host, store, source_file, file_row) as row_id,
-    *
-from {{events_source}};
-
-comment on view raw_events is 'Every row every reader wrote, as stored in the Parquet partitions. Grain: one row per reader row (row_id).';
--- every column is documented by the row schema (core/records.ts COLUMNS, warehouse/record-comments.ts)
-{{raw_events_column_comments}}

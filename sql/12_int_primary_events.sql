@@ -1,10 +1,10 @@
 -- int_primary_events: the rows of primary stores that belong in the timeline.
--- Inputs: raw_events, int_legacy_failed_rows (below), int_task_history_pairs (sql/09). Grain: one row per
--- primary reader row kept.
+-- Inputs: raw_events, int_task_history_pairs (sql/09), int_legacy_failed_rows (sql/10), int_legacy_result_pairs
+-- (sql/11). Grain: one row per primary reader row kept.
 -- Rules:
 --   * sessions-db rows are kept only for sessions with no SDK manifest on the same host (the manifest is
 --     the better record; sessions.db stands in for a manifest that is gone).
---   * task_metadata model_usage facts are not timeline rows; sql/12 derives `model:` and
+--   * task_metadata model_usage facts are not timeline rows; sql/14 derives `model:` and
 --     `permission mode:` rows from them.
 --   * sync-queue rows take project_path from the task's taskHistory entry (cwdOnTaskInitialization) in
 --     the same home.
@@ -20,75 +20,6 @@
 --     is_error; a tool with no result row takes it on its tool_use row. The 1.x CLI writes `Command
 --     executed.` whatever the exit code, so its failed commands cannot be told.
 -- The transcript stores otherwise pass through without a join on their texts.
--- int_legacy_failed_rows: the row_ids of raw_events that take is_error from a legacy failure report (the
--- rule "Legacy failures" below). Inputs: raw_events. Grain: one row per row_id.
--- A table, built once, rather than CTEs of the view: the report is found by a regular expression on request
--- texts, which every read of int_primary_events would scan again, and a view holding those CTEs kept DuckDB
--- from reading only the columns a query of it uses (every text was read for sessions' counts).
-create or replace table int_legacy_failed_rows as
--- the request rows that report a failed tool, by file and line (no text leaves this CTE)
-with legacy_failure_reports as (
-    select host, source_file, source_line
-    from raw_events
-    where store in ('vscode-tasks', 'cline-tasks')
-      and kind = 'say:api_req_started'
-      and starts_with(text, '[')
-      and regexp_matches(text, '^\[[a-z_]+ for [^\n]*\] Result:\n(Command failed with exit code -?[0-9]+|The tool execution failed with the following error:)')
-),
-
-legacy_tool_uses as (
-    select u.host, u.source_file, u.source_line, u.tool_use_id, u.row_id
-    from raw_events as u
-    semi join legacy_failure_reports as f on f.host = u.host and f.source_file = u.source_file
-    where u.store in ('vscode-tasks', 'cline-tasks') and u.turn_type = 'tool_use' and u.tool_use_id is not null
-),
-
--- the tool_use each failure report answers: the last one before it in the file
-legacy_failed_tools as (
-    select f.host, f.source_file, arg_max(u.tool_use_id, u.source_line) as tool_use_id, arg_max(u.row_id, u.source_line) as tool_use_row_id
-    from legacy_failure_reports as f
-    join legacy_tool_uses as u on u.host = f.host and u.source_file = f.source_file and u.source_line < f.source_line
-    group by f.host, f.source_file, f.source_line
-)
-
-select r.row_id
-from raw_events as r
-join legacy_failed_tools as t
-    on t.host = r.host and t.source_file = r.source_file and t.tool_use_id = r.tool_use_id
-where r.turn_type = 'tool_result'
-union
-select t.tool_use_row_id
-from legacy_failed_tools as t
-anti join (select host, source_file, tool_use_id from raw_events where turn_type = 'tool_result' and tool_use_id is not null) as r
-    on r.host = t.host and r.source_file = t.source_file and r.tool_use_id = t.tool_use_id;
-
--- int_legacy_result_pairs: the legacy_result rule of the duplicate rule (issue 27). A legacy task's request
--- carries each tool's result back to the model; the reader gives each a `request:tool_result` row
--- (readers/shapes/request-results.ts). Where the task's ui_messages.json also records that call's result as a
--- message of its own (command_output, mcp_server_response, browser_action_result: the same call id in the same
--- file), the request's copy is dropped and the message kept, so a result is one row of events (a file read, a
--- denied command and most tools have no such message: their request copy is the result). Inputs: raw_events.
--- Grain: one row per dropped request copy, with the first result message of its call (sql/31 lists them in
--- duplicates).
-create or replace table int_legacy_result_pairs as
-with request_copies as (
-    select row_id, host, source_file, tool_use_id
-    from raw_events
-    where store in ('vscode-tasks', 'cline-tasks') and kind = 'request:tool_result' and tool_use_id is not null
-),
-
-result_messages as (
-    select host, source_file, tool_use_id, arg_min(row_id, [source_line, source_seq]) as kept_row_id
-    from raw_events
-    where store in ('vscode-tasks', 'cline-tasks') and turn_type = 'tool_result' and kind <> 'request:tool_result'
-      and tool_use_id is not null
-    group by all
-)
-
-select r.row_id as dropped_row_id, m.kept_row_id
-from request_copies as r
-join result_messages as m on m.host = r.host and m.source_file = r.source_file and m.tool_use_id = r.tool_use_id;
-
 create or replace view int_primary_events as
 with manifest_sessions as (
     select distinct host, session_id from raw_events where store = 'sdk-sessions' and kind = 'session_start'
@@ -163,3 +94,6 @@ final as (
 )
 
 select * from final;
+
+comment on view int_primary_events is 'The rows of the primary stores that belong in the timeline: sessions.db only without a manifest, sync-queue rows with their task''s project path, totals and legacy failures set, a request''s copy of a result its task records dropped. Grain: one row per primary reader row kept; the columns of raw_events.';
+{{int_primary_events_column_comments}}

@@ -15,7 +15,7 @@
 --     first prompt gives `permission mode: <mode>`, a prompt in another mode than the one before it
 --     `permission mode: <old> -> <new>`; the row sorts just before the prompt (source_seq - 1).
 -- A derived row's row_id is the MD5 of ('derived', its kind, the text of the row_id of the row it derives
--- from), a UUID as raw_events' row_id (sql/00), so it is unique and stable as that one is; its other
+-- from), a UUID as raw_events' row_id (sql/01), so it is unique and stable as that one is; its other
 -- columns are those of that row.
 create or replace table int_derived_events as
 with sdk_message_rows as (
@@ -142,3 +142,6 @@ final as (
 )
 
 select * from final;
+
+comment on table int_derived_events is 'The system rows derived across records: model: and permission mode: changes of SDK transcripts and legacy tasks. Grain: one row per change; the columns of raw_events, most of them those of the row it derives from.';
+{{int_derived_events_column_comments}}

@@ -1,6 +1,6 @@
 -- safety_off: the settings and mode changes that let Cline act without a human approving, one row each: the one
 -- definition the `safety-turned-off` hunt, the report's safety section and the approval state of tool_calls
--- (sql/40) share (issue 27). Inputs: settings (sql/38), int_timeline (mode changes). Grain: one row per setting
+-- (sql/43) share (issue 27). Inputs: settings (sql/38), int_timeline (mode changes). Grain: one row per setting
 -- or mode row of events that turns approval off (row_id).
 --   yolo mode             yoloModeToggled=true (home or task): every action approved without asking
 --   every command         autoApprovalSettings.actions.executeAllCommands=true, in a home's file only while the
@@ -21,30 +21,6 @@
 --   yolo mode             Kilo Code's yoloMode=true (AutoApprovalHandler: every ask approved)
 -- Each agent's settings are matched with its own: one editor database holds Cline's and Roo Code's side by side.
 -- The default auto-approval (read files, safe commands), toolAutoApprove=false, disabled tools and plan/act
--- changes are not in it.
-
--- int_fork_switches: Roo Code's and Kilo Code's switches of one state database, per agent, also read by sql/40: the
--- master switch autoApprovalEnabled (unset: off in Roo Code, on in Kilo Code, their ClineProvider.getState defaults),
--- alwaysAllowExecute (commands approved by their lists at all), whether allowedCommands holds `*` (every command),
--- whether edits are approved at all, and the command lists, lower-cased (their matching is case-blind).
-create or replace table int_fork_switches as
-select
-    host,
-    source_file,
-    agent,
-    any_value(home) as home,
-    any_value(client) as client,
-    min(scope) as scope,
-    coalesce(bool_or(setting_value = 'true') filter (where setting_name = 'autoApprovalEnabled'), agent = 'kilo-code') as enabled,
-    coalesce(bool_or(setting_value = 'true') filter (where setting_name = 'alwaysAllowExecute'), false) as executes,
-    coalesce(bool_or(setting_value = '*') filter (where setting_name = 'allowedCommands'), false) as any_command,
-    coalesce(bool_or(setting_value = 'true') filter (where setting_name = 'alwaysAllowWrite'), false) as writes,
-    coalesce(list(distinct lower(setting_value)) filter (where setting_name = 'allowedCommands' and setting_value <> ''), []) as allowed_commands,
-    coalesce(list(distinct lower(setting_value)) filter (where setting_name = 'deniedCommands' and setting_value <> ''), []) as denied_commands
-from settings
-where agent in ('roo-code', 'kilo-code') and kind = 'state_setting'
-group by host, source_file, agent;
-
 create or replace table safety_off as
 with enabled_files as (
     select distinct host, source_file, agent

@@ -1,6 +1,6 @@
 -- file_accesses: every path a tool call of the agent names, resolved against the session's working folder and
 -- the home before anything calls it a profile, a credential or a key: the one definition of "the agent read or
--- wrote this file" for the hunts (issue 27). Inputs: tool_calls (sql/40). Grain: one row per
+-- wrote this file" for the hunts (issue 27). Inputs: tool_calls (sql/43). Grain: one row per
 -- (tool call row_id, path) named.
 --   via file tool  each "path" of a file tool's input, and each entry of a "paths" list; operation read, list or
 --                  write (file_tool_operation)
