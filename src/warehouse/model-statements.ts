@@ -56,7 +56,12 @@ function stripComments(sql: string): string {
 
 const NAME = `"?([A-Za-z_][A-Za-z0-9_]*)"?`;
 const PATTERNS: ReadonlyArray<readonly [StatementKind, RegExp]> = [
-  ['create-table', new RegExp(String.raw`^create\s+(?:or\s+replace\s+)?table\s+(?:if\s+not\s+exists\s+)?${NAME}`, 'i')],
+  // a temp table too: one a model file drops (sql/29's hub_search_rows) is the host build's alone, never
+  // rebuilt over the whole fleet by the assembly of fleet.duckdb
+  [
+    'create-table',
+    new RegExp(String.raw`^create\s+(?:or\s+replace\s+)?(?:temp\s+|temporary\s+)?table\s+(?:if\s+not\s+exists\s+)?${NAME}`, 'i'),
+  ],
   ['create-view', new RegExp(String.raw`^create\s+(?:or\s+replace\s+)?view\s+(?:if\s+not\s+exists\s+)?${NAME}`, 'i')],
   ['insert', new RegExp(String.raw`^insert\s+(?:or\s+\w+\s+)?into\s+${NAME}`, 'i')],
   ['drop-table', new RegExp(String.raw`^drop\s+table\s+(?:if\s+exists\s+)?${NAME}`, 'i')],
