@@ -101,7 +101,7 @@ test: build imports lint
 	TZ=UTC npx vitest run
 
 bench: build
-	node dist/bench/run.js $(if $(SMALL),--small,)
+	node dist/bench/run.js $(if $(SMALL),--small,) $(if $(SCALE_HOSTS),--scale-hosts $(SCALE_HOSTS),)
 
 # The real-producer corpus (issue 11, corpus/README.md): installs the latest release of each major of the npm
 # package `cline`, drives it against a scripted local model server and rewrites fixtures/real-producer/.

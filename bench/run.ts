@@ -1,5 +1,6 @@
 /**
- * `make bench` / `node dist/bench/run.js [--small] [--rounds N] [--dir D] [--seed N] [--only core,memory,hosts]`: generates (or reuses)
+ * `make bench` / `node dist/bench/run.js [--small] [--rounds N] [--dir D] [--seed N] [--only core,memory,hosts]
+ * [--scale-hosts 500,2000,5000] [--scale-generated 600]`: generates (or reuses)
  * the synthetic fleet under D (default /tmp/clinetrail-bench, never inside the repository), then measures,
  * in interleaved rounds, each as its own process under `/usr/bin/time -v`:
  *   full     clinetrail load of the fleet into a fresh OUT
@@ -21,7 +22,11 @@
  * and of bench/hunts.ts:
  *   hunts    the hunt pack on the core fleet (ordinary work: every finding a false positive), timed, its
  *            findings counted per hunt (docs/BENCHMARKS.md)
- * `--only` picks groups (default all five): core (the seven above), memory, hosts, duplicates, hunts.
+ * and of bench/scale.ts (once, not per round: its loads take minutes each):
+ *   scale    fleets of 500, 2,000 and 5,000 copies of the demo host (--scale-hosts; SMALL 50,200) and the
+ *            600-host generated fleet (--scale-generated; SMALL 20, 0 for none): load, hunt and
+ *            whole-timeline query, peak RSS and time per host (issue 26)
+ * `--only` picks groups (default all six): core (the seven above), memory, hosts, duplicates, hunts, scale.
  * Prints a table plus a JSON summary (also written to D/bench-summary.json). Ratios are taken per
  * round, then the median over rounds is reported (feasibility.md: this machine is noisy).
  */
@@ -35,6 +40,7 @@ import { checkDir, existingFleet, generateFleet, type FleetManifest, type Genera
 import { fmt, median, run, table, timed, type Measured } from './measure.js';
 import { coreFleet, huntPack, huntsText } from './hunts.js';
 import { hostOverhead, memoryScaling, type HostsResult, type MemoryResult, type ScalingContext } from './scaling.js';
+import { scaleGroup, scaleText } from './scale.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -43,7 +49,7 @@ const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
 const MEASURES = ['full', 'rerun', 'make_rerun', 'changed', 'shards', 'floor', 'floor_tokens', 'duckdb'] as const;
 /** Shard loads of the shards measure, all at once: one per core of these 2-core machines. */
 const SHARDS = 2;
-const GROUPS = ['core', 'memory', 'hosts', 'duplicates', 'hunts'] as const;
+const GROUPS = ['core', 'memory', 'hosts', 'duplicates', 'hunts', 'scale'] as const;
 type Group = (typeof GROUPS)[number];
 type MeasureName = (typeof MEASURES)[number];
 
@@ -386,6 +392,8 @@ async function main(): Promise<void> {
       dir: { type: 'string', default: '/tmp/clinetrail-bench' },
       seed: { type: 'string', default: '1' },
       only: { type: 'string', default: GROUPS.join(',') },
+      'scale-hosts': { type: 'string' },
+      'scale-generated': { type: 'string' },
     },
   });
   if (!fs.existsSync(CLI)) throw new Error(`bench: ${CLI} not found; run make build first`);
@@ -411,6 +419,18 @@ async function main(): Promise<void> {
   if (want('hunts')) {
     const r = await huntPack(ctx);
     reports.hunts = { text: huntsText(r, rounds), summary: { ...r }, line: { hunts_s: r.wall_s, hunt_findings: r.findings } };
+  }
+  if (want('scale')) {
+    const tiny = (values['scale-hosts'] ?? (small ? '50,200' : '500,2000,5000')).split(',').filter(Boolean).map(Number);
+    const generated = Number(values['scale-generated'] ?? (small ? 20 : 600));
+    if (tiny.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(generated) || generated < 0)
+      throw new Error('bench: --scale-hosts takes a comma list of host counts, --scale-generated a host count (0: none)');
+    const r = await scaleGroup(ctx, tiny, generated);
+    reports.scale = {
+      text: scaleText(r),
+      summary: { ...r },
+      line: { per_host_growth: r.per_host_growth, load_rss_met: r.load_rss_met, read_rss_met: r.read_rss_met },
+    };
   }
   const done = GROUPS.filter((g) => reports[g]);
   const extra = (pick: (r: Report) => Record<string, unknown>) =>

@@ -1,0 +1,46 @@
+/**
+ * How the assembly of fleet.duckdb reads the model files (warehouse/model-statements.ts): every
+ * statement of `sql/` that creates a table, a temp table too, is classified as one, so that a table a
+ * model file drops is the host build's alone and the assembly never computes it over the whole fleet
+ * (issue 26: sql/23's `create temp table hub_search_rows` ran there as written, a window over every
+ * secondary row of the fleet, the one step of the assembly that grew with the hosts).
+ */
+import { describe, expect, it } from 'vitest';
+import { allModelStatements, placeholders } from '../../src/warehouse/model-run.js';
+import { buildOnlyTables } from '../../src/warehouse/host-models.js';
+import { classify } from '../../src/warehouse/model-statements.js';
+
+const vars = placeholders('/nonexistent-out', { parquet: [], inventory: [], secrets: [] }, false);
+
+/** A statement's text without its line comments, on one line. */
+const bare = (sql: string) =>
+  sql
+    .replace(/--[^\n]*/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+describe('model statements', () => {
+  it('classifies every create ... table of the model files, temp tables too', async () => {
+    const creates = (await allModelStatements(vars)).filter((s) =>
+      /^create (or replace )?(temp |temporary )?table /i.test(bare(s.sql)),
+    );
+    expect(
+      creates.some((s) => /^create temp table /i.test(bare(s.sql))),
+      'the model files hold a temp table',
+    ).toBe(true);
+    for (const s of creates)
+      expect({ sql: bare(s.sql).slice(0, 60), kind: s.kind }).toEqual({ sql: bare(s.sql).slice(0, 60), kind: 'create-table' });
+  });
+
+  it('counts the temp table sql/23 drops among the tables only the host build makes', async () => {
+    expect(await buildOnlyTables(vars)).toContain('hub_search_rows');
+  });
+
+  it('reads a temp table name and leaves other statements alone', () => {
+    expect(classify('create temporary table if not exists "T1" as select 1')).toMatchObject({
+      kind: 'create-table',
+      target: 't1',
+    });
+    expect(classify('create or replace macro m(x) as x')).toMatchObject({ kind: 'other', target: null });
+  });
+});
