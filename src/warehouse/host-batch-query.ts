@@ -1,0 +1,111 @@
+/**
+ * Queries over a few hosts at a time (issue 26: hunts within DuckDB's memory limit whatever the fleet's
+ * size). A question that looks inside one host at a time (a hunt whose header says `scope: host`) need not
+ * bind views over every part of the fleet, nor recompute the whole fleet's timeline: each batch of hosts
+ * (those of the model build, warehouse/host-models.ts `batches`) gets a warehouse of its own, in memory,
+ * assembled from the model files exactly as fleet.duckdb is (warehouse/build.ts `assembly`) but over that
+ * batch's partitions and per-host model files only. Its timeline (`int_timeline`, which events, tool_calls,
+ * commands and file_accesses read) is computed once per batch into a table rather than once per query.
+ * The connection is then closed in the query sandbox as a query's is (warehouse/query-sandbox.ts), so a
+ * hunt runs under the same rules on a batch as on fleet.duckdb.
+ *
+ * The rows of a host in its batch's warehouse are its rows in fleet.duckdb: every model rule is local to a
+ * host (docs/ARCHITECTURE.md "The models, host by host"). Only the fleet-wide views (`hosts`, `load_runs`:
+ * run records) differ, and a batch has no run records: a question that reads them is not one host's.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { type HostModelsRecord, readModelSchema } from '../core/model-layout.js';
+import { assembly, settingValue } from './build.js';
+import { openDuckDB } from './duckdb-open.js';
+import { batches, buildOnlyTables, type HostSources, hostModelsCurrent, hostSources } from './host-models.js';
+import { placeholders, runModels, type SourceFiles, setOutStatement } from './model-run.js';
+import { modelsVersion } from './models-version.js';
+import { mergedGroups } from './part-schemas.js';
+import { allowedDirectories, queryError, sandboxSettings } from './query-sandbox.js';
+import { createQueryTemp } from './query-temp.js';
+
+/**
+ * The views a batch computes once into a table of the same rows: read by most hunts (events is it sorted,
+ * tool_calls, commands and file_accesses read it) and by the join of each finding to its evidence row.
+ */
+const COMPUTED_ONCE = ['int_timeline'] as const;
+
+/** One batch of hosts: their partitions' files and their models' commit records. */
+export interface HostBatch {
+  hosts: string[];
+  files: SourceFiles;
+  records: HostModelsRecord[];
+}
+
+/**
+ * The fleet's hosts in the batches of the model build, each with its current models. A host whose
+ * models are missing or not those of its partitions is an error naming it (`clinetrail models` builds them).
+ */
+export async function hostBatches(outDir: string): Promise<HostBatch[]> {
+  const version = await modelsVersion();
+  return batches(await hostSources(outDir)).map((batch) => {
+    const files: SourceFiles = { parquet: [], inventory: [], secrets: [] };
+    const records = batch.map((h: HostSources) => {
+      const record = hostModelsCurrent(outDir, h, version);
+      if (record === null)
+        throw new Error(`query: the models of host ${h.host} are not those of its partitions; run clinetrail models --out OUT`);
+      files.parquet.push(...h.files.parquet);
+      files.inventory.push(...h.files.inventory);
+      files.secrets.push(...h.files.secrets);
+      return record;
+    });
+    for (const list of Object.values(files)) list.sort();
+    return { hosts: batch.map((h) => h.host), files, records };
+  });
+}
+
+/** Assembles the batch's warehouse on `conn` (an in-memory database) and computes its COMPUTED_ONCE views. */
+async function assembleBatch(conn: DuckDBConnection, outDir: string, batch: HostBatch): Promise<void> {
+  const version = await modelsVersion();
+  const schema = readModelSchema(outDir, version);
+  if (schema === null) throw new Error(`query: OUT has no models of this version; run clinetrail models --out OUT`);
+  const parquetGroups = mergedGroups(batch.records.map((r) => r.event_parts));
+  const vars = placeholders(outDir, { ...batch.files, parquetGroups }, false);
+  await conn.run('begin transaction');
+  await runModels(conn, vars, assembly(outDir, schema, batch.records, await buildOnlyTables(vars)));
+  for (const view of COMPUTED_ONCE) {
+    const table = `clinetrail_${view}`;
+    await conn.run(`create table ${table} as select * from ${view}`);
+    // the views over it bind it again on each query, so they read the table from now on
+    await conn.run(`create or replace view ${view} as select * from ${table}`);
+  }
+  await conn.run('commit');
+}
+
+/**
+ * Runs `use` on a sandboxed connection to the warehouse of one batch of hosts (see the head of this file);
+ * `onOpen` hears the connection as soon as it exists, so a caller can interrupt it. Spills go to a
+ * temporary folder of this query (warehouse/query-temp.ts), removed at the end.
+ */
+export async function withHostBatchConnection<T>(
+  outDir: string,
+  batch: HostBatch,
+  use: (conn: DuckDBConnection) => Promise<T>,
+  onOpen: (conn: DuckDBConnection) => void = () => {},
+): Promise<T> {
+  const allowed = await allowedDirectories(outDir, []);
+  const temp = await createQueryTemp(outDir);
+  try {
+    const { instance, conn } = await openDuckDB(':memory:', { temp_directory: temp.dir });
+    onOpen(conn);
+    try {
+      await conn.run(setOutStatement(outDir));
+      await conn.run("set TimeZone = 'UTC'");
+      await assembleBatch(conn, outDir, batch);
+      for (const [name, value] of sandboxSettings(allowed)) await conn.run(`set ${name} = ${settingValue(value)}`);
+      return await use(conn);
+    } catch (err) {
+      throw queryError(err);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+  } finally {
+    await temp.remove();
+  }
+}
