@@ -115,6 +115,8 @@ export interface HuntOptions {
   onConnection?: (conn: DuckDBConnection) => void;
   /** Once aborted, no further hunt or batch starts. */
   signal?: AbortSignal;
+  /** Most hosts in one batch (default: the model build's batches); the tests cut a small fleet into several. */
+  hostsPerBatch?: number;
 }
 
 /** Where the hunts' findings meet: a small DuckDB of its own, one table. */
@@ -224,9 +226,11 @@ export async function selectFindings(
   const ms = hunts.map(() => 0);
   const gathered = await Gathered.open();
   try {
-    const perHost = hunts.filter((h) => h.scope === 'host');
-    const batches: HostBatch[] = perHost.length > 0 ? await hostBatches(outDir) : [];
-    for (const batch of batches) {
+    let perHost = hunts.filter((h) => h.scope === 'host');
+    const batches: HostBatch[] | null = perHost.length > 0 ? await hostBatches(outDir, fleet, options.hostsPerBatch) : [];
+    // hosts' models on disk that are not those fleet.duckdb reads: the warehouse answers, as it is
+    if (batches === null) perHost = [];
+    for (const batch of batches ?? []) {
       stopIfAborted(options.signal);
       await withHostBatchConnection(
         outDir,
@@ -238,7 +242,7 @@ export async function selectFindings(
     await runOn(
       fleet,
       hunts,
-      hunts.filter((h) => h.scope === 'fleet'),
+      hunts.filter((h) => !perHost.includes(h)),
       gathered,
       ms,
       options,

@@ -14,11 +14,12 @@
  * run records) differ, and a batch has no run records: a question that reads them is not one host's.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { type HostModelsRecord, readModelSchema } from '../core/model-layout.js';
+import * as path from 'node:path';
+import { type HostModelsRecord, hostModelDir, readHostModelsRecord, readModelSchema } from '../core/model-layout.js';
 import { assembly, settingValue } from './build.js';
 import { openDuckDB } from './duckdb-open.js';
-import { batches, buildOnlyTables, type HostSources, hostModelsCurrent, hostSources } from './host-models.js';
-import { placeholders, runModels, type SourceFiles, setOutStatement } from './model-run.js';
+import { batches, buildOnlyTables, type HostSources, hostSources } from './host-models.js';
+import { outRelative, placeholders, runModels, type SourceFiles, setOutStatement } from './model-run.js';
 import { modelsVersion } from './models-version.js';
 import { mergedGroups } from './part-schemas.js';
 import { allowedDirectories, queryError, sandboxSettings } from './query-sandbox.js';
@@ -37,25 +38,56 @@ export interface HostBatch {
   records: HostModelsRecord[];
 }
 
+/** Every file of OUT (relative to OUT) that the views of the warehouse on `fleet` read. */
+async function filesOfViews(fleet: DuckDBConnection): Promise<Set<string>> {
+  const found = new Set<string>();
+  const rows = (await fleet.runAndReadAll('select sql from duckdb_views() where not internal')).getRows();
+  for (const [sql] of rows) for (const m of String(sql).matchAll(/'((?:[^']|'')*)'/g)) found.add(m[1].replace(/''/g, "'"));
+  return found;
+}
+
 /**
- * The fleet's hosts in the batches of the model build, each with its current models. A host whose
- * models are missing or not those of its partitions is an error naming it (`clinetrail models` builds them).
+ * The fleet's hosts in the batches of the model build (cut again to `maxHosts` hosts), each with its
+ * models' commit record; or null when those are not what the warehouse on `fleet` reads (a shard load
+ * since its build, a build that failed half way, clinetrail changed since): the caller then asks the
+ * warehouse itself. Each record must be of this clinetrail's models version (the model files a batch runs
+ * are those fleet.duckdb ran), and the parts and per-host files of the records together must be those
+ * fleet.duckdb's views name.
  */
-export async function hostBatches(outDir: string): Promise<HostBatch[]> {
+export async function hostBatches(
+  outDir: string,
+  fleet: DuckDBConnection,
+  maxHosts = Number.POSITIVE_INFINITY,
+): Promise<HostBatch[] | null> {
   const version = await modelsVersion();
-  return batches(await hostSources(outDir)).map((batch) => {
+  const sources = await hostSources(outDir);
+  const records = new Map<string, HostModelsRecord>();
+  const expected = new Set<string>();
+  for (const h of sources) {
+    const record = readHostModelsRecord(outDir, h.host);
+    if (record === null || record.models_version !== version || record.event_parts === undefined) return null;
+    records.set(h.host, record);
+    for (const part of Object.values(record.event_parts).flat()) expected.add(part);
+    for (const [table, names] of Object.entries(record.relations))
+      for (const name of names) expected.add(outRelative(outDir, path.join(hostModelDir(outDir, table, h.host), name)));
+  }
+  const read = await filesOfViews(fleet);
+  const readOfOut = [...read].filter((f) => f.startsWith('parquet/') || f.startsWith('models/'));
+  if (readOfOut.length !== expected.size || readOfOut.some((f) => !expected.has(f))) return null;
+  const cut = batches(sources).flatMap((batch) => {
+    const parts: HostSources[][] = [];
+    for (let i = 0; i < batch.length; i += maxHosts) parts.push(batch.slice(i, i + maxHosts));
+    return parts;
+  });
+  return cut.map((batch) => {
     const files: SourceFiles = { parquet: [], inventory: [], secrets: [] };
-    const records = batch.map((h: HostSources) => {
-      const record = hostModelsCurrent(outDir, h, version);
-      if (record === null)
-        throw new Error(`query: the models of host ${h.host} are not those of its partitions; run clinetrail models --out OUT`);
+    for (const h of batch) {
       files.parquet.push(...h.files.parquet);
       files.inventory.push(...h.files.inventory);
       files.secrets.push(...h.files.secrets);
-      return record;
-    });
+    }
     for (const list of Object.values(files)) list.sort();
-    return { hosts: batch.map((h) => h.host), files, records };
+    return { hosts: batch.map((h) => h.host), files, records: batch.map((h) => records.get(h.host) as HostModelsRecord) };
   });
 }
 
