@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import { type HostModelsRecord, hostModelDir, readHostModelsRecord, readModelSchema } from '../core/model-layout.js';
 import { assembly, settingValue } from './build.js';
 import { openDuckDB } from './duckdb-open.js';
-import { batches, buildOnlyTables, type HostSources, hostSources } from './host-models.js';
+import { batches, buildOnlyTables, type HostSources, hostSources, together } from './host-models.js';
 import { outRelative, placeholders, runModels, type SourceFiles, setOutStatement } from './model-run.js';
 import { modelsVersion } from './models-version.js';
 import { mergedGroups } from './part-schemas.js';
@@ -80,13 +80,7 @@ export async function hostBatches(
     return parts;
   });
   return cut.map((batch) => {
-    const files: SourceFiles = { parquet: [], inventory: [], secrets: [] };
-    for (const h of batch) {
-      files.parquet.push(...h.files.parquet);
-      files.inventory.push(...h.files.inventory);
-      files.secrets.push(...h.files.secrets);
-    }
-    for (const list of Object.values(files)) list.sort();
+    const files = together(batch);
     return { hosts: batch.map((h) => h.host), files, records: batch.map((h) => records.get(h.host) as HostModelsRecord) };
   });
 }
