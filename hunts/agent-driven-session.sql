@@ -3,6 +3,7 @@
 -- severity: medium
 -- attack: T1059, T1565.001
 -- agents: cline
+-- scope: host
 -- description: A session that another program, such as an AI agent through a local MCP bridge (it spawns the
 --   Cline CLI with its own prompt, flags, working folder, provider and model), drove rather than a person
 --   (sessions.driven_by = agent: the evidence is in sessions.driven_by_evidence, sql/32), and in which the agent

@@ -3,6 +3,7 @@
 -- severity: high
 -- attack: T1053.003, T1546.004, T1543.002, T1053.005
 -- agents: cline, roo-code, kilo-code
+-- scope: host
 -- description: What makes code or an agent run again later: an enabled, not removed 3.x scheduled agent
 --   run (cron.db spec: a prompt run on a schedule or an event, unattended); a command of the agent, read as a
 --   shell would (commands.command_read), that installs a crontab (crontab FILE or crontab -, not -l), enables a

@@ -3,6 +3,7 @@
 -- severity: high
 -- attack: T1552.001, T1552.004, T1555.001, T1555.003, T1552.005
 -- agents: cline, roo-code, kilo-code
+-- scope: host
 -- description: A command or file tool call of the agent (never a prompt, never a tool's output, never a
 --   final-answer tool such as attempt_completion or submit_and_exit whose text only names a file; a file write
 --   by the file it writes, not by what it writes there) that reaches for credentials. Paths come from

@@ -3,6 +3,7 @@
 -- severity: high
 -- attack: T1048, T1567, T1041
 -- agents: cline, roo-code, kilo-code
+-- scope: host
 -- description: A call of the agent that sends data out: a command, read as a shell would (commands.command_read),
 --   that uploads (curl -T/--upload-file, -F/--form with @file, -d/--data* @file or @- fed by a pipe; wget
 --   --post-file/--body-file; scp or rsync to host:path; nc, ncat or socat fed from a file; /dev/tcp/; aws s3

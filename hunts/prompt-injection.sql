@@ -3,6 +3,7 @@
 -- severity: high
 -- attack: T1059
 -- agents: cline, roo-code, kilo-code
+-- scope: host
 -- description: A tool result (a fetched web page, a file the agent read, an MCP server's answer, a
 --   command's output) that holds text written to steer the agent: "ignore (all) previous/prior/above
 --   instructions", "disregard previous instructions", "forget your instructions", "new instructions:",

@@ -3,6 +3,7 @@
 -- severity: medium
 -- attack: T1562.001
 -- agents: cline, roo-code, kilo-code
+-- scope: host
 -- description: Each row of safety_off (sql/40, the model the report's safety section reads too): settings that
 --   let Cline act without asking, at the time the evidence gives (a settings file's mtime, a task's settings
 --   file, a mode change), so the timeline shows when each came into force: yolo mode (yoloModeToggled=true in

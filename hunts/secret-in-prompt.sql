@@ -3,6 +3,7 @@
 -- severity: medium
 -- attack: T1552.001
 -- agents: cline
+-- scope: host
 -- description: A prompt (a user turn: a task, a follow-up, a prompt from the input history, hook log or
 --   search index whose transcript is gone) that held an API key, token, private key or password, now a
 --   [REDACTED:kind:fingerprint] marker. The key went to the model provider with the prompt, and is in the

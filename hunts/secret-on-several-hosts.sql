@@ -3,6 +3,7 @@
 -- severity: medium
 -- attack: T1552.001
 -- agents: cline
+-- scope: fleet
 -- description: A secret (same kind and fingerprint in `secrets`) that rows of two or more hosts hold: a
 --   shared key, or a key that travelled from one machine to another through prompts, files the agent
 --   read or commands it ran. One finding per row of `events` that holds it, so every place it was seen is

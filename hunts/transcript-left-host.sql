@@ -3,6 +3,7 @@
 -- severity: low
 -- attack: T1567.002
 -- agents: cline
+-- scope: host
 -- description: Each `session synced:` row: a session whose transcript Cline uploaded to an enterprise
 --   bucket (S3, R2, GCS, Azure: the bucket and object are in sync_target), uploaded through the queue
 --   (an item of the extension's sync-queue.json marked synced), or that Cline Cloud holds. A queue item still

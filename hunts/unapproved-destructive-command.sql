@@ -3,6 +3,7 @@
 -- severity: high
 -- attack: T1485, T1548.003, T1222.002, T1059.004
 -- agents: cline, roo-code, kilo-code
+-- scope: host
 -- description: A command Cline ran, read as a shell would (commands.command_read: the strings of sh -c and
 --   bash -c, variables set earlier in the line, base64 payloads piped into a shell), that deletes a tree
 --   (rm -rf, find -delete or -exec rm, an interpreter one-liner: python -c shutil.rmtree, node -e fs.rmSync,

@@ -89,7 +89,7 @@ export async function runHunt(cmd: HuntCommand, stdout: Write, log: CommandLog):
       };
       log.event(`hunt ${hunt_id}: ${run.findings} finding(s)${cut} in ${(run.ms / 1000).toFixed(1)} s`, fields);
     };
-    const findings = await withQueryConnection(out, {}, (conn) => selectFindings(conn, hunts, onHunt)).catch((err) => {
+    const findings = await withQueryConnection(out, {}, (conn) => selectFindings(out, conn, hunts, { onHunt })).catch((err) => {
       // the query connection prefixes its errors with `query: `; a hunt's own error names the hunt
       throw new Error((err as Error).message.replace(/^query: (?=hunt )/, ''));
     });

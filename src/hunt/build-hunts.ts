@@ -23,10 +23,11 @@ export interface BuildHunts {
 export const NO_HUNTS = 'not run: load --no-hunts; run clinetrail hunt --out OUT';
 
 /**
- * Runs the pack on `conn` (the build's connection to the new warehouse file) and writes `findings` and
- * `hunt_runs` there; with `skip`, writes them empty with `skip` as the reason.
+ * Runs the pack on the warehouse of `outDir` (its `fleet` hunts on `conn`, the build's connection to the new
+ * warehouse file; the hosts' models it reads are committed) and writes `findings` and `hunt_runs` there;
+ * with `skip`, writes them empty with `skip` as the reason.
  */
-export async function runHuntsInBuild(conn: DuckDBConnection, skip: string | null): Promise<BuildHunts> {
+export async function runHuntsInBuild(outDir: string, conn: DuckDBConnection, skip: string | null): Promise<BuildHunts> {
   const t0 = Date.now();
   if (skip !== null) {
     await writeFindingsTables(conn, [], [], new Date(), skip);
@@ -34,7 +35,7 @@ export async function runHuntsInBuild(conn: DuckDBConnection, skip: string | nul
   }
   const runs: HuntRun[] = [];
   try {
-    const findings = await selectFindings(conn, await loadHuntPack(), (run) => runs.push(run));
+    const findings = await selectFindings(outDir, conn, await loadHuntPack(), { onHunt: (run) => runs.push(run) });
     await writeFindingsTables(conn, runs, findings, new Date());
     return { hunts: runs.length, findings: findings.length, notRun: null, ms: Date.now() - t0 };
   } catch (err) {

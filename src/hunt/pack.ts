@@ -2,7 +2,8 @@
  * The hunt pack: `hunts/<id>.sql` at the repository root (beside `sql/`), each one read-only SELECT over
  * the warehouse with a header of `-- key: value` comment lines before it (docs/HUNTS.md). The header is
  * the hunt's documentation: id, title, severity, MITRE ATT&CK techniques, the agents of the Cline family it
- * was checked on, description, known false positives and the columns it returns. A hunt file with a missing or bad key is an error naming the
+ * was checked on, its scope (one host's rows at a time, or the fleet's: how the runner runs it),
+ * description, known false positives and the columns it returns. A hunt file with a missing or bad key is an error naming the
  * file, so a broken pack never runs half.
  */
 import { existsSync, promises as fs } from 'node:fs';
@@ -20,6 +21,10 @@ export const HUNTS_DIR =
 export const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
+/** The scopes a hunt may declare (`-- scope:`): one host's rows at a time, or the fleet's together. */
+export const SCOPES = ['host', 'fleet'] as const;
+export type Scope = (typeof SCOPES)[number];
+
 /** One hunt of the pack, as its file declares it. */
 export interface Hunt {
   /** The file name without `.sql`: lower case letters, digits and dashes. */
@@ -34,6 +39,12 @@ export interface Hunt {
   falsePositives: string;
   /** The columns its SELECT returns, in order. */
   columns: string[];
+  /**
+   * What it looks at: `host`, the rows of one host at a time (it runs batch by batch of hosts, each
+   * batch in a warehouse of its own: hunt/run.ts), or `fleet`, rows of several hosts together (it runs on
+   * fleet.duckdb).
+   */
+  scope: Scope;
   /** The SELECT, header included (comments), without a trailing semicolon. */
   sql: string;
   /** The file it was read from. */
@@ -41,7 +52,17 @@ export interface Hunt {
 }
 
 /** The header keys every hunt file must have, in the order they are documented. */
-export const HEADER_KEYS = ['id', 'title', 'severity', 'attack', 'agents', 'description', 'false_positives', 'columns'] as const;
+export const HEADER_KEYS = [
+  'id',
+  'title',
+  'severity',
+  'attack',
+  'agents',
+  'scope',
+  'description',
+  'false_positives',
+  'columns',
+] as const;
 type HeaderKey = (typeof HEADER_KEYS)[number];
 
 /** The columns every hunt must return: what a finding is made of (src/hunt/run.ts adds the hunt's own fields). */
@@ -90,7 +111,7 @@ export function parseHunt(text: string, file: string): Hunt {
   const missing = HEADER_KEYS.filter((k) => !header.has(k));
   if (missing.length > 0) fail(file, `header lacks ${missing.map((k) => `'-- ${k}:'`).join(', ')}`);
   const get = (key: HeaderKey) => header.get(key) ?? '';
-  for (const key of ['id', 'title', 'severity', 'description', 'false_positives', 'columns'] as const) {
+  for (const key of ['id', 'title', 'severity', 'scope', 'description', 'false_positives', 'columns'] as const) {
     if (get(key) === '') fail(file, `header '${key}' is empty`);
   }
   const id = get('id');
@@ -99,6 +120,8 @@ export function parseHunt(text: string, file: string): Hunt {
   const severity = get('severity');
   if (!(SEVERITIES as readonly string[]).includes(severity))
     fail(file, `severity '${severity}' is not one of ${SEVERITIES.join(', ')}`);
+  const scope = get('scope');
+  if (!(SCOPES as readonly string[]).includes(scope)) fail(file, `scope '${scope}' is not one of ${SCOPES.join(', ')}`);
   const attack = get('attack')
     .split(',')
     .map((t) => t.trim())
@@ -129,6 +152,7 @@ export function parseHunt(text: string, file: string): Hunt {
     description: get('description'),
     falsePositives: get('false_positives'),
     columns,
+    scope: scope as Scope,
     sql,
     file,
   };

@@ -63,7 +63,7 @@ export async function refreshModels(
     ({ duplicatesDropped: duplicates, hostsBuilt } = await buildWarehouse(
       out,
       async (conn) => {
-        const hunts = await runHuntsInBuild(conn, skip);
+        const hunts = await runHuntsInBuild(out, conn, skip);
         emit({ event: 'hunts', hunts: hunts.hunts, findings: hunts.findings, not_run: hunts.notRun, ms: hunts.ms });
       },
       (built, ms) => emit({ event: 'host-models', hosts: built.length, ms }),

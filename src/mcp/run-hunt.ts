@@ -156,18 +156,26 @@ export function registerRunHuntTool(server: McpServer, ctx: ToolContext): void {
           );
         const hunts = args.ids === undefined ? pack : pack.filter((h) => args.ids?.includes(h.id));
         const runs: HuntRun[] = [];
+        let current: string | null = null;
         const findings = await ctx.calls
-          .run({ timeoutMs: args.timeout_seconds * 1000, signal: extra.signal }, (conn) =>
-            selectFindings(conn, hunts, (run) => runs.push(run)),
+          .run({ timeoutMs: args.timeout_seconds * 1000, signal: extra.signal }, (conn, signal, track) =>
+            selectFindings(ctx.out, conn, hunts, {
+              onHunt: (run) => runs.push(run),
+              onStart: (hunt) => {
+                current = hunt.id;
+              },
+              onConnection: track,
+              signal,
+            }),
           )
           .catch((err: unknown) => {
-            // a stopped or failed call names the hunt it was in (hunts end in order)
-            if (runs.length >= hunts.length) throw err;
-            const where = ` in hunt ${hunts[runs.length].id}, ${runs.length} of ${hunts.length} hunt(s) done`;
+            // a stopped or failed call names the hunt it was in (a host hunt runs batch by batch of hosts)
+            if (runs.length >= hunts.length || current === null) throw err;
+            const where = ` in hunt ${current}, ${runs.length} of ${hunts.length} hunt(s) done`;
             if (err instanceof CallStopped) throw new CallStopped(err.reason, `${err.message}${where}`);
             if (err instanceof QueryError) {
               // hunt/run.ts names the hunt before DuckDB's message: `where` says it in the server's words
-              const named = `hunt ${hunts[runs.length].id}: `;
+              const named = `hunt ${current}: `;
               const quoted = err.quoted?.startsWith(named) ? err.quoted.slice(named.length) : err.quoted;
               throw new QueryError(err.before, quoted, `${err.after}${where}`);
             }

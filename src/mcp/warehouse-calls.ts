@@ -15,6 +15,9 @@ import { withQueryConnection } from '../warehouse/build.js';
 
 const INTERRUPT_REPEAT_MS = 100;
 
+/** Adds a connection the call opened to those its stop interrupts. */
+export type Track = (conn: DuckDBConnection) => void;
+
 /** A call stopped by its time limit, the client or the server's shutdown. */
 export class CallStopped extends Error {
   constructor(
@@ -44,8 +47,12 @@ export class WarehouseCalls {
 
   constructor(readonly out: string) {}
 
-  /** Runs `use` on a fresh sandboxed connection to OUT/fleet.duckdb, under `limits`; `signal` aborts when the call is stopped. */
-  run<T>(limits: CallLimits, use: (conn: DuckDBConnection, signal: AbortSignal) => Promise<T>): Promise<T> {
+  /**
+   * Runs `use` on a fresh sandboxed connection to OUT/fleet.duckdb, under `limits`; `signal` aborts when the
+   * call is stopped, and every connection given to `track` (a hunt's batch of hosts: hunt/run.ts) is
+   * interrupted with the call's own.
+   */
+  run<T>(limits: CallLimits, use: (conn: DuckDBConnection, signal: AbortSignal, track: Track) => Promise<T>): Promise<T> {
     const deadline = Date.now() + limits.timeoutMs;
     const queued = this.queue(() => this.runNow(limits, deadline, use));
     // a call that waits past its limit answers then; its turn, when it comes, runs nothing
@@ -67,7 +74,7 @@ export class WarehouseCalls {
   private async runNow<T>(
     limits: CallLimits,
     deadline: number,
-    use: (conn: DuckDBConnection, signal: AbortSignal) => Promise<T>,
+    use: (conn: DuckDBConnection, signal: AbortSignal, track: Track) => Promise<T>,
   ): Promise<T> {
     if (this.shuttingDown) throw shutdownStop();
     if (limits.signal?.aborted) throw cancelStop();
@@ -76,14 +83,22 @@ export class WarehouseCalls {
     let repeat: NodeJS.Timeout | undefined;
     const reading = new AbortController();
     return withQueryConnection(this.out, {}, async (conn) => {
+      const tracked = [conn];
+      const track: Track = (other) => {
+        tracked.push(other);
+        if (stopped !== null) other.interrupt();
+      };
       // an interrupt between two statements of the call (the sandbox check, then the query) would be
       // lost, so it is repeated until the call ends
+      const interrupt = () => {
+        for (const c of tracked) c.interrupt();
+      };
       const stop = (why: CallStopped) => {
         if (stopped !== null) return;
         stopped = why;
         reading.abort();
-        conn.interrupt();
-        repeat = setInterval(() => conn.interrupt(), INTERRUPT_REPEAT_MS);
+        interrupt();
+        repeat = setInterval(interrupt, INTERRUPT_REPEAT_MS);
       };
       const timer = setTimeout(() => stop(timeLimit(limits.timeoutMs)), Math.max(0, deadline - Date.now()));
       const onAbort = () => stop(cancelStop());
@@ -94,7 +109,7 @@ export class WarehouseCalls {
         // a stop that came while the connection was being opened: nothing of the call runs
         if (this.shuttingDown) throw shutdownStop();
         if (limits.signal?.aborted) throw cancelStop();
-        const result = await use(conn, reading.signal);
+        const result = await use(conn, reading.signal, track);
         // an interrupted or aborted read can end as if it were complete: the flag says it was not
         if (stopped !== null) throw stopped;
         return result;

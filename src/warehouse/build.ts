@@ -52,7 +52,7 @@ function perHostRelation(outDir: string, table: string, columns: Array<[string, 
  * build uses (one a model file drops); the rest (views over the partitions, macros, the fleet's own
  * tables, comments) runs as written.
  */
-function assembly(outDir: string, schema: ModelSchema, records: HostModelsRecord[], buildOnly: Set<string>) {
+export function assembly(outDir: string, schema: ModelSchema, records: HostModelsRecord[], buildOnly: Set<string>) {
   return (s: ModelStatement): string | null => {
     if (s.target === null) return s.sql;
     if (buildOnly.has(s.target) && s.kind !== 'other') return null;
@@ -136,7 +136,7 @@ export interface QueryOptions {
 }
 
 /** The SQL literal of a setting's value. */
-function settingValue(value: string | boolean | readonly string[]): string {
+export function settingValue(value: string | boolean | readonly string[]): string {
   if (typeof value === 'boolean') return String(value);
   return typeof value === 'string' ? sqlString(value) : fileList([...value]);
 }

@@ -96,7 +96,7 @@ export function batches(hosts: HostSources[]): HostSources[][] {
 }
 
 /** The sources of a batch together. */
-function together(batch: HostSources[]): SourceFiles {
+export function together(batch: HostSources[]): SourceFiles {
   const files: SourceFiles = { parquet: [], inventory: [], secrets: [] };
   for (const h of batch) {
     files.parquet.push(...h.files.parquet);

@@ -120,7 +120,7 @@ describe('clinetrail hunt', () => {
 
   it("selectFindings stores nothing and gives each finding its row's time in UTC, as ISO text and epoch microseconds", async () => {
     const before = sha(path.join(out, 'fleet.duckdb'));
-    const selected = await withQueryConnection(out, {}, (conn) => selectFindings(conn, pack));
+    const selected = await withQueryConnection(out, {}, (conn) => selectFindings(out, conn, pack));
     expect(sha(path.join(out, 'fleet.duckdb'))).toBe(before);
     expect(selected.length).toBeGreaterThan(0);
     const { rows } = await queryWarehouse(out, 'select row_id::varchar, epoch_us(timestamp_utc) from events');
@@ -196,7 +196,7 @@ describe('clinetrail hunt', () => {
     expect(full.code, full.stderr).toBe(0);
     expect(full.stderr).toMatch(/^hunts: \d+ finding\(s\) of \d+ hunt\(s\) stored in the warehouse/m);
     expect(await runs()).toEqual(everyHunt);
-    const selected = await withQueryConnection(out, {}, (conn) => selectFindings(conn, pack));
+    const selected = await withQueryConnection(out, {}, (conn) => selectFindings(out, conn, pack));
     const stored = await storedFindings(out);
     expect(stored.map((f) => `${f.hunt_id} ${f.row_id}`).sort()).toEqual(selected.map((f) => `${f.hunt_id} ${f.row_id}`).sort());
     expect(stored.every((f) => f.in_events)).toBe(true);

@@ -26,6 +26,7 @@ const GOOD = `-- id: some-hunt
 -- severity: low
 -- attack: T1059.004, T1552
 -- agents: cline, roo-code
+-- scope: host
 -- description: What it finds,
 --   over two lines.
 -- false_positives: none known
@@ -84,6 +85,7 @@ describe('the hunt pack (hunts/)', () => {
       severity: 'low',
       attack: ['T1059.004', 'T1552'],
       agents: ['cline', 'roo-code'],
+      scope: 'host',
       description: 'What it finds, over two lines.',
       falsePositives: 'none known',
       columns: [...FINDING_COLUMNS],
@@ -112,6 +114,12 @@ describe('the hunt pack (hunts/)', () => {
       /agents 'copilot' is not one of/,
     ],
     ['no agent', GOOD.replace('agents: cline, roo-code', 'agents:'), /header 'agents' is empty/],
+    ['no scope', GOOD.replace(/^-- scope:.*\n/m, ''), /header lacks '-- scope:'/],
+    [
+      'a scope that is neither host nor fleet',
+      GOOD.replace('scope: host', 'scope: session'),
+      /scope 'session' is not one of host, fleet/,
+    ],
     ['an id that is not the file name', GOOD.replace('id: some-hunt', 'id: other-hunt'), /differs from the file name/],
     ['a finding column missing', GOOD.replace(', source_file\n', '\n'), /columns must name source_file/],
     ['a key given twice', GOOD.replace('-- title: A hunt', '-- title: A hunt\n-- title: again'), /'title' given twice/],
@@ -138,6 +146,7 @@ describe('the hunt pack (hunts/)', () => {
       'severity',
       'attack',
       'agents',
+      'scope',
       'description',
       'false_positives',
       'columns',

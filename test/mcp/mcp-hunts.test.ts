@@ -258,7 +258,7 @@ describe('clinetrail mcp: list_hunts and run_hunt', () => {
     };
     const expected = all.findings.filter((f) => f.hunt_id === 'secret-in-prompt');
     // secret-on-several-hosts reads the secrets table, secret-in-prompt does not
-    await change('drop table secrets');
+    await change('drop view secrets');
     const b = await client(broken);
     const failed = await call(b, 'run_hunt', { ids: ['secret-on-several-hosts'] });
     expect(toolErrorOf(failed)?.kind).toBe('sql_error');

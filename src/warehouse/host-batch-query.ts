@@ -1,0 +1,137 @@
+/**
+ * Queries over a few hosts at a time (issue 26: hunts within DuckDB's memory limit whatever the fleet's
+ * size). A question that looks inside one host at a time (a hunt whose header says `scope: host`) need not
+ * bind views over every part of the fleet, nor recompute the whole fleet's timeline: each batch of hosts
+ * (those of the model build, warehouse/host-models.ts `batches`) gets a warehouse of its own, in memory,
+ * assembled from the model files exactly as fleet.duckdb is (warehouse/build.ts `assembly`) but over that
+ * batch's partitions and per-host model files only. Its timeline (`int_timeline`, which events, tool_calls,
+ * commands and file_accesses read) is computed once per batch into a table rather than once per query.
+ * The connection is then closed in the query sandbox as a query's is (warehouse/query-sandbox.ts), so a
+ * hunt runs under the same rules on a batch as on fleet.duckdb.
+ *
+ * The rows of a host in its batch's warehouse are its rows in fleet.duckdb: every model rule is local to a
+ * host (docs/ARCHITECTURE.md "The models, host by host"). Only the fleet-wide views (`hosts`, `load_runs`:
+ * run records) differ, and a batch has no run records: a question that reads them is not one host's.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import * as path from 'node:path';
+import { type HostModelsRecord, hostModelDir, readHostModelsRecord, readModelSchema } from '../core/model-layout.js';
+import { assembly, settingValue } from './build.js';
+import { openDuckDB } from './duckdb-open.js';
+import { batches, buildOnlyTables, type HostSources, hostSources, together } from './host-models.js';
+import { outRelative, placeholders, runModels, type SourceFiles, setOutStatement } from './model-run.js';
+import { modelsVersion } from './models-version.js';
+import { mergedGroups } from './part-schemas.js';
+import { allowedDirectories, queryError, sandboxSettings } from './query-sandbox.js';
+import { createQueryTemp } from './query-temp.js';
+
+/**
+ * The views a batch computes once into a table of the same rows: read by most hunts (events is it sorted,
+ * tool_calls, commands and file_accesses read it) and by the join of each finding to its evidence row.
+ */
+const COMPUTED_ONCE = ['int_timeline'] as const;
+
+/** One batch of hosts: their partitions' files and their models' commit records. */
+export interface HostBatch {
+  hosts: string[];
+  files: SourceFiles;
+  records: HostModelsRecord[];
+}
+
+/** Every file of OUT (relative to OUT) that the views of the warehouse on `fleet` read. */
+async function filesOfViews(fleet: DuckDBConnection): Promise<Set<string>> {
+  const found = new Set<string>();
+  const rows = (await fleet.runAndReadAll('select sql from duckdb_views() where not internal')).getRows();
+  for (const [sql] of rows) for (const m of String(sql).matchAll(/'((?:[^']|'')*)'/g)) found.add(m[1].replace(/''/g, "'"));
+  return found;
+}
+
+/**
+ * The fleet's hosts in the batches of the model build (cut again to `maxHosts` hosts), each with its
+ * models' commit record; or null when those are not what the warehouse on `fleet` reads (a shard load
+ * since its build, a build that failed half way, clinetrail changed since): the caller then asks the
+ * warehouse itself. Each record must be of this clinetrail's models version (the model files a batch runs
+ * are those fleet.duckdb ran), and the parts and per-host files of the records together must be those
+ * fleet.duckdb's views name.
+ */
+export async function hostBatches(
+  outDir: string,
+  fleet: DuckDBConnection,
+  maxHosts = Number.POSITIVE_INFINITY,
+): Promise<HostBatch[] | null> {
+  const version = await modelsVersion();
+  const sources = await hostSources(outDir);
+  const records = new Map<string, HostModelsRecord>();
+  const expected = new Set<string>();
+  for (const h of sources) {
+    const record = readHostModelsRecord(outDir, h.host);
+    if (record === null || record.models_version !== version || record.event_parts === undefined) return null;
+    records.set(h.host, record);
+    for (const part of Object.values(record.event_parts).flat()) expected.add(part);
+    for (const [table, names] of Object.entries(record.relations))
+      for (const name of names) expected.add(outRelative(outDir, path.join(hostModelDir(outDir, table, h.host), name)));
+  }
+  const read = await filesOfViews(fleet);
+  const readOfOut = [...read].filter((f) => f.startsWith('parquet/') || f.startsWith('models/'));
+  if (readOfOut.length !== expected.size || readOfOut.some((f) => !expected.has(f))) return null;
+  const cut = batches(sources).flatMap((batch) => {
+    const parts: HostSources[][] = [];
+    for (let i = 0; i < batch.length; i += maxHosts) parts.push(batch.slice(i, i + maxHosts));
+    return parts;
+  });
+  return cut.map((batch) => {
+    const files = together(batch);
+    return { hosts: batch.map((h) => h.host), files, records: batch.map((h) => records.get(h.host) as HostModelsRecord) };
+  });
+}
+
+/** Assembles the batch's warehouse on `conn` (an in-memory database) and computes its COMPUTED_ONCE views. */
+async function assembleBatch(conn: DuckDBConnection, outDir: string, batch: HostBatch): Promise<void> {
+  const version = await modelsVersion();
+  const schema = readModelSchema(outDir, version);
+  if (schema === null) throw new Error(`query: OUT has no models of this version; run clinetrail models --out OUT`);
+  const parquetGroups = mergedGroups(batch.records.map((r) => r.event_parts));
+  const vars = placeholders(outDir, { ...batch.files, parquetGroups }, false);
+  await conn.run('begin transaction');
+  await runModels(conn, vars, assembly(outDir, schema, batch.records, await buildOnlyTables(vars)));
+  for (const view of COMPUTED_ONCE) {
+    const table = `clinetrail_${view}`;
+    await conn.run(`create table ${table} as select * from ${view}`);
+    // the views over it bind it again on each query, so they read the table from now on
+    await conn.run(`create or replace view ${view} as select * from ${table}`);
+  }
+  await conn.run('commit');
+}
+
+/**
+ * Runs `use` on a sandboxed connection to the warehouse of one batch of hosts (see the head of this file);
+ * `onOpen` hears the connection as soon as it exists, so a caller can interrupt it. Spills go to a
+ * temporary folder of this query (warehouse/query-temp.ts), removed at the end.
+ */
+export async function withHostBatchConnection<T>(
+  outDir: string,
+  batch: HostBatch,
+  use: (conn: DuckDBConnection) => Promise<T>,
+  onOpen: (conn: DuckDBConnection) => void = () => {},
+): Promise<T> {
+  const allowed = await allowedDirectories(outDir, []);
+  const temp = await createQueryTemp(outDir);
+  try {
+    const { instance, conn } = await openDuckDB(':memory:', { temp_directory: temp.dir });
+    onOpen(conn);
+    try {
+      await conn.run(setOutStatement(outDir));
+      await conn.run("set TimeZone = 'UTC'");
+      await assembleBatch(conn, outDir, batch);
+      for (const [name, value] of sandboxSettings(allowed)) await conn.run(`set ${name} = ${settingValue(value)}`);
+      return await use(conn);
+    } catch (err) {
+      throw queryError(err);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+  } finally {
+    await temp.remove();
+  }
+}
