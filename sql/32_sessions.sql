@@ -60,7 +60,7 @@ summary as (
         count(*) filter (where is_error) as count_errors,
         bool_or(session_origin = 'remote') as is_remote,
         bool_or(sync_target is not null) as is_synced,
-        list(distinct sync_target) as sync_targets,
+        list(distinct sync_target order by sync_target) as sync_targets,
         max(imported_from) as imported_from,
         arg_min(provider, timestamp_utc) filter (where kind = 'session_start') as start_provider,
         bool_or(starts_with(git_branch, '(')) as on_detached_head,

@@ -15,8 +15,8 @@ select
     coalesce(bool_or(setting_value = 'true') filter (where setting_name = 'alwaysAllowExecute'), false) as executes,
     coalesce(bool_or(setting_value = '*') filter (where setting_name = 'allowedCommands'), false) as any_command,
     coalesce(bool_or(setting_value = 'true') filter (where setting_name = 'alwaysAllowWrite'), false) as writes,
-    coalesce(list(distinct lower(setting_value)) filter (where setting_name = 'allowedCommands' and setting_value <> ''), []) as allowed_commands,
-    coalesce(list(distinct lower(setting_value)) filter (where setting_name = 'deniedCommands' and setting_value <> ''), []) as denied_commands
+    coalesce(list(distinct lower(setting_value) order by lower(setting_value)) filter (where setting_name = 'allowedCommands' and setting_value <> ''), []) as allowed_commands,
+    coalesce(list(distinct lower(setting_value) order by lower(setting_value)) filter (where setting_name = 'deniedCommands' and setting_value <> ''), []) as denied_commands
 from settings
 where agent in ('roo-code', 'kilo-code') and kind = 'state_setting'
 group by host, source_file, agent;
