@@ -39,7 +39,7 @@ beforeAll(async () => {
   expect(run.code, run.stderr).toBe(0);
   loadedHashes = hashes(loaded);
   process.chdir(cwd);
-}, 120_000);
+});
 
 afterAll(() => {
   process.chdir(before);

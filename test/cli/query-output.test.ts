@@ -22,7 +22,7 @@ function query(sql: string, format: 'table' | 'csv' | 'json'): string {
     cwd: REPO,
     encoding: 'utf8',
     env: { ...process.env, TZ: 'America/New_York' },
-    timeout: 120_000,
+    timeout: 240_000,
   });
   if (r.status !== 0) throw new Error(`query failed (${r.status}): ${r.stderr}`);
   return r.stdout;
@@ -41,7 +41,7 @@ beforeAll(() => {
     encoding: 'utf8',
   });
   if (load.status !== 0) throw new Error(`load failed (${load.status}): ${load.stderr}`);
-}, 120_000);
+});
 
 afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });

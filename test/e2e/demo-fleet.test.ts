@@ -65,7 +65,7 @@ function runCli(args: string[]): SpawnSyncReturns<string> {
     cwd: REPO,
     encoding: 'utf8',
     env: { ...process.env, TZ: 'UTC' },
-    timeout: 120_000,
+    timeout: 240_000,
   });
 }
 

@@ -23,7 +23,7 @@ beforeAll(async () => {
   fs.mkdirSync(dest);
   const load = await runCli(['load', '--fleet', path.join(REPO, 'fixtures', 'fleet'), '--out', out, '--quiet']);
   if (load.code !== 0) throw new Error(`load failed (${load.code}): ${load.stderr}`);
-}, 120_000);
+});
 
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 

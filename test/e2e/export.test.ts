@@ -39,7 +39,7 @@ beforeAll(() => {
   fs.mkdirSync(dest);
   const load = runCli(['load', '--fleet', 'fixtures/fleet', '--out', out, '--quiet']);
   if (load.status !== 0) throw new Error(`load failed (${load.status}): ${load.stderr}`);
-}, 120_000);
+});
 
 afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });

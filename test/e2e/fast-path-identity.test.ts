@@ -31,7 +31,7 @@ beforeAll(() => {
   const manifest = generateFleet({ dir: path.join(work, 'gen'), seed: 14, hosts: 5, mb: 8, bigMb: 0 });
   fleet = manifest.fleet;
   for (const t of manifest.transcripts) payloads += countPayloads(t.path);
-}, 120_000);
+});
 
 /** Loads the fleet into a new OUT with the elision on or off. */
 async function load(name: string, elision: boolean): Promise<string> {

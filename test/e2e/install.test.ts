@@ -20,7 +20,7 @@ const version = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'
 /** Runs a command found on a PATH of PREFIX/bin and `more` (none: node is not on it). */
 function onPath(command: string, args: string[], more: string[] = []) {
   const PATH = [bin, ...more].join(':');
-  return spawnSync(command, args, { env: { PATH, HOME: work }, encoding: 'utf8', timeout: 60_000 });
+  return spawnSync(command, args, { env: { PATH, HOME: work }, encoding: 'utf8', timeout: 240_000 });
 }
 
 beforeAll(() => {

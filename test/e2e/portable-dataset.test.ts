@@ -39,7 +39,7 @@ beforeAll(async () => {
   await runLoad({ fleet: path.join(REPO, 'fixtures', 'fleet'), out: demoOut });
   db = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
   conn = await db.connect();
-}, 120_000);
+});
 
 afterAll(() => {
   conn?.closeSync();

@@ -22,7 +22,7 @@ function runCli(args: string[]): SpawnSyncReturns<string> {
     cwd: REPO,
     encoding: 'utf8',
     env: { ...process.env, TZ: 'UTC' },
-    timeout: 120_000,
+    timeout: 240_000,
   });
 }
 
@@ -38,7 +38,7 @@ beforeAll(() => {
   const load = runCli(['load', '--fleet', 'fixtures/fleet', '--out', out, '--quiet']);
   if (load.status !== 0) throw new Error(`load failed (${load.status}): ${load.stderr}`);
   before = snapshot(out);
-}, 120_000);
+});
 
 afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
@@ -116,7 +116,7 @@ describe('clinetrail query output', () => {
   it('ends quietly with exit 0 when the reader of stdout stops early (| head)', () => {
     const sql = "select repeat('x', 1000) as t from range(100000)";
     const script = `"${process.execPath}" "${CLI}" query --out "${out}" --format csv "${sql}" | head -c 10 >/dev/null; echo "exit=\${PIPESTATUS[0]}"`;
-    const r = spawnSync('bash', ['-c', script], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync('bash', ['-c', script], { cwd: REPO, encoding: 'utf8', timeout: 240_000 });
     expect(r.stdout.trim()).toBe('exit=0');
     expect(r.stderr).toBe('');
   });

@@ -53,7 +53,7 @@ beforeAll(async () => {
   });
   conn = await instance.connect();
   await conn.run(setOutStatement(out));
-}, 120_000);
+});
 
 afterAll(() => {
   conn?.closeSync();

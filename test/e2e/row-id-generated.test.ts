@@ -20,7 +20,7 @@ let fleet = '';
 
 beforeAll(async () => {
   fleet = generateFleet({ dir: path.join(work, 'gen'), seed: 11, hosts: 6, mb: 3, bigMb: 0 }).fleet;
-}, 120_000);
+});
 
 describe('row_id on a generated fleet', () => {
   it('is unique, the same on a second load, and the same after the warehouse is moved', async () => {

@@ -82,7 +82,7 @@ beforeAll(async () => {
   rows = new Map(result.rows.map((r) => [r[0] as string, { driven_by: r[1] as string, evidence: [...(r[2] as string[])] }]));
   const p = await queryWarehouse(temp.out, "select host from events where kind = 'parser' order by host");
   parsers = p.rows.map((r) => r[0] as string);
-}, 240_000);
+});
 
 afterAll(() => temp.remove());
 

@@ -96,7 +96,7 @@ beforeAll(async () => {
   expect(load.code, load.stderr).toBe(0);
   const { rows } = await queryWarehouse(temp.out, "select host, command, approval, agent from commands where agent <> 'cline'");
   approval = new Map(rows.map((r) => [`${r[0]} ${r[1]}`, `${r[3]} ${r[2]}`]));
-}, 240_000);
+});
 
 afterAll(() => temp.remove());
 

@@ -87,7 +87,7 @@ beforeAll(async () => {
   if (run.code !== 0) throw new Error(`load failed: ${describeRun(run)}`);
   ({ client, transport } = await connectClient(out));
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-}, 120_000);
+});
 
 afterAll(async () => {
   await client?.close();

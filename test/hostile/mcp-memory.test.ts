@@ -56,7 +56,7 @@ beforeAll(async () => {
   tmp = tempDir('clinetrail-mcp-memory-');
   out = loadDemoFleet(tmp);
   if (HAS_PROC) ({ client, transport } = await connectClient(out));
-}, 120_000);
+});
 
 afterAll(async () => {
   await client?.close();
@@ -122,7 +122,7 @@ describe.skipIf(!HAS_PROC)('clinetrail mcp: one call is bounded in memory and ti
       } catch {
         // it has just exited
       }
-    }, 20);
+    });
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     clearInterval(sample);
     expect(code, stderr).toBe(0);

@@ -92,7 +92,7 @@ beforeAll(async () => {
   for (let k = 1; k <= N; k++) expect(hostsOf(k).length, `shard ${k}`).toBeGreaterThanOrEqual(2);
   const whole = await runCli(['load', '--fleet', fleet, '--out', plain, '--quiet'], { child: true });
   expect(whole.code, describeRun(whole)).toBe(0);
-}, 120_000);
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('a split whose shard 2/3 is killed half-way', () => {
@@ -105,7 +105,7 @@ describe('a split whose shard 2/3 is killed half-way', () => {
     // killed by SIGKILL = it got to its first committed partition
     expect(killed.signal, describeRun(killed)).toBe('SIGKILL');
     built = await models(out);
-  }, 240_000);
+  });
 
   it('is built for the hosts that loaded, with exit 6 and the shard and its hosts named', async () => {
     const committed = await query(
@@ -153,7 +153,7 @@ describe('a split whose shard 2/3 is killed half-way', () => {
         ['2/3', 'finished'],
       ]),
     );
-  }, 120_000);
+  });
 });
 
 describe('a split whose shard 2/3 never runs', () => {
@@ -163,7 +163,7 @@ describe('a split whose shard 2/3 never runs', () => {
   beforeAll(async () => {
     await others(out);
     built = await models(out);
-  }, 240_000);
+  });
 
   it('is built for the hosts that loaded, with exit 6 and the shard and its hosts named', async () => {
     expectShardNamed(built, 'did not run');
@@ -196,7 +196,7 @@ describe('a split whose shard 2/3 never runs', () => {
     const late = await shard(out, LAST);
     expect(late.code, describeRun(late)).toBe(0);
     await expectAsPlain(out);
-  }, 120_000);
+  });
 
   it('in the next round (a nightly job) without the shard, says it did not run, its hosts keeping their rows', async () => {
     await others(out);
@@ -208,7 +208,7 @@ describe('a split whose shard 2/3 never runs', () => {
     const late = await shard(out, LAST);
     expect(late.code, describeRun(late)).toBe(0);
     await expectAsPlain(out);
-  }, 240_000);
+  });
 });
 
 describe('the evidence', () => {

@@ -121,7 +121,7 @@ beforeAll(async () => {
   symlinkSync(path.join(dest, 'fifo'), path.join(dest, 'link-to-fifo'));
   symlinkSync(path.join(dest, 'folder'), path.join(dest, 'link-to-folder'));
   symlinkSync(path.join(dest, 'missing'), path.join(dest, 'link-to-nothing'));
-}, 180_000);
+});
 
 afterAll(async () => {
   await new Promise((resolve) => socketServer?.close(resolve));
@@ -239,35 +239,31 @@ describe.skipIf(process.platform !== 'linux')('a node that appears at --to while
   ];
   for (const command of ['export', 'report'] as const) {
     for (const [what, plant, force, why, device] of plants) {
-      it.skipIf(device && mknodSkip !== null)(
-        `${command}${force ? ' --force' : ''}: ${what}`,
-        async () => {
-          const folder = path.join(dest, `race-${command}-${what.replace(/\W+/g, '-')}`);
-          mkdirSync(folder);
-          const target = path.join(folder, 'target');
-          let pid: number | undefined;
-          const running = runCli(writeArgs(command, target, force), {
-            env: { CLINETRAIL_TEST_STOP_AT: 'output-staged', CLINETRAIL_TEST_STOP_SIGNAL: 'SIGSTOP' },
-            onSpawn: (child) => {
-              pid = child.pid;
-            },
-            timeoutMs: 120_000,
-          });
-          let before = '';
-          try {
-            await waitUntilStopped(pid!);
-            expect(existsSync(target), 'nothing at --to yet').toBe(false);
-            plant(target);
-            before = identity(target);
-          } finally {
-            process.kill(pid!, 'SIGCONT'); // whatever failed above, the held process goes on and ends
-          }
-          expectRefused(await running, command, why, folder);
-          expect(identity(target)).toBe(before);
-          if (what.startsWith('a regular file')) expect(readFileSync(target, 'utf8')).toBe('planted\n');
-        },
-        150_000,
-      );
+      it.skipIf(device && mknodSkip !== null)(`${command}${force ? ' --force' : ''}: ${what}`, async () => {
+        const folder = path.join(dest, `race-${command}-${what.replace(/\W+/g, '-')}`);
+        mkdirSync(folder);
+        const target = path.join(folder, 'target');
+        let pid: number | undefined;
+        const running = runCli(writeArgs(command, target, force), {
+          env: { CLINETRAIL_TEST_STOP_AT: 'output-staged', CLINETRAIL_TEST_STOP_SIGNAL: 'SIGSTOP' },
+          onSpawn: (child) => {
+            pid = child.pid;
+          },
+          timeoutMs: 120_000,
+        });
+        let before = '';
+        try {
+          await waitUntilStopped(pid!);
+          expect(existsSync(target), 'nothing at --to yet').toBe(false);
+          plant(target);
+          before = identity(target);
+        } finally {
+          process.kill(pid!, 'SIGCONT'); // whatever failed above, the held process goes on and ends
+        }
+        expectRefused(await running, command, why, folder);
+        expect(identity(target)).toBe(before);
+        if (what.startsWith('a regular file')) expect(readFileSync(target, 'utf8')).toBe('planted\n');
+      });
     }
   }
 });

@@ -107,7 +107,7 @@ beforeAll(async () => {
   makeControlHost(fleet);
   for (const h of ['sec-1', 'sec-2', 'sec-3']) secretHost(h);
   for (let i = 0; i < 8; i++) cpSync(fixture('cline-tasks', 'img'), path.join(fleet, `small-${i}`), { recursive: true });
-}, 120_000);
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('a Parquet part changed behind the loader', () => {
@@ -151,7 +151,7 @@ describe('a --keep-secrets load killed after some partitions, then a normal load
     mkdirSync(secFleet, { recursive: true });
     for (const h of readdirSync(fleet)) symlinkSync(path.join(fleet, h), path.join(secFleet, h));
     await bigHost(path.join(secFleet, 'big'), 12);
-  }, 120_000);
+  });
 
   it('reads again exactly the partitions written with secrets, and no key stays in clear', async () => {
     const out = path.join(work, 'out-secrets');
@@ -264,7 +264,7 @@ describe('an evidence file rewritten while its partition is read', () => {
             writeFileSync(file, small);
             rewritten = true;
           }
-        }, 2);
+        });
         child.once('exit', () => clearInterval(poll));
       },
     });

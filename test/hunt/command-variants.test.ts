@@ -129,7 +129,7 @@ beforeAll(async () => {
   const load = await cli(['load', '--fleet', fleet, '--out', temp.out]);
   expect(load.code, load.stderr).toBe(0);
   findings = await storedFindings(temp.out);
-}, 180_000);
+});
 
 afterAll(() => temp.remove());
 

@@ -30,7 +30,7 @@ const tables = async () =>
 beforeAll(async () => {
   const load = await cli(['load', '--fleet', 'fixtures/fleet', '--out', out]);
   expect(load.code, load.stderr).toBe(0);
-}, 120_000);
+});
 
 afterAll(() => temp.remove());
 
@@ -172,7 +172,7 @@ describe('clinetrail hunt', () => {
     const release = await acquireLock(out, 'load');
     try {
       // the lock is a POSIX record lock, held per process: the hunt must run in another one
-      const r = spawnSync(process.execPath, [CLI, 'hunt', '--out', out], { encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(process.execPath, [CLI, 'hunt', '--out', out], { encoding: 'utf8', timeout: 240_000 });
       expect(r.status, r.stderr).toBe(3);
       expect(r.stderr).toMatch(/^clinetrail: hunt: another load \(.*\) is writing /);
     } finally {
@@ -209,5 +209,5 @@ describe('clinetrail hunt', () => {
     expect(await runs()).toEqual(everyHunt);
     expect((await cli(['models', '--out', out, '--no-hunts'])).code).toBe(0);
     expect((await runs())[0][0]).toBe('null');
-  }, 120_000);
+  });
 });

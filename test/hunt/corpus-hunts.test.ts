@@ -49,7 +49,7 @@ beforeAll(async () => {
   const hunt = await cli(['hunt', '--out', temp.out]);
   expect(hunt.code, hunt.stderr).toBe(0);
   findings = await storedFindings(temp.out);
-}, 240_000);
+});
 
 afterAll(() => temp.remove());
 
@@ -205,5 +205,5 @@ describe('the hunt pack on the real Cline session (../shared/real-cline)', () =>
     } finally {
       real.remove();
     }
-  }, 120_000);
+  });
 });

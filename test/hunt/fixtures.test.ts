@@ -55,7 +55,7 @@ beforeAll(async () => {
   const hunt = await cli(['hunt', '--out', temp.out]);
   expect(hunt.code, hunt.stderr).toBe(0);
   findings = await storedFindings(temp.out);
-}, 180_000);
+});
 
 afterAll(() => temp.remove());
 

@@ -35,7 +35,7 @@ async function hunt(hunts: typeof pack, hostsPerBatch?: number): Promise<{ findi
 beforeAll(async () => {
   const load = await cli(['load', '--fleet', 'fixtures/hunts', '--out', out, '--no-hunts']);
   expect(load.code, load.stderr).toBe(0);
-}, 180_000);
+});
 
 afterAll(() => temp.remove());
 

@@ -17,7 +17,7 @@ const temp = tempOut('hunt-pack');
 beforeAll(async () => {
   const load = await cli(['load', '--fleet', 'fixtures/fleet', '--out', temp.out]);
   expect(load.code, load.stderr).toBe(0);
-}, 120_000);
+});
 
 afterAll(() => temp.remove());
 

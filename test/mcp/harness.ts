@@ -23,7 +23,7 @@ export function loadDemoFleet(tmp: string, args: readonly string[] = []): string
     cwd: REPO,
     encoding: 'utf8',
     env: { ...process.env, TZ: 'UTC' },
-    timeout: 120_000,
+    timeout: 240_000,
   });
   if (load.status !== 0) throw new Error(`load failed (${load.status}): ${load.stderr}`);
   return out;

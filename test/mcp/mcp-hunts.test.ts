@@ -57,7 +57,7 @@ function cli(args: string[]): void {
     cwd: REPO,
     encoding: 'utf8',
     env: { ...process.env, TZ: 'UTC' },
-    timeout: 120_000,
+    timeout: 240_000,
   });
   if (run.status !== 0) throw new Error(`clinetrail ${args[0]} failed (${run.status}): ${run.stderr}`);
 }
@@ -116,7 +116,7 @@ beforeAll(async () => {
   out = path.join(tmp, 'out');
   // --no-hunts: a warehouse whose hunts have not run (a load runs the pack into the warehouse it builds)
   cli(['load', '--fleet', FLEET, '--out', out, '--quiet', '--no-hunts']);
-}, 120_000);
+});
 
 afterAll(async () => {
   for (const c of clients) await c.close();
@@ -275,7 +275,7 @@ describe('clinetrail mcp: list_hunts and run_hunt', () => {
     expect(stopped?.kind).toBe('time_limit');
     expect(stopped?.message).toMatch(/time limit of 1 s .*in hunt secret-on-several-hosts, 0 of 1 hunt\(s\) done/);
     expect((await ok<RunAnswer>(b, 'run_hunt', { ids: ['secret-in-prompt'] })).findings).toEqual(expected);
-  }, 90_000);
+  });
 
   it('list_hunts after a stored clinetrail hunt: findings present, each hunt its last run; run_hunt equals the store', async () => {
     cli(['hunt', '--out', out]);
@@ -297,5 +297,5 @@ describe('clinetrail mcp: list_hunts and run_hunt', () => {
     cli(['hunt', '--out', out, '--id', 'prompt-injection']);
     const after = await ok<ListAnswer>(c, 'list_hunts');
     expect(after.hunts.filter((h) => h.last_run !== null).map((h) => h.id)).toEqual(['prompt-injection']);
-  }, 120_000);
+  });
 });

@@ -26,11 +26,11 @@ beforeAll(async () => {
     cwd: REPO,
     encoding: 'utf8',
     env: { ...process.env, TZ: 'UTC' },
-    timeout: 120_000,
+    timeout: 240_000,
   });
   if (load.status !== 0) throw new Error(`load failed: ${load.stderr}`);
   ({ client } = await connectClient(out));
-}, 180_000);
+});
 
 afterAll(async () => {
   await client?.close();
@@ -61,6 +61,5 @@ describe('clinetrail mcp on the real CLIs’ homes', () => {
       }
       expect(sessions).toBeGreaterThan(5);
     },
-    120_000,
   );
 });

@@ -42,7 +42,7 @@ beforeAll(async () => {
   transport.stderr?.on('data', (d: Buffer) => {
     stderr += d.toString();
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await client?.close();

@@ -17,7 +17,7 @@ let out = '';
 beforeAll(() => {
   tmp = tempDir('clinetrail-mcp-stdio-');
   out = loadDemoFleet(tmp);
-}, 120_000);
+});
 
 /** Every server started, so a failed test leaves none running. */
 const started: RawServer[] = [];
@@ -239,5 +239,5 @@ describe('clinetrail mcp over raw stdio', () => {
       expect(Date.now() - t0).toBeLessThan(10_000);
       expect(queryFolders(server.child.pid as number)).toEqual([]);
     }
-  }, 120_000);
+  });
 });

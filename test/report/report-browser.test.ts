@@ -42,7 +42,7 @@ beforeAll(async () => {
   await makeReport(out, to);
   browser = await launchChromium(CHROMIUM);
   ({ page, log } = await openOffline(browser, to));
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

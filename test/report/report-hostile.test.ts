@@ -77,7 +77,7 @@ beforeAll(async () => {
   out = path.join(tmp, 'out');
   await loadFleet(fleet, out);
   ({ html, doc } = await makeReport(out, path.join(tmp, 'report.html')));
-}, 120_000);
+});
 
 afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
@@ -199,7 +199,7 @@ describe('with a findings table', () => {
     }
     fs.rmSync(path.join(tmp, 'report.html'));
     ({ html: pageText, doc: page } = await makeReport(out, path.join(tmp, 'report.html')));
-  }, 120_000);
+  });
 
   it('counts findings by host and severity as the table holds them', async () => {
     const expected = await sql(out, 'select host, severity, count(*) as n from findings group by all');

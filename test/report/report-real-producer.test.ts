@@ -24,7 +24,7 @@ beforeAll(async () => {
   out = path.join(tmp, 'out');
   await loadFleet(fleet, out);
   ({ doc } = await makeReport(out, path.join(tmp, 'report.html')));
-}, 180_000);
+});
 
 afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });

@@ -56,7 +56,7 @@ beforeAll(async () => {
   const before = tree(out);
   ({ doc } = await makeReport(out, page));
   expect(tree(out), 'the report wrote under OUT').toEqual(before);
-}, 120_000);
+});
 
 afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });

@@ -55,7 +55,7 @@ beforeAll(async () => {
     const run = await runLoad({ fleet: path.join(fleet, 'fleet'), out: path.join(fleet, 'out') });
     expect(run.parser_errors).toBe(0);
   }
-}, 120_000);
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the real 3.0.65 home with its hub event log', () => {

@@ -393,5 +393,5 @@ describe('load', () => {
     ).toEqual([]);
     const secrets = await queryWarehouse(out, `select count(*) from secrets where store = 'cline-logs'`);
     expect(Number(secrets.rows[0][0])).toBeGreaterThanOrEqual(3);
-  }, 120_000);
+  });
 });
