@@ -33,7 +33,7 @@ install: build
 
 # tsc runs only when a TypeScript source, the compiler settings or the installed packages changed
 # (dist/.built stamps the last build), so an unchanged nightly `make load` costs what the load costs.
-TS_SOURCES := $(shell find src test bench corpus -name '*.ts') vitest.config.ts vitest.unit.config.ts tsconfig.json
+TS_SOURCES := $(shell find src test bench corpus tools -name '*.ts') vitest.config.ts vitest.unit.config.ts tsconfig.json
 dist/.built: node_modules/.installed $(TS_SOURCES)
 	npx tsc -p tsconfig.json
 	@touch $@
@@ -75,11 +75,14 @@ imports: deps
 
 # Formatting and lint rules (biome.json); `make format` rewrites the files to the format. knip (knip.json)
 # fails on an export, a file or a package that nothing uses: its entries are the worker, the scripts of
-# bench/ and corpus/, the regenerating fixture script and the test files; its cache (node_modules/.cache/knip)
-# skips the files that did not change.
-lint: deps
+# bench/, corpus/ and tools/, the regenerating fixture script and the test files; its cache (node_modules/.cache/knip)
+# skips the files that did not change. The SQL lint (tools/sql-lint/, CONTRIBUTING.md) parses and runs
+# sql/ and hunts/ on an empty DuckDB and checks the house rules, one `file:line: rule: message` per problem;
+# it runs from dist/, so it waits for the build.
+lint: deps build
 	npx biome ci .
 	npx knip --cache
+	node dist/tools/sql-lint/main.js
 
 format: deps
 	npx biome format --write .
