@@ -87,12 +87,12 @@ lint: deps build
 format: deps
 	npx biome format --write .
 
-# `build` is the one tsc run: it type-checks src/, test/ and bench/ as it emits dist/ (incrementally:
+# `build` is the one tsc run: it type-checks src/, test/, bench/ and tools/ as it emits dist/ (incrementally:
 # tsconfig.json keeps what it checked in dist/.tsbuildinfo).
 # make check: the inner loop (CONTRIBUTING.md): type-check, import rule, lint and the in-process unit
-# suites of vitest.unit.config.ts, which spawn no CLI and build no warehouse. None of the four needs
-# another's output, so they run side by side, each one's output printed whole when it ends; make check
-# fails when any of them fails.
+# suites of vitest.unit.config.ts, which spawn no CLI and build no warehouse. They run side by side (lint
+# after the build, whose dist/ holds the SQL lint), each one's output printed whole when it ends; make
+# check fails when any of them fails.
 # make test: all of it and every suite (what .ci/run runs).
 check: deps
 	@$(MAKE) --no-print-directory --output-sync=target -j4 build imports lint unit
