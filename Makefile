@@ -33,7 +33,7 @@ install: build
 
 # tsc runs only when a TypeScript source, the compiler settings or the installed packages changed
 # (dist/.built stamps the last build), so an unchanged nightly `make load` costs what the load costs.
-TS_SOURCES := $(shell find src test bench corpus -name '*.ts') vitest.config.ts vitest.unit.config.ts tsconfig.json
+TS_SOURCES := $(shell find src test bench corpus tools -name '*.ts') vitest.config.ts vitest.unit.config.ts tsconfig.json
 dist/.built: node_modules/.installed $(TS_SOURCES)
 	npx tsc -p tsconfig.json
 	@touch $@
@@ -75,21 +75,24 @@ imports: deps
 
 # Formatting and lint rules (biome.json); `make format` rewrites the files to the format. knip (knip.json)
 # fails on an export, a file or a package that nothing uses: its entries are the worker, the scripts of
-# bench/ and corpus/, the regenerating fixture script and the test files; its cache (node_modules/.cache/knip)
-# skips the files that did not change.
-lint: deps
+# bench/, corpus/ and tools/, the regenerating fixture script and the test files; its cache (node_modules/.cache/knip)
+# skips the files that did not change. The SQL lint (tools/sql-lint/, CONTRIBUTING.md) parses and runs
+# sql/ and hunts/ on an empty DuckDB and checks the house rules, one `file:line: rule: message` per problem;
+# it runs from dist/, so it waits for the build.
+lint: deps build
 	npx biome ci .
 	npx knip --cache
+	node dist/tools/sql-lint/main.js
 
 format: deps
 	npx biome format --write .
 
-# `build` is the one tsc run: it type-checks src/, test/ and bench/ as it emits dist/ (incrementally:
+# `build` is the one tsc run: it type-checks src/, test/, bench/ and tools/ as it emits dist/ (incrementally:
 # tsconfig.json keeps what it checked in dist/.tsbuildinfo).
 # make check: the inner loop (CONTRIBUTING.md): type-check, import rule, lint and the in-process unit
-# suites of vitest.unit.config.ts, which spawn no CLI and build no warehouse. None of the four needs
-# another's output, so they run side by side, each one's output printed whole when it ends; make check
-# fails when any of them fails.
+# suites of vitest.unit.config.ts, which spawn no CLI and build no warehouse. They run side by side (lint
+# after the build, whose dist/ holds the SQL lint), each one's output printed whole when it ends; make
+# check fails when any of them fails.
 # make test: all of it and every suite (what .ci/run runs).
 check: deps
 	@$(MAKE) --no-print-directory --output-sync=target -j4 build imports lint unit

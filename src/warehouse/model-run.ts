@@ -137,13 +137,13 @@ export function placeholders(outDir: string, files: SourceFiles, runs: boolean):
   };
 }
 
-/** Model files of `sql/`, in name order. */
-export async function modelFiles(): Promise<string[]> {
-  return (await fs.readdir(SQL_DIR)).filter((f) => /^\d\d_.+\.sql$/.test(f)).sort();
+/** Model files of `dir` (`sql/`, or a copy the SQL lint checks), in name order: `NN_name.sql`. */
+export async function modelFiles(dir: string = SQL_DIR): Promise<string[]> {
+  return (await fs.readdir(dir)).filter((f) => /^\d\d_.+\.sql$/.test(f)).sort();
 }
 
 /** `text` (of model file `file`) with its `{{name}}` placeholders substituted. */
-function substituted(file: string, text: string, vars: Record<string, string>): string {
+export function substituted(file: string, text: string, vars: Record<string, string>): string {
   return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
     if (!(name in vars)) throw new Error(`warehouse: ${file} uses unknown placeholder {{${name}}}`);
     return vars[name];
@@ -166,21 +166,34 @@ export const REPEAT_LINE = '-- repeat: until a run inserts no row';
  */
 export const FOR_EACH_PREFIX = '-- for each row of: ';
 
-/** A model file: the statements that run once, and those that run in rounds (REPEAT_LINE), if any. */
-interface ModelFile {
+/**
+ * A model file: the statements that run once (from its line 1), and those that run in rounds
+ * (REPEAT_LINE), if any, from the line after it (`line`, counted from 1).
+ */
+export interface ModelFile {
   name: string;
   once: string;
-  repeated: { text: string; forEach: string | null } | null;
+  repeated: { text: string; forEach: string | null; line: number } | null;
 }
 
-/** Reads and splits one model file. */
-async function readModelFile(name: string): Promise<ModelFile> {
-  const lines = (await fs.readFile(path.join(SQL_DIR, name), 'utf8')).split('\n');
+/** Reads and splits one model file of `dir`. */
+export async function readModelFile(name: string, dir: string = SQL_DIR): Promise<ModelFile> {
+  const lines = (await fs.readFile(path.join(dir, name), 'utf8')).split('\n');
   const at = lines.indexOf(REPEAT_LINE);
   if (at < 0) return { name, once: lines.join('\n'), repeated: null };
   const rest = lines.slice(at + 1);
   const forEach = rest[0]?.startsWith(FOR_EACH_PREFIX) ? rest[0].slice(FOR_EACH_PREFIX.length) : null;
-  return { name, once: lines.slice(0, at).join('\n'), repeated: { text: rest.join('\n'), forEach } };
+  return { name, once: lines.slice(0, at).join('\n'), repeated: { text: rest.join('\n'), forEach, line: at + 2 } };
+}
+
+/**
+ * The placeholders of the statements that run in rounds (`text`), as a plan reads them: those of the
+ * first round, a for-each query's columns left as `null`.
+ */
+export function firstRoundVars(text: string, vars: Record<string, string>): Record<string, string> {
+  const unset: Record<string, string> = { ...vars, round: '1' };
+  for (const [, placeholder] of text.matchAll(/\{\{(\w+)\}\}/g)) unset[placeholder] ??= 'null';
+  return unset;
 }
 
 /** A value of a query's row as a SQL literal. */
@@ -267,9 +280,7 @@ export async function allModelStatements(vars: Record<string, string>): Promise<
     const file = await readModelFile(name);
     found.push(...modelStatements(substituted(name, file.once, vars)));
     if (file.repeated === null) continue;
-    const unset: Record<string, string> = { ...vars, round: '1' };
-    for (const [, placeholder] of file.repeated.text.matchAll(/\{\{(\w+)\}\}/g)) unset[placeholder] ??= 'null';
-    found.push(...modelStatements(substituted(name, file.repeated.text, unset)));
+    found.push(...modelStatements(substituted(name, file.repeated.text, firstRoundVars(file.repeated.text, vars))));
   }
   return found;
 }

@@ -4,7 +4,8 @@
  * comments, and the assembly of fleet.duckdb turns each table a host build wrote out into a view over its
  * files and skips the inserts that filled it. The model files stay plain SQL that DuckDB runs as they
  * are; this only has to find where a statement ends (a `;` outside quotes and comments) and its first
- * words.
+ * words. Where each starts, and which stretches are code, is what the SQL lint (tools/sql-lint/) needs
+ * to name a file's line and to read its keywords.
  */
 
 /** What a statement of a model file does. */
@@ -19,34 +20,67 @@ export interface ModelStatement {
   target: string | null;
 }
 
-/** Splits SQL text at each `;` outside strings, quoted names and comments. */
-export function splitStatements(text: string): string[] {
-  const statements: string[] = [];
-  let start = 0;
+/** A stretch of SQL text: code, a string literal, a quoted name or a comment. */
+export interface SqlSegment {
+  kind: 'code' | 'string' | 'quoted-name' | 'comment';
+  start: number;
+  end: number;
+}
+
+/** The text cut into code, `'strings'`, `"quoted names"` and comments (`--` to the line's end, and block comments). */
+export function sqlSegments(text: string): SqlSegment[] {
+  const segments: SqlSegment[] = [];
+  const add = (kind: SqlSegment['kind'], start: number, end: number) => {
+    const last = segments.at(-1);
+    if (kind === 'code' && last?.kind === 'code') last.end = end;
+    else if (end > start) segments.push({ kind, start, end });
+  };
   let i = 0;
   while (i < text.length) {
     const c = text[i];
+    let end: number;
     if (c === "'" || c === '"') {
       // a quote ends at the next one that is not doubled
       let j = i + 1;
       while (j < text.length && !(text[j] === c && text[j + 1] !== c)) j += text[j] === c ? 2 : 1;
-      i = j + 1;
+      end = Math.min(j + 1, text.length);
+      add(c === "'" ? 'string' : 'quoted-name', i, end);
     } else if (c === '-' && text[i + 1] === '-') {
-      const end = text.indexOf('\n', i);
-      i = end < 0 ? text.length : end + 1;
+      const eol = text.indexOf('\n', i);
+      end = eol < 0 ? text.length : eol + 1;
+      add('comment', i, end);
     } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 2;
-    } else if (c === ';') {
-      statements.push(text.slice(start, i));
-      start = i + 1;
-      i += 1;
+      const close = text.indexOf('*/', i + 2);
+      end = close < 0 ? text.length : close + 2;
+      add('comment', i, end);
     } else {
-      i += 1;
+      end = i + 1;
+      add('code', i, end);
+    }
+    i = end;
+  }
+  return segments;
+}
+
+/** One statement of SQL text: its text, without the `;` that ends it, and where it starts in the text. */
+export interface StatementSpan {
+  sql: string;
+  start: number;
+}
+
+/** The statements of SQL text, cut at each `;` outside strings, quoted names and comments. */
+export function statementSpans(text: string): StatementSpan[] {
+  const spans: StatementSpan[] = [];
+  let start = 0;
+  for (const seg of sqlSegments(text)) {
+    if (seg.kind !== 'code') continue;
+    for (let i = text.indexOf(';', seg.start); i >= 0 && i < seg.end; i = text.indexOf(';', i + 1)) {
+      spans.push({ sql: text.slice(start, i), start });
+      start = i + 1;
     }
   }
-  statements.push(text.slice(start));
-  return statements.filter((s) => stripComments(s).trim() !== '');
+  spans.push({ sql: text.slice(start), start });
+  return spans.filter((s) => stripComments(s.sql).trim() !== '');
 }
 
 /** The text without its `--` line comments (enough for the first words of a model statement). */
@@ -79,5 +113,5 @@ export function classify(sql: string): ModelStatement {
 
 /** Every statement of a model file, classified. */
 export function modelStatements(text: string): ModelStatement[] {
-  return splitStatements(text).map(classify);
+  return statementSpans(text).map((s) => classify(s.sql));
 }
