@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { setOutStatement } from '../src/warehouse/build.js';
+import { setFleetVariables } from '../src/warehouse/build.js';
 
 interface TableHash {
   rows: number;
@@ -30,7 +30,7 @@ const instance = await DuckDBInstance.create(path.join(out, 'fleet.duckdb'), {
 });
 const conn = await instance.connect();
 // the views name OUT's files relative to OUT (sql/00_out_files.sql)
-await conn.run(setOutStatement(out));
+await setFleetVariables(conn, out);
 const rowsOf = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjects();
 const tables = (await rowsOf(`select table_name from information_schema.tables where table_schema = 'main' order by 1`)).map(
   (r) => String(r.table_name),

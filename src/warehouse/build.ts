@@ -11,15 +11,15 @@ import { noWarehouseError, warehouseFile } from '../core/layout.js';
 import { hostModelDir, type HostModelsRecord, type ModelSchema } from '../core/model-layout.js';
 import { buildHostModels, buildOnlyTables, hostModelsCurrent, hostSources } from './host-models.js';
 import type { ModelStatement } from './model-statements.js';
-import { outFiles, outRelative, partitionFiles, placeholders, runModels, setOutStatement } from './model-run.js';
+import { type FileLists, outFiles, outRelative, partitionFiles, placeholders, runModels, setOutStatement } from './model-run.js';
 import { modelsVersion } from './models-version.js';
 import { mergedGroups } from './part-schemas.js';
-import { createQueryTemp } from './query-temp.js';
-import { openDuckDB as open } from './duckdb-open.js';
 import { replaceWarehouse } from './warehouse-swap.js';
-import { sqlString } from './sql-literal.js';
-import { allowedDirectories, queryError, readQuery, sandboxSettings } from './query-sandbox.js';
+import { readQuery } from './query-sandbox.js';
+import { withSandboxedConnection } from './query-connection.js';
+import { setFleetVariables, storeFileLists } from './file-lists.js';
 
+export { setFleetVariables } from './file-lists.js';
 export { runModels, setOutStatement } from './model-run.js';
 
 /** A quoted name. */
@@ -27,39 +27,48 @@ function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-/** A DuckDB list of file paths. */
-function fileList(files: string[]): string {
-  return `[${files.map(sqlString).join(', ')}]`;
+/** The files of the per-host table `table` of the fleet, relative to OUT: those of its hosts' records. */
+function perHostFiles(outDir: string, table: string, records: HostModelsRecord[]): string[] {
+  return records.flatMap((r) =>
+    (r.relations[table] ?? []).map((name) => outRelative(outDir, `${hostModelDir(outDir, table, r.host)}/${name}`)),
+  );
 }
 
 /**
- * The per-host relation `table` of the fleet: its hosts' files, each column cast back to its type (a
- * 128-bit integer is stored as text, warehouse/host-models.ts), or no row with those columns.
+ * The per-host relation `table` of the fleet: its hosts' files (the list `models.<table>` of `lists`, or a
+ * literal list without), each column cast back to its type (a 128-bit integer is stored as text,
+ * warehouse/host-models.ts), or no row with those columns.
  */
-function perHostRelation(outDir: string, table: string, columns: Array<[string, string]>, records: HostModelsRecord[]): string {
-  const files = records.flatMap((r) =>
-    (r.relations[table] ?? []).map((name) => outRelative(outDir, `${hostModelDir(outDir, table, r.host)}/${name}`)),
-  );
+function perHostRelation(table: string, columns: Array<[string, string]>, files: string[], lists?: FileLists): string {
   const select = (value: (name: string) => string) =>
     columns.map(([name, type]) => `cast(${value(name)} as ${type}) as ${ident(name)}`).join(', ');
   if (files.length === 0) return `select ${select(() => 'null')} limit 0`;
-  return `select ${select(ident)} from read_parquet(${outFiles(files)}, hive_partitioning = false)`;
+  return `select ${select(ident)} from read_parquet(${outFiles(files, lists, `models.${table}`)}, hive_partitioning = false)`;
 }
 
 /**
  * How the assembly of fleet.duckdb runs the model files: a per-host table becomes a view over its hosts'
  * files and the inserts that filled it are skipped, as is every statement on a table only the host
  * build uses (one a model file drops); the rest (views over the partitions, macros, the fleet's own
- * tables, comments) runs as written.
+ * tables, comments) runs as written. With `lists`, the per-host tables' lists of files are put in it at
+ * once, so that they are stored (warehouse/file-lists.ts) before the views that name them are made.
  */
-export function assembly(outDir: string, schema: ModelSchema, records: HostModelsRecord[], buildOnly: Set<string>) {
+export function assembly(
+  outDir: string,
+  schema: ModelSchema,
+  records: HostModelsRecord[],
+  buildOnly: Set<string>,
+  lists?: FileLists,
+) {
+  const files = new Map(Object.keys(schema).map((table) => [table, perHostFiles(outDir, table, records)] as const));
+  if (lists !== undefined) for (const [table, names] of files) if (names.length > 0) lists.set(`models.${table}`, names);
   return (s: ModelStatement): string | null => {
     if (s.target === null) return s.sql;
     if (buildOnly.has(s.target) && s.kind !== 'other') return null;
     const columns = schema[s.target];
     if (columns === undefined) return s.sql;
     if (s.kind === 'create-table')
-      return `create or replace view ${ident(s.target)} as ${perHostRelation(outDir, s.target, columns, records)}`;
+      return `create or replace view ${ident(s.target)} as ${perHostRelation(s.target, columns, files.get(s.target) ?? [], lists)}`;
     return s.kind === 'insert' || s.kind === 'drop-table' ? null : s.sql;
   };
 }
@@ -98,15 +107,19 @@ export async function buildWarehouse(
   records.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
   const files = await partitionFiles(outDir);
   // the parts of the hosts' records are those of their current manifests (hostModelsCurrent)
-  const vars = placeholders(outDir, { ...files, parquetGroups: mergedGroups(records.map((r) => r.event_parts)) }, true);
+  const lists: FileLists = new Map();
+  const vars = placeholders(outDir, { ...files, parquetGroups: mergedGroups(records.map((r) => r.event_parts)) }, true, lists);
   const buildOnly = await buildOnlyTables(vars);
+  const rewrite = assembly(outDir, schema, records, buildOnly, lists);
   return replaceWarehouse(outDir, 'fleet', 'empty', async (conn) => {
     // One transaction for the whole build: a model file is many statements (every column's comment is
     // one), and each committed alone cost a WAL write; the new file is all or nothing anyway (renamed
     // into place).
     await conn.run(setOutStatement(outDir));
     await conn.run('begin transaction');
-    await runModels(conn, vars, assembly(outDir, schema, records, buildOnly));
+    // the views read their lists of files from a variable set from a table of the file (warehouse/file-lists.ts)
+    await storeFileLists(conn, lists);
+    await runModels(conn, vars, rewrite);
     await conn.run('commit');
     await conn.run('checkpoint');
     // counted on the build's own connection: a second instance on the new file cost a load 0.3 s
@@ -135,17 +148,10 @@ export interface QueryOptions {
   threads?: 1 | 2;
 }
 
-/** The SQL literal of a setting's value. */
-export function settingValue(value: string | boolean | readonly string[]): string {
-  if (typeof value === 'boolean') return String(value);
-  return typeof value === 'string' ? sqlString(value) : fileList([...value]);
-}
-
 /**
  * Runs `use` on a connection to OUT/fleet.duckdb, opened read-only in the query sandbox
- * (warehouse/query-sandbox.ts): it reads only the warehouse's files and the `allowRead` folders, and
- * DuckDB formats times in UTC whatever TZ is. Spills go to `tempDir`, or to a temporary folder of this
- * query (warehouse/query-temp.ts) removed at the end. Errors come out as one `query: ...` line.
+ * (warehouse/query-connection.ts), its views' variables set first (warehouse/file-lists.ts): it reads
+ * only the warehouse's files and the `allowRead` folders. Errors come out as one `query: ...` line.
  */
 export async function withQueryConnection<T>(
   outDir: string,
@@ -154,28 +160,20 @@ export async function withQueryConnection<T>(
 ): Promise<T> {
   const missing = noWarehouseError(outDir);
   if (missing !== null) throw new Error(`query: ${missing}`);
-  const file = warehouseFile(outDir);
-  const allowed = await allowedDirectories(outDir, options.allowRead ?? []);
-  const temp = options.tempDir ? { dir: options.tempDir, remove: async () => {} } : await createQueryTemp(outDir);
-  try {
-    const settings: Record<string, string> = { access_mode: 'READ_ONLY', temp_directory: temp.dir };
-    if (options.threads !== undefined) settings.threads = String(options.threads);
-    const { instance, conn } = await open(file, settings);
-    try {
+  const settings: Record<string, string> = { access_mode: 'READ_ONLY' };
+  if (options.threads !== undefined) settings.threads = String(options.threads);
+  return withSandboxedConnection(
+    outDir,
+    {
+      file: warehouseFile(outDir),
+      settings,
+      allowRead: options.allowRead,
+      tempDir: options.tempDir,
       // before the sandbox's lock: the views name OUT's files relative to OUT (sql/00_out_files.sql)
-      await conn.run(setOutStatement(outDir));
-      await conn.run("set TimeZone = 'UTC'");
-      for (const [name, value] of sandboxSettings(allowed)) await conn.run(`set ${name} = ${settingValue(value)}`);
-      return await use(conn);
-    } catch (err) {
-      throw queryError(err);
-    } finally {
-      conn.closeSync();
-      instance.closeSync();
-    }
-  } finally {
-    await temp.remove();
-  }
+      prepare: (conn) => setFleetVariables(conn, outDir),
+    },
+    use,
+  );
 }
 
 /** Runs one query (checked by the sandbox) on OUT/fleet.duckdb and reads its whole result, for tests and the load. */

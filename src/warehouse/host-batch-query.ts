@@ -16,14 +16,13 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import * as path from 'node:path';
 import { type HostModelsRecord, hostModelDir, readHostModelsRecord, readModelSchema } from '../core/model-layout.js';
-import { assembly, settingValue } from './build.js';
-import { openDuckDB } from './duckdb-open.js';
+import { assembly } from './build.js';
+import { listedFiles } from './file-lists.js';
 import { batches, buildOnlyTables, type HostSources, hostSources, together } from './host-models.js';
 import { outRelative, placeholders, runModels, type SourceFiles, setOutStatement } from './model-run.js';
 import { modelsVersion } from './models-version.js';
 import { mergedGroups } from './part-schemas.js';
-import { allowedDirectories, queryError, sandboxSettings } from './query-sandbox.js';
-import { createQueryTemp } from './query-temp.js';
+import { withSandboxedConnection } from './query-connection.js';
 
 /**
  * The views a batch computes once into a table of the same rows: read by most hunts (events is it sorted,
@@ -38,9 +37,12 @@ export interface HostBatch {
   records: HostModelsRecord[];
 }
 
-/** Every file of OUT (relative to OUT) that the views of the warehouse on `fleet` read. */
+/**
+ * Every file of OUT (relative to OUT) that the views of the warehouse on `fleet` read: those of its file
+ * lists (warehouse/file-lists.ts) and those named in the views' text.
+ */
 async function filesOfViews(fleet: DuckDBConnection): Promise<Set<string>> {
-  const found = new Set<string>();
+  const found = new Set<string>(await listedFiles(fleet));
   const rows = (await fleet.runAndReadAll('select sql from duckdb_views() where not internal')).getRows();
   for (const [sql] of rows) for (const m of String(sql).matchAll(/'((?:[^']|'')*)'/g)) found.add(m[1].replace(/''/g, "'"));
   return found;
@@ -104,9 +106,9 @@ async function assembleBatch(conn: DuckDBConnection, outDir: string, batch: Host
 }
 
 /**
- * Runs `use` on a sandboxed connection to the warehouse of one batch of hosts (see the head of this file);
- * `onOpen` hears the connection as soon as it exists, so a caller can interrupt it. Spills go to a
- * temporary folder of this query (warehouse/query-temp.ts), removed at the end.
+ * Runs `use` on a sandboxed connection to the warehouse of one batch of hosts (see the head of this file,
+ * and warehouse/query-connection.ts); `onOpen` hears the connection as soon as it exists, so a caller can
+ * interrupt it.
  */
 export async function withHostBatchConnection<T>(
   outDir: string,
@@ -114,24 +116,9 @@ export async function withHostBatchConnection<T>(
   use: (conn: DuckDBConnection) => Promise<T>,
   onOpen: (conn: DuckDBConnection) => void = () => {},
 ): Promise<T> {
-  const allowed = await allowedDirectories(outDir, []);
-  const temp = await createQueryTemp(outDir);
-  try {
-    const { instance, conn } = await openDuckDB(':memory:', { temp_directory: temp.dir });
-    onOpen(conn);
-    try {
-      await conn.run(setOutStatement(outDir));
-      await conn.run("set TimeZone = 'UTC'");
-      await assembleBatch(conn, outDir, batch);
-      for (const [name, value] of sandboxSettings(allowed)) await conn.run(`set ${name} = ${settingValue(value)}`);
-      return await use(conn);
-    } catch (err) {
-      throw queryError(err);
-    } finally {
-      conn.closeSync();
-      instance.closeSync();
-    }
-  } finally {
-    await temp.remove();
-  }
+  const prepare = async (conn: DuckDBConnection) => {
+    await conn.run(setOutStatement(outDir));
+    await assembleBatch(conn, outDir, batch);
+  };
+  return withSandboxedConnection(outDir, { file: ':memory:', settings: {}, prepare, onOpen }, use);
 }

@@ -79,14 +79,23 @@ export async function partitionFiles(outDir: string): Promise<SourceFiles> {
   return found;
 }
 
+/** Named lists of files relative to OUT, filled as a build writes its views' text (warehouse/file-lists.ts). */
+export type FileLists = Map<string, string[]>;
+
 /** A DuckDB list of file paths. */
 function fileList(files: string[]): string {
   return `[${files.map(sqlString).join(', ')}]`;
 }
 
-/** The files of OUT at `files` (relative to OUT), through the macro of sql/00_out_files.sql. */
-export function outFiles(files: string[]): string {
-  return `out_files(${fileList(files)})`;
+/**
+ * The files of OUT at `files` (relative to OUT), through a macro of sql/00_out_files.sql: with `lists`, as
+ * the list `name` of them, which the build stores in fleet.duckdb (warehouse/file-lists.ts); without, as
+ * a literal list.
+ */
+export function outFiles(files: string[], lists?: FileLists, name?: string): string {
+  if (lists === undefined || name === undefined) return `out_files(${fileList(files)})`;
+  lists.set(name, files);
+  return `out_list(${sqlString(name)})`;
 }
 
 /** The row schema's columns (core/columns.ts), in its order. */
@@ -101,11 +110,11 @@ const EVENT_COLUMNS: ColumnList = COLUMNS.map((c) => [c.name, c.sql] as const);
  * the parts' schemas (`groups`, warehouse/part-schemas.ts) reads each group by position instead: binding
  * union_by_name opens every part, on every query.
  */
-function eventsSource(parquet: string[], groups: string[][] | undefined): string {
+function eventsSource(parquet: string[], groups: string[][] | undefined, lists?: FileLists): string {
   const reads =
     groups === undefined
-      ? [`read_parquet(${outFiles(parquet)}, hive_partitioning = false, union_by_name = true)`]
-      : groups.map((g) => `read_parquet(${outFiles(g)}, hive_partitioning = false)`);
+      ? [`read_parquet(${outFiles(parquet, lists, 'parquet')}, hive_partitioning = false, union_by_name = true)`]
+      : groups.map((g, i) => `read_parquet(${outFiles(g, lists, `parquet.${i}`)}, hive_partitioning = false)`);
   return `(select * from ${emptyRelation(EVENT_COLUMNS)}${reads.map((r) => ` union all by name select * from ${r}`).join('')})`;
 }
 
@@ -116,17 +125,18 @@ function eventsSource(parquet: string[], groups: string[][] | undefined): string
  * follows every partition change (load/models.ts), so the list is never out of date. `runs`: whether
  * `raw_runs` reads OUT/state/runs; the build of a batch of hosts gives it no run, so no model of a
  * host can depend on the fleet's run records. The store specification gives the rest
- * (warehouse/stores-table.ts specPlaceholders).
+ * (warehouse/stores-table.ts specPlaceholders). With `lists`, the files are named by lists it is given
+ * (`outFiles`), as fleet.duckdb names them.
  */
-export function placeholders(outDir: string, files: SourceFiles, runs: boolean): Record<string, string> {
+export function placeholders(outDir: string, files: SourceFiles, runs: boolean, lists?: FileLists): Record<string, string> {
   const runsDir = path.join(outDir, 'state', 'runs');
   return {
-    events_source: files.parquet.length ? eventsSource(files.parquet, files.parquetGroups) : emptyRelation(EVENT_COLUMNS),
+    events_source: files.parquet.length ? eventsSource(files.parquet, files.parquetGroups, lists) : emptyRelation(EVENT_COLUMNS),
     files_source: files.inventory.length
-      ? `read_json(${outFiles(files.inventory)}, format = 'newline_delimited', columns = ${jsonColumns(FILE_COLUMNS)})`
+      ? `read_json(${outFiles(files.inventory, lists, 'inventory')}, format = 'newline_delimited', columns = ${jsonColumns(FILE_COLUMNS)})`
       : emptyRelation(FILE_COLUMNS),
     secrets_source: files.secrets.length
-      ? `read_json(${outFiles(files.secrets)}, format = 'newline_delimited', columns = ${jsonColumns(SECRET_COLUMNS)})`
+      ? `read_json(${outFiles(files.secrets, lists, 'secrets')}, format = 'newline_delimited', columns = ${jsonColumns(SECRET_COLUMNS)})`
       : emptyRelation(SECRET_COLUMNS),
     ...specPlaceholders(),
     ...recordCommentPlaceholders(),

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setOutStatement } from '../../src/warehouse/build.js';
+import { setFleetVariables } from '../../src/warehouse/build.js';
 import { REPO } from '../helpers/source.js';
 
 const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
@@ -92,7 +92,7 @@ class Warehouse {
       autoload_known_extensions: 'false',
     });
     const conn = await instance.connect();
-    await conn.run(setOutStatement(out));
+    await setFleetVariables(conn, out);
     return new Warehouse(instance, conn);
   }
 

@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommandLine } from '../../src/cli/commands.js';
-import { setOutStatement } from '../../src/warehouse/build.js';
+import { setFleetVariables } from '../../src/warehouse/build.js';
 import { captureCommandLine } from '../helpers/command-line.js';
 import { completedSessions, copyHome, corpora, type Corpus, type CorpusSession } from '../helpers/real-corpus.js';
 
@@ -52,7 +52,7 @@ beforeAll(async () => {
     autoload_known_extensions: 'false',
   });
   conn = await instance.connect();
-  await conn.run(setOutStatement(out));
+  await setFleetVariables(conn, out);
 });
 
 afterAll(() => {

@@ -4,7 +4,8 @@
  * then deleted; its `events` reads the copy's own files; no object of its fleet.duckdb names the
  * original (or any absolute) path (sql/00_out_files.sql). Queries go through clinetrail's own query
  * path (queryWarehouse, the sandbox included); one more opens the copy as another client would,
- * with `file_search_path` and nothing of clinetrail's.
+ * with `file_search_path` and the one line docs/OUT.md gives other clients (the variable of the views'
+ * file lists, warehouse/file-lists.ts), and nothing else of clinetrail's.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
@@ -46,6 +47,9 @@ async function hashesVia(run: (sql: string) => Promise<unknown[][]>): Promise<Ha
   return result;
 }
 
+/** The line docs/OUT.md tells another client to run first: the views read their file lists from it. */
+const OTHER_CLIENT_LINE = 'SET VARIABLE clinetrail_files = (SELECT map(list(name), list(files)) FROM clinetrail.file_lists)';
+
 const viaClinetrail = (out: string) => async (sql: string) => (await queryWarehouse(out, sql)).rows;
 
 /** The same hashes, read as another client would: DuckDB alone, `file_search_path` = OUT, cwd elsewhere. */
@@ -58,6 +62,7 @@ async function hashesAsAnotherClient(out: string): Promise<Hashes> {
   const conn = await instance.connect();
   try {
     await conn.run(`set file_search_path = ${lit(out)}`);
+    await conn.run(OTHER_CLIENT_LINE);
     return await hashesVia(async (sql) => (await conn.runAndReadAll(sql)).getRowsJson() as unknown[][]);
   } finally {
     conn.closeSync();
@@ -120,6 +125,10 @@ describe('a copy of OUT', () => {
     expect(await hashesVia(viaClinetrail(copy))).toEqual(before);
   });
 
+  it('gives other clients, in docs/OUT.md, the line this test runs as one', () => {
+    expect(readFileSync(path.join(REPO, 'docs', 'OUT.md'), 'utf8')).toContain(OTHER_CLIENT_LINE);
+  });
+
   it('answers as before once the original is gone, through clinetrail and as another client', async () => {
     rmSync(original, { recursive: true, force: true });
     expect(existsSync(original)).toBe(false);
@@ -158,7 +167,7 @@ describe('a copy of OUT', () => {
       ),
       readers.join(),
     ).toBe(true);
-    for (const [what, text] of reads) expect(String(text), String(what)).toMatch(/read_(parquet|json)\(out_files?\(/);
+    for (const [what, text] of reads) expect(String(text), String(what)).toMatch(/read_(parquet|json)\(out_(files?|list)\(/);
     const bytes = readFileSync(path.join(copy, 'fleet.duckdb'));
     expect(bytes.includes(original)).toBe(false);
     expect(bytes.includes(work)).toBe(false);

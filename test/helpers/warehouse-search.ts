@@ -5,7 +5,7 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { setOutStatement } from '../../src/warehouse/build.js';
+import { setFleetVariables } from '../../src/warehouse/build.js';
 import { listFiles } from './source.js';
 
 /**
@@ -20,7 +20,7 @@ export async function withOutWarehouse<T>(out: string, use: (conn: DuckDBConnect
   });
   const conn = await instance.connect();
   try {
-    await conn.run(setOutStatement(out));
+    await setFleetVariables(conn, out);
     return await use(conn);
   } finally {
     conn.closeSync();

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadHuntPack } from '../../src/hunt/pack.js';
 import { acquireLock } from '../../src/load/lock.js';
 import { selectFindings } from '../../src/hunt/run.js';
-import { queryWarehouse, setOutStatement, withQueryConnection } from '../../src/warehouse/build.js';
+import { queryWarehouse, setFleetVariables, withQueryConnection } from '../../src/warehouse/build.js';
 import { openDuckDB } from '../../src/warehouse/duckdb-open.js';
 import { cli, storedFindings, tempOut } from '../helpers/hunt-run.js';
 
@@ -138,7 +138,7 @@ describe('clinetrail hunt', () => {
     const { instance, conn } = await openDuckDB(path.join(out, 'fleet.duckdb'), { access_mode: 'READ_ONLY' });
     let earlier = '';
     try {
-      await conn.run(setOutStatement(out));
+      await setFleetVariables(conn, out);
       const count = async () => Number((await conn.runAndReadAll('select count(*) from events')).getRows()[0][0]);
       const ranAt = async () =>
         String((await conn.runAndReadAll('select max(ran_at_utc)::varchar from hunt_runs')).getRows()[0][0]);

@@ -14,7 +14,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadHuntPack } from '../../src/hunt/pack.js';
 import { QUERY_LIMITS } from '../../src/mcp/query-tool.js';
-import { queryWarehouse, setOutStatement } from '../../src/warehouse/build.js';
+import { queryWarehouse, setFleetVariables } from '../../src/warehouse/build.js';
 import { snapshotTree } from '../hostile/harness.js';
 import { REPO } from '../helpers/source.js';
 import { answerFields, CLI, connectClient, errorDetailOf, tempDir, toolErrorOf } from './harness.js';
@@ -251,7 +251,7 @@ describe('clinetrail mcp: list_hunts and run_hunt', () => {
       const { DuckDBInstance } = await import('@duckdb/node-api');
       const db = await DuckDBInstance.create(path.join(broken, 'fleet.duckdb'), { autoload_known_extensions: 'false' });
       const conn = await db.connect();
-      await conn.run(setOutStatement(broken));
+      await setFleetVariables(conn, broken);
       await conn.run(sql);
       conn.closeSync();
       db.closeSync();

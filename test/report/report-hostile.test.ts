@@ -15,7 +15,7 @@ import { parse } from 'parse5';
 import { DEFAULT_CAPS } from '../../src/report/data.js';
 import { readReport } from '../../src/report/read.js';
 import { renderReport } from '../../src/report/render.js';
-import { setOutStatement } from '../../src/warehouse/build.js';
+import { setFleetVariables } from '../../src/warehouse/build.js';
 import { queryInProcess } from '../helpers/query-in-process.js';
 import { FAKE } from '../helpers/fake-secrets.js';
 import {
@@ -182,7 +182,7 @@ describe('with a findings table', () => {
     const instance = await DuckDBInstance.create(path.join(out, 'fleet.duckdb'));
     const conn = await instance.connect();
     try {
-      await conn.run(setOutStatement(out));
+      await setFleetVariables(conn, out);
       await conn.run(`create or replace table findings as
         select 'destructive-commands' as hunt_id, 'Destructive <b>command</b>' as title, 'high' as severity, 'T1485,T1059' as attack,
           host, session_id, row_id, timestamp_utc, 'ran: ' || text as summary, source_file, agent, timestamp_source

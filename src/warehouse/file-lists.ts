@@ -1,0 +1,55 @@
+/**
+ * The file lists of fleet.duckdb's views (issue 26): the views that read OUT's files (raw_events,
+ * raw_files, raw_secrets, the per-host tables) name each list of files by a name, `out_list('name')`
+ * (sql/00_out_files.sql), and the lists themselves are rows of the table clinetrail.file_lists (list name,
+ * files relative to OUT). Every connection to fleet.duckdb first puts them in the variable
+ * clinetrail_files (FILES_STATEMENT): a list held in a literal of a view's text is parsed and kept by every
+ * connection that binds the view, one held in a variable is kept once (docs/BENCHMARKS.md). Builds of
+ * one host or one batch in memory keep literal lists (`lists` left out of model-run.ts `placeholders`):
+ * theirs are short.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { type FileLists, setOutStatement } from './model-run.js';
+
+/** The schema and table that hold the lists: outside `main`, so no listing of the warehouse's tables shows them. */
+export const FILE_LISTS_TABLE = 'clinetrail.file_lists';
+
+/**
+ * The statement that sets the variable the views read their lists from: what each connection to
+ * fleet.duckdb runs first, clinetrail's and any other client's (docs/OUT.md).
+ */
+export const FILES_STATEMENT = `set variable clinetrail_files = (select map(list(name), list(files)) from ${FILE_LISTS_TABLE})`;
+
+/** Writes `lists` into the table of the warehouse on `conn` (being built) and sets the variable from it. */
+export async function storeFileLists(conn: DuckDBConnection, lists: FileLists): Promise<void> {
+  const { LIST, listValue, VARCHAR } = await import('@duckdb/node-api');
+  await conn.run('create schema if not exists clinetrail');
+  await conn.run(`create or replace table ${FILE_LISTS_TABLE} (name varchar primary key, files varchar[] not null)`);
+  const insert = await conn.prepare(`insert into ${FILE_LISTS_TABLE} values ($1, $2)`);
+  for (const [name, files] of lists) {
+    insert.bind([name, listValue(files)], [VARCHAR, LIST(VARCHAR)]);
+    await insert.run();
+  }
+  await conn.run(FILES_STATEMENT);
+}
+
+/**
+ * Points a connection to OUT/fleet.duckdb at `outDir` and sets the variable of its file lists; a
+ * warehouse built before the lists were a table (its views name their files in literals) has no table,
+ * and needs only the first.
+ */
+export async function setFleetVariables(conn: DuckDBConnection, outDir: string): Promise<void> {
+  await conn.run(setOutStatement(outDir));
+  const [[n]] = (
+    await conn.runAndReadAll(
+      "select count(*) from duckdb_tables() where database_name = current_database() and schema_name = 'clinetrail' and table_name = 'file_lists'",
+    )
+  ).getRows();
+  if (Number(n) > 0) await conn.run(FILES_STATEMENT);
+}
+
+/** Every file (relative to OUT) the lists of the warehouse on `conn` name. */
+export async function listedFiles(conn: DuckDBConnection): Promise<string[]> {
+  const rows = (await conn.runAndReadAll(`select unnest(files) from ${FILE_LISTS_TABLE}`)).getRows();
+  return rows.map(([f]) => String(f));
+}
