@@ -1,7 +1,8 @@
 /**
  * How clinetrail opens DuckDB: every instance with extension autoinstall and autoload off (these machines
  * have no internet), its memory limit (CLINETRAIL_DUCKDB_MEMORY, default 1GB), two threads and the
- * Parquet footer cache. warehouse/build.ts opens the model build and the queries through it.
+ * Parquet footer cache. warehouse/build.ts opens the model build and the queries through it; a question's
+ * connection (warehouse/query-connection.ts) asks for less: QUERY_SETTINGS.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 
@@ -11,6 +12,21 @@ export const MEMORY_ENV = 'CLINETRAIL_DUCKDB_MEMORY';
 /** DuckDB's memory limit: CLINETRAIL_DUCKDB_MEMORY, or 1GB. */
 export function duckdbMemoryLimit(): string {
   return process.env[MEMORY_ENV] ?? '1GB';
+}
+
+/**
+ * A question's DuckDB (query, export, hunt, report, the MCP server): 600MB unless CLINETRAIL_DUCKDB_MEMORY
+ * says otherwise, and one thread. Such a connection binds views over every file of the fleet and streams
+ * or sorts what it reads; what it holds beyond that limit spills to its temporary folder, and a thread's
+ * buffers count towards the process's memory (docs/CLI.md "Memory of a query", docs/BENCHMARKS.md).
+ */
+export function queryMemoryLimit(): string {
+  return process.env[MEMORY_ENV] ?? '600MB';
+}
+
+/** The settings of a question's instance beside every instance's (see queryMemoryLimit). */
+export function querySettings(): Record<string, string> {
+  return { memory_limit: queryMemoryLimit(), threads: '1' };
 }
 
 /** Settings of every DuckDB instance clinetrail opens, plus `extra` (access mode, temporary folder). */

@@ -8,7 +8,7 @@
  * (warehouse/query-temp.ts) removed at the end. Errors come out as one `query: ...` line.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { openDuckDB } from './duckdb-open.js';
+import { openDuckDB, querySettings } from './duckdb-open.js';
 import { allowedDirectories, queryError, sandboxSettings } from './query-sandbox.js';
 import { createQueryTemp } from './query-temp.js';
 import { sqlString } from './sql-literal.js';
@@ -23,7 +23,7 @@ function settingValue(value: string | boolean | readonly string[]): string {
 export interface SandboxedOpen {
   /** The database file, or ':memory:'. */
   file: string;
-  /** Settings of the instance beside clinetrail's own (warehouse/duckdb-open.ts): access mode, threads. */
+  /** Settings of the instance beside a question's (warehouse/duckdb-open.ts querySettings): access mode, threads. */
   settings: Record<string, string>;
   /** Folders outside OUT the connection may read too. */
   allowRead?: readonly string[];
@@ -44,7 +44,7 @@ export async function withSandboxedConnection<T>(
   const allowed = await allowedDirectories(outDir, open.allowRead ?? []);
   const temp = open.tempDir ? { dir: open.tempDir, remove: async () => {} } : await createQueryTemp(outDir);
   try {
-    const { instance, conn } = await openDuckDB(open.file, { ...open.settings, temp_directory: temp.dir });
+    const { instance, conn } = await openDuckDB(open.file, { ...querySettings(), ...open.settings, temp_directory: temp.dir });
     open.onOpen?.(conn);
     try {
       await conn.run("set TimeZone = 'UTC'");

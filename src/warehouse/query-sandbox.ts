@@ -19,7 +19,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { partitionDirs, partsDirOf } from '../core/layout.js';
 import { modelsDir } from '../core/model-layout.js';
-import { duckdbMemoryLimit, MEMORY_ENV } from './duckdb-open.js';
+import { MEMORY_ENV, queryMemoryLimit } from './duckdb-open.js';
 
 /** Environment variable that sets the size limit of a query's temporary folder (a DuckDB size: 8GB, 500MB). */
 export const TEMP_MAX_ENV = 'CLINETRAIL_QUERY_TEMP_MAX';
@@ -283,7 +283,7 @@ export function queryError(err: unknown): Error {
     return new QueryError(
       'query: ',
       first,
-      ` (DuckDB's memory limit is ${duckdbMemoryLimit()}: set ${MEMORY_ENV} higher, e.g. 4GB, or select fewer rows or columns; the ordered events view sorts every row it returns, texts included)`,
+      ` (DuckDB's memory limit is ${queryMemoryLimit()}: set ${MEMORY_ENV} higher, e.g. 4GB, or select fewer rows or columns; the ordered events view sorts every row it returns, texts included)`,
     );
   }
   return new QueryError('query: ', first);
