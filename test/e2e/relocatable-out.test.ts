@@ -138,9 +138,16 @@ describe('a copy of OUT', () => {
 
   it('reads only its own Parquet: every file its views name is under the copy', async () => {
     const [[sql]] = await viaClinetrail(copy)(`select sql from duckdb_views() where view_name = 'raw_events'`);
-    const named = [...String(sql).matchAll(/'(parquet\/events\/[^']+\.parquet)'/g)].map((m) => m[1]);
+    // raw_events names its lists of parts (warehouse/file-lists.ts), which the table holds relative to OUT
+    expect(String(sql)).toContain("out_list('parquet.0')");
+    const listed = (await viaClinetrail(copy)('select name, unnest(files) from clinetrail.file_lists')).map(([n, f]) => [
+      String(n),
+      String(f),
+    ]);
+    const named = listed.filter(([n]) => n.startsWith('parquet.')).map(([, f]) => f);
     expect(named.length).toBeGreaterThan(5);
-    for (const rel of named) expect(existsSync(path.join(copy, rel)), rel).toBe(true);
+    for (const [, rel] of listed) expect(existsSync(path.join(copy, rel)), rel).toBe(true);
+    for (const rel of named) expect(rel).toMatch(/^parquet\/events\/[^']+\.parquet$/);
     const parts = readdirSync(path.join(copy, 'parquet', 'events'), { recursive: true })
       .map(String)
       .filter((f) => f.endsWith('.parquet'));
@@ -163,7 +170,8 @@ describe('a copy of OUT', () => {
     // besides them, only the per-host tables' views read files, those of OUT/models (warehouse/host-models.ts)
     expect(
       reads.every(
-        ([what, text]) => /^view raw_(events|files|runs|secrets)$/.test(String(what)) || String(text).includes("'models/"),
+        ([what, text]) =>
+          /^view raw_(events|files|runs|secrets)$/.test(String(what)) || String(text).includes("out_list('models."),
       ),
       readers.join(),
     ).toBe(true);
