@@ -33,6 +33,16 @@ export async function storeFileLists(conn: DuckDBConnection, lists: FileLists): 
   await conn.run(FILES_STATEMENT);
 }
 
+/** Whether the warehouse on `conn` has the table of file lists (one built before it had none). */
+async function hasFileLists(conn: DuckDBConnection): Promise<boolean> {
+  const [[n]] = (
+    await conn.runAndReadAll(
+      "select count(*) from duckdb_tables() where database_name = current_database() and schema_name = 'clinetrail' and table_name = 'file_lists'",
+    )
+  ).getRows();
+  return Number(n) > 0;
+}
+
 /**
  * Points a connection to OUT/fleet.duckdb at `outDir` and sets the variable of its file lists; a
  * warehouse built before the lists were a table (its views name their files in literals) has no table,
@@ -40,16 +50,12 @@ export async function storeFileLists(conn: DuckDBConnection, lists: FileLists): 
  */
 export async function setFleetVariables(conn: DuckDBConnection, outDir: string): Promise<void> {
   await conn.run(setOutStatement(outDir));
-  const [[n]] = (
-    await conn.runAndReadAll(
-      "select count(*) from duckdb_tables() where database_name = current_database() and schema_name = 'clinetrail' and table_name = 'file_lists'",
-    )
-  ).getRows();
-  if (Number(n) > 0) await conn.run(FILES_STATEMENT);
+  if (await hasFileLists(conn)) await conn.run(FILES_STATEMENT);
 }
 
-/** Every file (relative to OUT) the lists of the warehouse on `conn` name. */
+/** Every file (relative to OUT) the lists of the warehouse on `conn` name; none in a warehouse without them. */
 export async function listedFiles(conn: DuckDBConnection): Promise<string[]> {
+  if (!(await hasFileLists(conn))) return [];
   const rows = (await conn.runAndReadAll(`select unnest(files) from ${FILE_LISTS_TABLE}`)).getRows();
   return rows.map(([f]) => String(f));
 }
