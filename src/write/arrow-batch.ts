@@ -43,18 +43,17 @@ export const ROW_SCHEMA = new Schema(COLUMNS.map((c) => new Field(c.name, arrowT
 const encoder = new TextEncoder();
 
 /**
- * Texts up to this many UTF-16 units are copied byte by byte while they are ASCII: `encodeInto` costs a
- * call and a `subarray` view per value, which for the short texts of most columns was most of the
- * column's time (docs/BENCHMARKS.md, issue 30).
+ * Texts up to this many UTF-16 units are copied byte by byte while they are ASCII, without the call and
+ * the `subarray` view per value of `encodeInto`; most columns hold only such texts.
  */
 const SHORT_TEXT = 64;
 
 /** Validity bitmap of a column: a bit per row, set where the value is neither null nor undefined. */
-function validity(rows: Row[], name: keyof Row): { bitmap: Uint8Array; nulls: number } {
-  const bitmap = new Uint8Array((rows.length + 7) >> 3);
+function validity(values: unknown[]): { bitmap: Uint8Array; nulls: number } {
+  const bitmap = new Uint8Array((values.length + 7) >> 3);
   let nulls = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const v = rows[i][name];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
     if (v === null || v === undefined) nulls++;
     else bitmap[i >> 3] |= 1 << (i & 7);
   }
@@ -64,7 +63,7 @@ function validity(rows: Row[], name: keyof Row): { bitmap: Uint8Array; nulls: nu
 /**
  * The UTF-8 bytes of a column's texts, back to back. Sized for one byte per UTF-16 unit (exact for
  * ASCII) and grown when a text does not fit: a buffer of three bytes per unit, zeroed by the allocation,
- * cost more than the encoding itself (docs/BENCHMARKS.md, issue 30).
+ * cost more than the encoding itself (docs/BENCHMARKS.md "Issue 30 point 3").
  */
 class TextBytes {
   bytes: Uint8Array;
@@ -123,14 +122,14 @@ class TextBytes {
   }
 }
 
-function utf8Column(rows: Row[], name: keyof Row) {
-  const n = rows.length;
+function utf8Column(values: unknown[]) {
+  const n = values.length;
   const bitmap = new Uint8Array((n + 7) >> 3);
   const offsets = new Int32Array(n + 1);
   let nulls = 0;
   let units = 0;
   for (let i = 0; i < n; i++) {
-    const v = rows[i][name];
+    const v = values[i];
     if (v === null || v === undefined) nulls++;
     else {
       bitmap[i >> 3] |= 1 << (i & 7);
@@ -139,7 +138,7 @@ function utf8Column(rows: Row[], name: keyof Row) {
   }
   const text = new TextBytes(units);
   for (let i = 0; i < n; i++) {
-    const v = rows[i][name];
+    const v = values[i];
     if (typeof v === 'string' && v.length > 0) text.add(v);
     offsets[i + 1] = text.end;
   }
@@ -166,15 +165,15 @@ function setInt64(words: Int32Array, i: number, v: number): void {
   words[LITTLE_ENDIAN ? 2 * i + 1 : 2 * i] = hi;
 }
 
-function numberColumn(rows: Row[], name: keyof Row, type: ColumnType) {
-  const { bitmap, nulls } = validity(rows, name);
-  const n = rows.length;
+function numberColumn(values: unknown[], type: ColumnType) {
+  const { bitmap, nulls } = validity(values);
+  const n = values.length;
   if (type === 'int64' || type === 'timestamp') {
     const data = new BigInt64Array(n);
     const words = new Int32Array(data.buffer);
     const scale = type === 'timestamp' ? 1000 : 1; // rows hold epoch ms
     for (let i = 0; i < n; i++) {
-      const v = rows[i][name];
+      const v = values[i];
       if (typeof v === 'number') {
         const whole = Math.trunc(v);
         const scaled = whole * scale;
@@ -187,22 +186,38 @@ function numberColumn(rows: Row[], name: keyof Row, type: ColumnType) {
   }
   if (type === 'int32') {
     const data = new Int32Array(n);
-    for (let i = 0; i < n; i++) data[i] = (rows[i][name] as number | null) ?? 0;
+    for (let i = 0; i < n; i++) data[i] = (values[i] as number | null) ?? 0;
     return makeData({ type: new Int32(), length: n, nullCount: nulls, nullBitmap: bitmap, data });
   }
   if (type === 'float64') {
     const data = new Float64Array(n);
-    for (let i = 0; i < n; i++) data[i] = (rows[i][name] as number | null) ?? 0;
+    for (let i = 0; i < n; i++) data[i] = (values[i] as number | null) ?? 0;
     return makeData({ type: new Float64(), length: n, nullCount: nulls, nullBitmap: bitmap, data });
   }
   const data = new Uint8Array((n + 7) >> 3);
-  for (let i = 0; i < n; i++) if (rows[i][name] === true) data[i >> 3] |= 1 << (i & 7);
+  for (let i = 0; i < n; i++) if (values[i] === true) data[i >> 3] |= 1 << (i & 7);
   return makeData({ type: new Bool(), length: n, nullCount: nulls, nullBitmap: bitmap, data });
+}
+
+const NAMES: readonly (keyof Row)[] = COLUMNS.map((c) => c.name);
+
+/**
+ * Each column's values, taken in one pass over the rows: each row object is read once, while its fields
+ * are in the cache, instead of once or twice per column (docs/BENCHMARKS.md "Issue 30 point 3").
+ */
+function columnValues(rows: Row[]): unknown[][] {
+  const values = NAMES.map(() => new Array<unknown>(rows.length));
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    for (let c = 0; c < NAMES.length; c++) values[c][i] = row[NAMES[c]];
+  }
+  return values;
 }
 
 /** One RecordBatch holding `rows`, column by column. */
 export function rowsToRecordBatch(rows: Row[]): RecordBatch {
-  const children = COLUMNS.map((c) => (c.type === 'utf8' ? utf8Column(rows, c.name) : numberColumn(rows, c.name, c.type)));
+  const values = columnValues(rows);
+  const children = COLUMNS.map((c, i) => (c.type === 'utf8' ? utf8Column(values[i]) : numberColumn(values[i], c.type)));
   const data = makeData({ type: new Struct(ROW_SCHEMA.fields), length: rows.length, nullCount: 0, children });
   return new RecordBatch(ROW_SCHEMA, data);
 }
