@@ -34,17 +34,28 @@ export class HostStaging {
   private readonly partitions = new Map<string, StagedPartition[]>();
   private readonly left = new Map<string, number>();
   private readonly staged = new Map<string, Promise<void>>();
+  /** The images by host: looked up per job and per partition written, so never a scan of the fleet's images. */
+  private readonly images = new Map<string, HostImage[]>();
 
   constructor(
-    private readonly images: readonly HostImage[],
+    images: readonly HostImage[],
     planned: readonly StagedPartition[],
     private readonly limits: StagingLimits,
     /** Told each member that could not be read, as discovery's problems are (a progress line). */
     private readonly onProblem: (image: HostImage, problem: DiscoveryProblem) => void,
   ) {
-    for (const p of planned) this.partitions.set(p.host, [...(this.partitions.get(p.host) ?? []), p]);
+    for (const p of planned) {
+      const list = this.partitions.get(p.host);
+      if (list === undefined) this.partitions.set(p.host, [p]);
+      else list.push(p);
+    }
     for (const [host, list] of this.partitions) this.left.set(host, list.length);
-    for (const image of images) if (!this.partitions.has(image.host)) releaseStaging(image);
+    for (const image of images) {
+      const same = this.images.get(image.host);
+      if (same === undefined) this.images.set(image.host, [image]);
+      else same.push(image);
+      if (!this.partitions.has(image.host)) releaseStaging(image);
+    }
   }
 
   /** Copies out the members of every host of `job` not staged yet (once per host, whoever asks first). */
@@ -54,7 +65,7 @@ export class HostStaging {
       [...hosts].map((host) => {
         let done = this.staged.get(host);
         if (done === undefined) {
-          const image = this.images.find((i) => i.host === host);
+          const image = this.images.get(host)?.[0];
           done = image
             ? stageMembers(image, this.partitions.get(host) ?? [], this.limits, (problem) => this.onProblem(image, problem))
             : Promise.resolve();
@@ -69,7 +80,7 @@ export class HostStaging {
   written(host: string): void {
     const left = (this.left.get(host) ?? 1) - 1;
     this.left.set(host, left);
-    if (left === 0) for (const image of this.images) if (image.host === host) releaseStaging(image);
+    if (left === 0) for (const image of this.images.get(host) ?? []) releaseStaging(image);
   }
 }
 

@@ -30,7 +30,15 @@ import {
 } from '../core/model-layout.js';
 import { openDuckDB } from './duckdb-open.js';
 import { mergedGroups, type PartGroups, partGroups } from './part-schemas.js';
-import { allModelStatements, outRelative, placeholders, runModels, setOutStatement, type SourceFiles } from './model-run.js';
+import {
+  allModelStatements,
+  outRelative,
+  placeholders,
+  readModelFile,
+  runModels,
+  setOutStatement,
+  type SourceFiles,
+} from './model-run.js';
 import { sqlString } from './sql-literal.js';
 
 /** One host's partitions: the files its models are built from. */
@@ -41,29 +49,32 @@ export interface HostSources {
   sha256: string;
   /** Rows of its partitions, to size the batches. */
   rows: number;
+  /** Bytes of its partitions' Parquet parts, as their manifests record them. */
+  partBytes: number;
 }
 
 /** Every host with a committed partition, with its partitions' current files (relative to OUT), by host folder. */
 export async function hostSources(outDir: string): Promise<HostSources[]> {
-  const byHost = new Map<string, { files: SourceFiles; hash: ReturnType<typeof createHash>; rows: number }>();
+  const byHost = new Map<string, { files: SourceFiles; hash: ReturnType<typeof createHash>; rows: number; partBytes: number }>();
   for (const dir of await partitionDirs(outDir)) {
     const m = readManifest(dir);
     if (m === null) continue;
     let h = byHost.get(m.host);
     if (h === undefined) {
-      h = { files: { parquet: [], inventory: [], secrets: [] }, hash: createHash('sha256'), rows: 0 };
+      h = { files: { parquet: [], inventory: [], secrets: [] }, hash: createHash('sha256'), rows: 0, partBytes: 0 };
       byHost.set(m.host, h);
     }
     // the files as they are now, not only as the manifest says: a model build follows any change of them
     const stats = manifestFiles(m).map((f) => statSync(path.join(fileDirOf(dir, f.name), f.name), { throwIfNoEntry: false }));
     h.hash.update(`${JSON.stringify(m)}\n${JSON.stringify(stats.map((st) => [st?.size, st?.mtimeMs]))}\n`);
     h.rows += m.rows;
+    for (const f of m.parts) h.partBytes += f.size;
     h.files.parquet.push(...m.parts.map((f) => outRelative(outDir, path.join(fileDirOf(dir, f.name), f.name))));
     h.files.inventory.push(outRelative(outDir, path.join(dir, m.inventory.name)));
     if (m.secrets_file) h.files.secrets.push(outRelative(outDir, path.join(dir, m.secrets_file.name)));
   }
   return [...byHost.entries()]
-    .map(([host, h]) => ({ host, files: h.files, sha256: h.hash.digest('hex'), rows: h.rows }))
+    .map(([host, h]) => ({ host, files: h.files, sha256: h.hash.digest('hex'), rows: h.rows, partBytes: h.partBytes }))
     .sort((a, b) => (hostDirName(a.host) < hostDirName(b.host) ? -1 : 1));
 }
 
@@ -156,6 +167,29 @@ function storedRows(table: string, columns: Array<[string, string]>): string {
     join clinetrail_batch as b on b.host = r.host`;
 }
 
+/**
+ * Parts of at most this many bytes in all are copied into one file before a batch's build (batchEvents);
+ * bigger ones are read where they are. The copy's Parquet writer holds a row group of decoded rows: for a
+ * batch of 200,000 rows of generated transcripts it took the load from 387 to 788 MB.
+ */
+const COPIED_PARTS_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The batch's partitions copied into one Parquet file of its spill folder, read by raw_events in their
+ * place: the models scan raw_events dozens of times, and each scan of the parts themselves opened every
+ * part of the batch again (6 per tiny host), which cost most of a batch's time and memory when the parts
+ * are many and small (docs/BENCHMARKS.md, "The load's own memory, host by host"). Its rows are those of
+ * the parts, so is every model built from them: row_id is computed from a row's columns, never from where
+ * it is read.
+ */
+async function batchEvents(conn: DuckDBConnection, tempDir: string, source: string): Promise<string> {
+  // the macros that name OUT's files (out_files), which the model files define first
+  await conn.run((await readModelFile('00_out_files.sql')).once);
+  const file = path.join(tempDir, 'batch-events.parquet');
+  await conn.run(`copy (select * from ${source}) to ${sqlString(file)} (format parquet)`);
+  return `(select * from read_parquet(${sqlString(file)}, hive_partitioning = false))`;
+}
+
 /** Writes the schema of this models version, once (every build of one version gives the same). */
 async function writeSchema(outDir: string, version: string, schema: ModelSchema, gen: string): Promise<void> {
   const file = modelSchemaFile(outDir, version);
@@ -182,6 +216,8 @@ export async function buildHostBatch(outDir: string, batch: HostSources[], versi
     await conn.run(setOutStatement(outDir));
     const groups = await partGroups(conn, outDir, files.parquet);
     const vars = placeholders(outDir, { ...files, parquetGroups: mergedGroups([groups]) }, false);
+    if (files.parquet.length > 0 && batch.reduce((n, h) => n + h.partBytes, 0) <= COPIED_PARTS_BYTES)
+      vars.events_source = await batchEvents(conn, tempDir, vars.events_source);
     await runModels(conn, vars);
     const schema = await perHostSchema(conn, await keptTables(vars));
     await writeSchema(outDir, version, schema, gen);
