@@ -142,8 +142,9 @@ export interface QueryOptions {
   /** Where DuckDB spills (an export's staging folder); default: a folder of this query (query-temp.ts). */
   tempDir?: string;
   /**
-   * DuckDB's threads (default 1, warehouse/duckdb-open.ts querySettings): 1 for a COPY into parts of a size (export --format parquet-dataset), which
-   * with two threads fills its parts with row groups out of the selection's order (measured).
+   * DuckDB's threads (default 1, warehouse/duckdb-open.ts querySettings). `export --format parquet-dataset`
+   * asks for 1 whatever the default: a COPY into parts of a size with two threads fills its parts with row
+   * groups out of the selection's order (measured).
    */
   threads?: 1 | 2;
 }

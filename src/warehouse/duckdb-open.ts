@@ -2,7 +2,7 @@
  * How clinetrail opens DuckDB: every instance with extension autoinstall and autoload off (these machines
  * have no internet), its memory limit (CLINETRAIL_DUCKDB_MEMORY, default 1GB), two threads and the
  * Parquet footer cache. warehouse/build.ts opens the model build and the queries through it; a question's
- * connection (warehouse/query-connection.ts) asks for less: QUERY_SETTINGS.
+ * connection (warehouse/query-connection.ts) asks for less: querySettings().
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 
