@@ -85,7 +85,10 @@ export function assembly(
  */
 function readsRows(s: ModelStatement, sql: string): boolean {
   if (s.kind === 'comment' || sql.startsWith('create or replace view ')) return false;
-  return s.kind !== 'create-view' && !/^create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?macro\s/i.test(sql.replace(/--[^\n]*/g, '').trim());
+  return (
+    s.kind !== 'create-view' &&
+    !/^create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?macro\s/i.test(sql.replace(/--[^\n]*/g, '').trim())
+  );
 }
 
 /** What a build found that a load reports. */
