@@ -50,9 +50,9 @@ function perHostRelation(table: string, columns: Array<[string, string]>, files:
  * How the assembly of fleet.duckdb runs the model files: a per-host table becomes a view over its hosts'
  * files and the inserts that filled it are skipped, as is every statement on a table only the host
  * build uses (one a model file drops); the rest (views over the partitions, macros, the fleet's own
- * tables, comments) runs as written, a statement that may read rows between FILES_STATEMENT and
- * BINDING_FILES_STATEMENT (readsRows). With `lists`, the per-host tables' lists of files are put in it at
- * once, so that they are stored (warehouse/file-lists.ts) before the views that name them are made.
+ * tables, comments) runs as written. With `lists`, the per-host tables' lists of files are put in it at
+ * once, so that they are stored (warehouse/file-lists.ts) before the views that name them are made, and a
+ * statement that may read rows runs between FILES_STATEMENT and BINDING_FILES_STATEMENT (readsRows).
  */
 export function assembly(
   outDir: string,
@@ -72,6 +72,8 @@ export function assembly(
       return `create or replace view ${ident(s.target)} as ${perHostRelation(s.target, columns, files.get(s.target) ?? [], lists)}`;
     return s.kind === 'insert' || s.kind === 'drop-table' ? null : s.sql;
   };
+  // without lists (a batch of a hunt, warehouse/host-batch-query.ts) the views name their files in literals
+  if (lists === undefined) return rewrite;
   return (s: ModelStatement): string | null => {
     const sql = rewrite(s);
     return sql === null || !readsRows(s, sql) ? sql : `${FILES_STATEMENT};\n${sql};\n${BINDING_FILES_STATEMENT}`;

@@ -50,7 +50,7 @@ describe('model statements', () => {
     // the assembly binds its views with the first file of each list (warehouse/build.ts): a statement that
     // computes rows there must see every file of the fleet
     const schema = { sessions: [['host', 'VARCHAR']] as Array<[string, string]> };
-    const rewrite = assembly('/out', schema, [], new Set(['hub_search_rows']));
+    const rewrite = assembly('/out', schema, [], new Set(['hub_search_rows']), new Map());
     const withEveryFile = (sql: string) => `${FILES_STATEMENT};\n${sql};\n${BINDING_FILES_STATEMENT}`;
     const fleetTable = 'create or replace table probe as select count(*) as n from raw_events';
     expect(rewrite(classify(fleetTable))).toBe(withEveryFile(fleetTable));
@@ -74,5 +74,9 @@ describe('model statements', () => {
     // the fleet's own tables of sql/ are among those run with every file
     const wrapped = (await allModelStatements(vars)).filter((s) => rewrite(s)?.startsWith(FILES_STATEMENT));
     expect(wrapped.map((s) => s.target)).toEqual(expect.arrayContaining(['stores', 'int_duplicate_rules']));
+    // without lists (a hunt's batch of hosts in memory: warehouse/host-batch-query.ts) the views name
+    // their files in literals, and there is no table of lists to set the variable from
+    const literal = assembly('/out', schema, [], new Set(['hub_search_rows']));
+    expect(literal(classify(fleetTable))).toBe(fleetTable);
   });
 });
