@@ -14,7 +14,7 @@ import { modelsVersion } from '../warehouse/models-version.js';
 import { acquireLock } from './lock.js';
 import type { LoadEvent } from './progress.js';
 import { removeUnreferenced, RETIRE_GRACE_MS } from './retire.js';
-import { clinetrailVersion, recordedModels, recordModels, STALE_MARKER } from './state.js';
+import { clinetrailVersion, recordedModels, recordModels, RETIRED_MARKER, STALE_MARKER } from './state.js';
 import { UsageError } from './load-inputs.js';
 import { checkSplit, markSplitComplete, recordShardsNotRun, type ShardGap } from './split-check.js';
 
@@ -51,6 +51,7 @@ export async function refreshModels(
   options: { force?: boolean; onBuildFailed?: () => Promise<void>; hunts?: boolean } = {},
 ): Promise<ModelsResult> {
   const staleMarker = path.join(out, STALE_MARKER);
+  const retiredMarker = path.join(out, RETIRED_MARKER);
   const models = await modelsVersion();
   const recorded = await recordedModels(out);
   // kept only with its recorded duplicate count, so a kept warehouse never needs DuckDB opened to count
@@ -70,6 +71,7 @@ export async function refreshModels(
   } else {
     emit({ event: 'models', rebuilt: true });
     testStop('before-models');
+    await fs.rm(retiredMarker, { force: true });
     collectGarbage();
     const { buildWarehouse } = await import('../warehouse/build.js');
     const { NO_HUNTS, runHuntsInBuild } = await import('../hunt/build-hunts.js');
@@ -92,7 +94,10 @@ export async function refreshModels(
   }
   // fleet.duckdb now reads the current manifests: older generations and withdrawn partitions can go
   testStop('before-retire');
-  await removeUnreferenced(out, grace);
+  if (!current || !existsSync(retiredMarker)) {
+    await removeUnreferenced(out, grace);
+    await fs.writeFile(retiredMarker, '');
+  }
   return { rebuilt: !current, duplicates, hostsBuilt };
 }
 
