@@ -17,7 +17,7 @@ import { mergedGroups } from './part-schemas.js';
 import { replaceWarehouse } from './warehouse-swap.js';
 import { readQuery } from './query-sandbox.js';
 import { withSandboxedConnection } from './query-connection.js';
-import { setFleetVariables, storeFileLists } from './file-lists.js';
+import { BINDING_FILES_STATEMENT, FILES_STATEMENT, setFleetVariables, storeFileLists } from './file-lists.js';
 
 export { setFleetVariables } from './file-lists.js';
 export { runModels, setOutStatement } from './model-run.js';
@@ -51,7 +51,8 @@ function perHostRelation(table: string, columns: Array<[string, string]>, files:
  * files and the inserts that filled it are skipped, as is every statement on a table only the host
  * build uses (one a model file drops); the rest (views over the partitions, macros, the fleet's own
  * tables, comments) runs as written. With `lists`, the per-host tables' lists of files are put in it at
- * once, so that they are stored (warehouse/file-lists.ts) before the views that name them are made.
+ * once, so that they are stored (warehouse/file-lists.ts) before the views that name them are made, and a
+ * statement that may read rows runs between FILES_STATEMENT and BINDING_FILES_STATEMENT (readsRows).
  */
 export function assembly(
   outDir: string,
@@ -62,7 +63,7 @@ export function assembly(
 ) {
   const files = new Map(Object.keys(schema).map((table) => [table, perHostFiles(outDir, table, records)] as const));
   if (lists !== undefined) for (const [table, names] of files) if (names.length > 0) lists.set(`models.${table}`, names);
-  return (s: ModelStatement): string | null => {
+  const rewrite = (s: ModelStatement): string | null => {
     if (s.target === null) return s.sql;
     if (buildOnly.has(s.target) && s.kind !== 'other') return null;
     const columns = schema[s.target];
@@ -71,6 +72,25 @@ export function assembly(
       return `create or replace view ${ident(s.target)} as ${perHostRelation(s.target, columns, files.get(s.target) ?? [], lists)}`;
     return s.kind === 'insert' || s.kind === 'drop-table' ? null : s.sql;
   };
+  // without lists (a batch of a hunt, warehouse/host-batch-query.ts) the views name their files in literals
+  if (lists === undefined) return rewrite;
+  return (s: ModelStatement): string | null => {
+    const sql = rewrite(s);
+    return sql === null || !readsRows(s, sql) ? sql : `${FILES_STATEMENT};\n${sql};\n${BINDING_FILES_STATEMENT}`;
+  };
+}
+
+/**
+ * Whether a statement the assembly runs may read rows: all but views (bound, not run), comments and
+ * macros. The assembly binds its views with only the first file of each list (BINDING_FILES_STATEMENT);
+ * a statement that reads rows runs with every file (FILES_STATEMENT), so it sees the whole fleet.
+ */
+function readsRows(s: ModelStatement, sql: string): boolean {
+  if (s.kind === 'comment' || sql.startsWith('create or replace view ')) return false;
+  return (
+    s.kind !== 'create-view' &&
+    !/^create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?macro\s/i.test(sql.replace(/--[^\n]*/g, '').trim())
+  );
 }
 
 /** What a build found that a load reports. */
@@ -117,9 +137,12 @@ export async function buildWarehouse(
     // into place).
     await conn.run(setOutStatement(outDir));
     await conn.run('begin transaction');
-    // the views read their lists of files from a variable set from a table of the file (warehouse/file-lists.ts)
+    // the views read their lists of files from a variable set from a table of the file, and are bound
+    // with the first file of each (warehouse/file-lists.ts); what follows the models reads every file
     await storeFileLists(conn, lists);
+    await conn.run(BINDING_FILES_STATEMENT);
     await runModels(conn, vars, rewrite);
+    await conn.run(FILES_STATEMENT);
     await conn.run('commit');
     await conn.run('checkpoint');
     // counted on the build's own connection: a second instance on the new file cost a load 0.3 s

@@ -1,8 +1,8 @@
 /**
  * How clinetrail opens DuckDB: every instance with extension autoinstall and autoload off (these machines
- * have no internet), its memory limit (CLINETRAIL_DUCKDB_MEMORY, default 1GB), two threads and the
- * Parquet footer cache. warehouse/build.ts opens the model build and the queries through it; a question's
- * connection (warehouse/query-connection.ts) asks for less: querySettings().
+ * have no internet), its memory limit (CLINETRAIL_DUCKDB_MEMORY, default 1GB) and two threads.
+ * warehouse/build.ts opens the model build and the queries through it; a question's connection
+ * (warehouse/query-connection.ts) asks for less: querySettings().
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 
@@ -44,19 +44,23 @@ function instanceOptions(extra: Record<string, string>): Record<string, string> 
 }
 
 /**
- * A connection to a new instance with clinetrail's settings. Parquet footers are cached (a setting of
- * the Parquet extension, so not an instance option): the models scan every part several times, and a
- * fleet of 1,000 tiny homes has 1,000 parts.
+ * A connection to a new instance with clinetrail's settings. With `footerCache`, Parquet footers are
+ * cached (a setting of the Parquet extension, so not an instance option): the build of a batch of hosts'
+ * models (warehouse/host-models.ts) scans each of its few parts several times. Nothing else turns it on:
+ * the cache keeps every footer it reads for the instance's life, outside the memory limit, so a question or
+ * an assembly over every part of the fleet held ~19 KB per part (docs/BENCHMARKS.md "The footer cache").
  */
 export async function openDuckDB(
   file: string,
   extra: Record<string, string>,
+  options: { footerCache?: boolean } = {},
 ): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
   // imported here, not at the top: the library costs RSS (docs/BENCHMARKS.md "Behind the code") that a load needs only after
   // its partitions are written, when the workers' memory is gone
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.create(file, instanceOptions(extra));
   const conn = await instance.connect();
+  if (options.footerCache !== true) return { instance, conn };
   try {
     await conn.run('set parquet_metadata_cache = true');
   } catch (err) {

@@ -20,6 +20,17 @@ export const FILE_LISTS_TABLE = 'clinetrail.file_lists';
  */
 export const FILES_STATEMENT = `set variable clinetrail_files = (select map(list(name), list(files)) from ${FILE_LISTS_TABLE})`;
 
+/**
+ * The statement that puts only the first file of each list in the variable, which the assembly of
+ * fleet.duckdb binds its views with (warehouse/build.ts): a view's bind takes its columns from the first
+ * file of a list (each list holds files of one schema: a group of parts, one model's files, inventories
+ * or secrets read with fixed columns), but copies and checks every name of it, and what the assembly's
+ * binds of lists of 30,000 names allocated stayed in the process (docs/BENCHMARKS.md, "The assembly binds
+ * on the first files"). A view stores its text, not the list, so it reads every file once FILES_STATEMENT
+ * has set the variable again.
+ */
+export const BINDING_FILES_STATEMENT = `set variable clinetrail_files = (select map(list(name), list(files[1:1])) from ${FILE_LISTS_TABLE})`;
+
 /** Writes `lists` into the table of the warehouse on `conn` (being built) and sets the variable from it. */
 export async function storeFileLists(conn: DuckDBConnection, lists: FileLists): Promise<void> {
   const { LIST, listValue, VARCHAR } = await import('@duckdb/node-api');

@@ -211,7 +211,7 @@ export async function buildHostBatch(outDir: string, batch: HostSources[], versi
   const tempDir = `${staging}-spill`;
   await fs.mkdir(tempDir, { recursive: true });
   const files = together(batch);
-  const { instance, conn } = await openDuckDB(':memory:', { temp_directory: tempDir });
+  const { instance, conn } = await openDuckDB(':memory:', { temp_directory: tempDir }, { footerCache: true });
   try {
     await conn.run(setOutStatement(outDir));
     const groups = await partGroups(conn, outDir, files.parquet);

@@ -102,6 +102,33 @@ describe('incremental loads', () => {
     expect(runs.rows).toEqual([['2']]);
   });
 
+  it('removes what no manifest names after a run that rebuilt the models, and lists no folder again while nothing changes', async () => {
+    const { fleet, out } = own('retired', true);
+    const marker = path.join(out, 'state', 'models.retired');
+    expect(existsSync(marker), 'the base load deleted what no manifest names').toBe(true);
+    const partsDir = path.dirname(Object.keys(parts(out)).map((p) => path.join(out, p))[0]);
+    // an older generation left by a run killed after its rebuild, before its deletion: the rebuild
+    // removed the marker, so the next run, which keeps fleet.duckdb, lists every folder
+    const older = path.join(partsDir, 'part-older-00000.parquet');
+    writeFileSync(older, 'PAR1');
+    rmSync(marker);
+    const warehouseBefore = statSync(path.join(out, 'fleet.duckdb')).mtimeMs;
+    expect(await runLoad({ fleet, out })).toMatchObject({ partitions_written: 0, partitions_unchanged: 3 });
+    expect(statSync(path.join(out, 'fleet.duckdb')).mtimeMs).toBe(warehouseBefore);
+    expect(existsSync(older)).toBe(false);
+    expect(existsSync(marker)).toBe(true);
+    // with the marker, an unchanged run lists nothing: a file no load wrote is left where it is
+    const planted = path.join(partsDir, 'part-planted-00000.parquet');
+    writeFileSync(planted, 'PAR1');
+    await runLoad({ fleet, out });
+    expect(existsSync(planted)).toBe(true);
+    // a run that rebuilds the models removes it
+    writeFileSync(path.join(out, 'state', 'models.stale'), '');
+    await runLoad({ fleet, out });
+    expect(existsSync(planted)).toBe(false);
+    expect(existsSync(marker)).toBe(true);
+  });
+
   it('re-reads only the partition whose file changed', async () => {
     const { fleet, out } = own('changed', true);
     const before = parts(out);

@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { allModelStatements, placeholders } from '../../src/warehouse/model-run.js';
 import { buildOnlyTables } from '../../src/warehouse/host-models.js';
 import { classify } from '../../src/warehouse/model-statements.js';
+import { assembly } from '../../src/warehouse/build.js';
+import { BINDING_FILES_STATEMENT, FILES_STATEMENT } from '../../src/warehouse/file-lists.js';
 
 const vars = placeholders('/nonexistent-out', { parquet: [], inventory: [], secrets: [] }, false);
 
@@ -42,5 +44,39 @@ describe('model statements', () => {
       target: 't1',
     });
     expect(classify('create or replace macro m(x) as x')).toMatchObject({ kind: 'other', target: null });
+  });
+
+  it('assembles with every file any statement that may read rows, and binds views on first files', async () => {
+    // the assembly binds its views with the first file of each list (warehouse/build.ts): a statement that
+    // computes rows there must see every file of the fleet
+    const schema = { sessions: [['host', 'VARCHAR']] as Array<[string, string]> };
+    const rewrite = assembly('/out', schema, [], new Set(['hub_search_rows']), new Map());
+    const withEveryFile = (sql: string) => `${FILES_STATEMENT};\n${sql};\n${BINDING_FILES_STATEMENT}`;
+    const fleetTable = 'create or replace table probe as select count(*) as n from raw_events';
+    expect(rewrite(classify(fleetTable))).toBe(withEveryFile(fleetTable));
+    expect(rewrite(classify('insert into probe select count(*) from raw_files'))).toBe(
+      withEveryFile('insert into probe select count(*) from raw_files'),
+    );
+    expect(rewrite(classify('update probe set n = (select count(*) from raw_events)'))).toBe(
+      withEveryFile('update probe set n = (select count(*) from raw_events)'),
+    );
+    for (const bound of [
+      'create or replace view v as select * from raw_events',
+      '-- a view\ncreate view w as select 1',
+      'create or replace macro m(x) as x',
+      "comment on table probe is 'rows'",
+    ])
+      expect(rewrite(classify(bound))).toBe(bound);
+    // a per-host table becomes a view over its hosts' files, bound like the others
+    expect(rewrite(classify('create or replace table sessions as select host from raw_events'))).toMatch(
+      /^create or replace view "sessions" as /,
+    );
+    // the fleet's own tables of sql/ are among those run with every file
+    const wrapped = (await allModelStatements(vars)).filter((s) => rewrite(s)?.startsWith(FILES_STATEMENT));
+    expect(wrapped.map((s) => s.target)).toEqual(expect.arrayContaining(['stores', 'int_duplicate_rules']));
+    // without lists (a hunt's batch of hosts in memory: warehouse/host-batch-query.ts) the views name
+    // their files in literals, and there is no table of lists to set the variable from
+    const literal = assembly('/out', schema, [], new Set(['hub_search_rows']));
+    expect(literal(classify(fleetTable))).toBe(fleetTable);
   });
 });
