@@ -10,7 +10,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { noWarehouseError, warehouseFile } from '../core/layout.js';
 import { hostModelDir, type HostModelsRecord, type ModelSchema } from '../core/model-layout.js';
 import { buildHostModels, buildOnlyTables, hostModelsCurrent, hostSources } from './host-models.js';
-import type { ModelStatement } from './model-statements.js';
+import { classify, type ModelStatement } from './model-statements.js';
 import { type FileLists, outFiles, outRelative, partitionFiles, placeholders, runModels, setOutStatement } from './model-run.js';
 import { modelsVersion } from './models-version.js';
 import { mergedGroups } from './part-schemas.js';
@@ -76,7 +76,7 @@ export function assembly(
   if (lists === undefined) return rewrite;
   return (s: ModelStatement): string | null => {
     const sql = rewrite(s);
-    return sql === null || !readsRows(s, sql) ? sql : `${FILES_STATEMENT};\n${sql};\n${BINDING_FILES_STATEMENT}`;
+    return sql === null || !readsRows(sql) ? sql : `${FILES_STATEMENT};\n${sql};\n${BINDING_FILES_STATEMENT}`;
   };
 }
 
@@ -85,12 +85,10 @@ export function assembly(
  * macros. The assembly binds its views with only the first file of each list (BINDING_FILES_STATEMENT);
  * a statement that reads rows runs with every file (FILES_STATEMENT), so it sees the whole fleet.
  */
-function readsRows(s: ModelStatement, sql: string): boolean {
-  if (s.kind === 'comment' || sql.startsWith('create or replace view ')) return false;
-  return (
-    s.kind !== 'create-view' &&
-    !/^create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?macro\s/i.test(sql.replace(/--[^\n]*/g, '').trim())
-  );
+function readsRows(sql: string): boolean {
+  const { kind } = classify(sql);
+  if (kind === 'create-view' || kind === 'comment') return false;
+  return !/^create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?macro\s/i.test(sql.replace(/--[^\n]*/g, '').trim());
 }
 
 /** What a build found that a load reports. */
