@@ -17,8 +17,8 @@
 --                         standing settings of its home approving every command (safety_off)
 --              unknown    none of these is recorded
 -- What a call is and how its approval stood is found once, at build time, without its text (int_tool_calls; and
--- int_denied_calls, the calls a result says were denied); the view tool_calls adds the texts from the Parquet rows
--- (raw_events, by row_id), which the warehouse never copies. As one view over int_timeline, each of a hunt's reads
+-- int_denied_calls, the calls a result says were denied); the view tool_calls adds the texts from the timeline's
+-- stored rows (int_timeline, by row_id). As one view over int_timeline, each of a hunt's reads
 -- of it evaluated the timeline's joins again and scanned every tool result: the pack went past the MCP server's
 -- 30 s limit on the demo fleet of a loaded machine.
 create or replace table int_tool_calls as

@@ -1,10 +1,11 @@
 -- tool_calls: every tool call of the agent in events, with its kind and how its approval stood (int_tool_calls,
--- sql/42, where the rules are), and its text from the Parquet rows (raw_events, by row_id), which the warehouse
--- never copies. Grain: one row per tool_use row of events (row_id).
+-- sql/42, where the rules are), and its text from the timeline's rows (int_timeline, by row_id: the host build
+-- stores them, one file per host, where raw_events is every part of the host). Grain: one row per tool_use
+-- row of events (row_id).
 create or replace view tool_calls as
 select c.*, r.text
 from int_tool_calls as c
-join (select row_id, text from raw_events where turn_type = 'tool_use') as r on r.row_id = c.row_id;
+join (select row_id, text from int_timeline where turn_type = 'tool_use') as r on r.row_id = c.row_id;
 
 comment on view tool_calls is 'Every tool call of the agent in events, with its kind (final answer, command, file, mcp, browser, web, other) and how its approval stood (denied, asked, auto, unknown). Grain: one row per tool_use row of events (row_id); the columns of events, then call_type, approval and approval_reason.';
 {{tool_calls_column_comments}}

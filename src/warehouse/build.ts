@@ -47,8 +47,8 @@ function perHostRelation(table: string, columns: Array<[string, string]>, files:
 }
 
 /**
- * How the assembly of fleet.duckdb runs the model files: a per-host table becomes a view over its hosts'
- * files and the inserts that filled it are skipped, as is every statement on a table only the host
+ * How the assembly of fleet.duckdb runs the model files: a per-host table (or a view the host build
+ * stores, STORED_VIEWS) becomes a view over its hosts' files and the inserts that filled it are skipped, as is every statement on a table only the host
  * build uses (one a model file drops); the rest (views over the partitions, macros, the fleet's own
  * tables, comments) runs as written. With `lists`, the per-host tables' lists of files are put in it at
  * once, so that they are stored (warehouse/file-lists.ts) before the views that name them are made, and a
@@ -68,7 +68,7 @@ export function assembly(
     if (buildOnly.has(s.target) && s.kind !== 'other') return null;
     const columns = schema[s.target];
     if (columns === undefined) return s.sql;
-    if (s.kind === 'create-table')
+    if (s.kind === 'create-table' || s.kind === 'create-view')
       return `create or replace view ${ident(s.target)} as ${perHostRelation(s.target, columns, files.get(s.target) ?? [], lists)}`;
     return s.kind === 'insert' || s.kind === 'drop-table' ? null : s.sql;
   };

@@ -4,9 +4,8 @@
  * bind views over every part of the fleet, nor recompute the whole fleet's timeline: each batch of hosts
  * (those of the model build, warehouse/host-models.ts `batches`) gets a warehouse of its own, in memory,
  * assembled from the model files exactly as fleet.duckdb is (warehouse/build.ts `assembly`) but over that
- * batch's partitions and per-host model files only. Its timeline (`int_timeline`, which events, tool_calls,
- * commands and file_accesses read) is computed once per batch into a table rather than once per query.
- * The connection is then closed in the query sandbox as a query's is (warehouse/query-sandbox.ts), so a
+ * batch's partitions and per-host model files only (its timeline, `int_timeline`, among them: the host
+ * build stores it, warehouse/host-models.ts STORED_VIEWS). The connection is then closed in the query sandbox as a query's is (warehouse/query-sandbox.ts), so a
  * hunt runs under the same rules on a batch as on fleet.duckdb.
  *
  * The rows of a host in its batch's warehouse are its rows in fleet.duckdb: every model rule is local to a
@@ -23,12 +22,6 @@ import { outRelative, placeholders, runModels, type SourceFiles, setOutStatement
 import { modelsVersion } from './models-version.js';
 import { mergedGroups } from './part-schemas.js';
 import { withSandboxedConnection } from './query-connection.js';
-
-/**
- * The views a batch computes once into a table of the same rows: read by most hunts (events is it sorted,
- * tool_calls, commands and file_accesses read it) and by the join of each finding to its evidence row.
- */
-const COMPUTED_ONCE = ['int_timeline'] as const;
 
 /** One batch of hosts: their partitions' files and their models' commit records. */
 export interface HostBatch {
@@ -87,7 +80,7 @@ export async function hostBatches(
   });
 }
 
-/** Assembles the batch's warehouse on `conn` (an in-memory database) and computes its COMPUTED_ONCE views. */
+/** Assembles the batch's warehouse on `conn` (an in-memory database). */
 async function assembleBatch(conn: DuckDBConnection, outDir: string, batch: HostBatch): Promise<void> {
   const version = await modelsVersion();
   const schema = readModelSchema(outDir, version);
@@ -96,12 +89,6 @@ async function assembleBatch(conn: DuckDBConnection, outDir: string, batch: Host
   const vars = placeholders(outDir, { ...batch.files, parquetGroups }, false);
   await conn.run('begin transaction');
   await runModels(conn, vars, assembly(outDir, schema, batch.records, await buildOnlyTables(vars)));
-  for (const view of COMPUTED_ONCE) {
-    const table = `clinetrail_${view}`;
-    await conn.run(`create table ${table} as select * from ${view}`);
-    // the views over it bind it again on each query, so they read the table from now on
-    await conn.run(`create or replace view ${view} as select * from ${table}`);
-  }
   await conn.run('commit');
 }
 

@@ -1,15 +1,15 @@
 /**
  * The model build as a map over hosts (docs/ARCHITECTURE.md "The models, host by host"): every rule of
  * the models is local to a host, so a batch of hosts is built alone, from its own partitions, in a DuckDB
- * of its own (bounded by its memory limit, spilling to a folder of its own under OUT/tmp), and each per-host table it makes
- * is written as Parquet into each host's folder (core/model-layout.ts). A host whose partitions and
- * models version are those of its commit record is not built again. fleet.duckdb then only puts views
- * over these files (warehouse/build.ts).
+ * of its own (bounded by its memory limit, spilling to a folder of its own under OUT/tmp), and each
+ * per-host relation it makes is written as Parquet into each host's folder (core/model-layout.ts,
+ * warehouse/per-host-copy.ts). A host whose partitions and models version are those of its commit record
+ * is not built again. fleet.duckdb then only puts views over these files (warehouse/build.ts).
  *
- * A per-host relation is a table of the model files that the build keeps (not dropped) and that names
- * its host: by a `host` column, or by its first `*row_id` column (a row of raw_events of that host).
- * Parquet has no 128-bit integer (DuckDB writes HUGEINT and UHUGEINT as DOUBLE, losing digits): such a
- * column is stored as text and cast back by the view.
+ * A per-host relation is a table of the model files that the build keeps (not dropped), or one of
+ * STORED_VIEWS, that names its host: by a `host` column, or by its first `*row_id` column (a row of
+ * raw_events of that host). Parquet has no 128-bit integer (DuckDB writes HUGEINT and UHUGEINT as DOUBLE,
+ * losing digits): such a column is stored as text and cast back by the view.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs, statSync } from 'node:fs';
@@ -39,6 +39,7 @@ import {
   setOutStatement,
   type SourceFiles,
 } from './model-run.js';
+import { writePerHostRelations } from './per-host-copy.js';
 import { sqlString } from './sql-literal.js';
 
 /** One host's partitions: the files its models are built from. */
@@ -128,9 +129,6 @@ export function together(batch: HostSources[]): SourceFiles {
   return files;
 }
 
-/** DuckDB's 128-bit integers, which Parquet cannot hold. */
-const WIDE_INTEGER = /^U?HUGEINT$/;
-
 /** A quoted name. */
 function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -142,14 +140,24 @@ export async function buildOnlyTables(vars: Record<string, string>): Promise<Set
   return new Set(statements.filter((s) => s.kind === 'drop-table').map((s) => String(s.target)));
 }
 
-/** The tables of the model files a build keeps: created by a statement and dropped by none. */
+/**
+ * Views of the model files whose rows the host build also stores, as it stores its tables: fleet.duckdb
+ * and a hunt's batch then read them from one file per host. `int_timeline` (sql/25) is what events, the
+ * tool calls and most hunts read; as a view over the partitions, each question evaluated the duplicate
+ * rule's joins again, about ten scans of every part of the fleet, which a fleet of many small hosts did not
+ * survive (docs/BENCHMARKS.md, "The timeline, stored per host"). It stays a view in the host build: as a
+ * table there it would hold the batch's texts in memory.
+ */
+const STORED_VIEWS: readonly string[] = ['int_timeline'];
+
+/** The relations of the model files a build keeps: tables created and dropped by none, and STORED_VIEWS. */
 async function keptTables(vars: Record<string, string>): Promise<string[]> {
   const statements = await allModelStatements(vars);
   const dropped = await buildOnlyTables(vars);
   const created = statements
     .filter((s) => s.kind === 'create-table' && !dropped.has(String(s.target)))
     .map((s) => String(s.target));
-  return [...new Set(created)];
+  return [...new Set([...created, ...STORED_VIEWS])];
 }
 
 /** The per-host relations of the build on `conn` and their columns (see the head of this file). */
@@ -162,19 +170,6 @@ async function perHostSchema(conn: DuckDBConnection, tables: string[]): Promise<
     if (columns.some(([name]) => name === 'host' || name.endsWith('row_id'))) schema[table] = columns;
   }
   return schema;
-}
-
-/** The rows of a per-host relation as stored, with the index of their host in the batch (clinetrail_batch). */
-function storedRows(table: string, columns: Array<[string, string]>): string {
-  const list = columns
-    .map(([name, type]) => (WIDE_INTEGER.test(type) ? `t.${ident(name)}::VARCHAR as ${ident(name)}` : `t.${ident(name)}`))
-    .join(', ');
-  if (columns.some(([name]) => name === 'host'))
-    return `select ${list}, b.ix as clinetrail_host_ix from ${ident(table)} as t join clinetrail_batch as b on b.host = t.host`;
-  const rowColumn = columns.find(([name]) => name.endsWith('row_id'))?.[0] ?? 'row_id';
-  return `select ${list}, b.ix as clinetrail_host_ix from ${ident(table)} as t
-    join (select row_id, host from raw_events) as r on r.row_id = t.${ident(rowColumn)}
-    join clinetrail_batch as b on b.host = r.host`;
 }
 
 /**
@@ -232,16 +227,9 @@ export async function buildHostBatch(outDir: string, batch: HostSources[], versi
     const schema = await perHostSchema(conn, await keptTables(vars));
     await writeSchema(outDir, version, schema, gen);
     if (batch.length === 0) return schema;
-    const values = batch.map((h, ix) => `(${sqlString(h.host)}, ${ix})`).join(', ');
-    await conn.run(`create temp table clinetrail_batch (host VARCHAR, ix INTEGER)`);
-    await conn.run(`insert into clinetrail_batch values ${values}`);
     await fs.mkdir(staging, { recursive: true });
-    for (const [table, columns] of Object.entries(schema)) {
-      const target = path.join(staging, table);
-      await conn.run(
-        `copy (${storedRows(table, columns)}) to ${sqlString(target)} (format parquet, partition_by (clinetrail_host_ix))`,
-      );
-    }
+    const hosts = batch.map((h) => h.host);
+    await writePerHostRelations(conn, schema, new Set(STORED_VIEWS), hosts, { staging, tempDir });
     const groupOf = new Map(Object.entries(groups).flatMap(([hash, parts]) => parts.map((p) => [p, hash] as const)));
     for (const [ix, h] of batch.entries()) {
       const hostGroups: PartGroups = {};

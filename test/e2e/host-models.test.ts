@@ -88,6 +88,17 @@ describe('the model build as a map over hosts', () => {
     expect(differingTables(hashes, await tableHashes(await oneDuckDBWarehouse('first'), MODELS_ONLY))).toEqual([]);
   }, 300_000);
 
+  it('stores the timeline of each host, which events then reads instead of the partitions', async () => {
+    const timelineHosts = modelFiles()
+      .filter((f) => f.split(path.sep)[0] === 'int_timeline')
+      .map((f) => f.split(path.sep)[1]);
+    expect([...new Set(timelineHosts)].sort()).toEqual([...generations().keys()].sort());
+    // the view of fleet.duckdb names the per-host files' list, not the partitions' (warehouse/file-lists.ts)
+    const [[sql]] = await query(out, `select sql from duckdb_views() where view_name = 'int_timeline'`);
+    expect(String(sql)).toContain('models.int_timeline');
+    expect(String(sql)).not.toContain('raw_events');
+  }, 300_000);
+
   it('builds no host again on an unchanged load', async () => {
     const before = generations();
     expect([...before.keys()].sort()).toEqual(['0042', 'WIN-ALICE01', REAL_HOST, 'control', 'lnx-u01', 'mac-bob']);

@@ -1,0 +1,88 @@
+/**
+ * How the build of a batch of hosts writes its per-host relations (warehouse/host-models.ts): each as
+ * Parquet, one folder per host under the batch's staging folder (`<relation>/clinetrail_host_ix=<i>/`),
+ * in memory that does not grow with the texts of the batch.
+ *
+ * A partitioned COPY holds, for each host and each thread, the rows not yet flushed to its file, and
+ * for each open file its writer and the row group it is writing. With DuckDB's defaults and two threads,
+ * the copy of the stored timeline held the batch's texts, and the writers of a batch of tiny hosts cost
+ * more than their rows (docs/BENCHMARKS.md, "The timeline, stored per host"). So the copies run on one
+ * thread, flush after FLUSH_ROWS rows, write row groups of ROW_GROUP_ROWS rows, and a stored view, whose
+ * rows are evaluated once into one file, is copied from that file COPY_GROUP_HOSTS hosts at a time.
+ */
+import * as path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ModelSchema } from '../core/model-layout.js';
+import { sqlString } from './sql-literal.js';
+
+const FLUSH_ROWS = 256;
+const ROW_GROUP_ROWS = 1024;
+const COPY_GROUP_HOSTS = 16;
+
+/** DuckDB's 128-bit integers, which Parquet cannot hold. */
+const WIDE_INTEGER = /^U?HUGEINT$/;
+
+/** A quoted name. */
+function ident(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * The rows of a per-host relation read from `source` (the relation, or a file of its rows), as stored,
+ * with the index of their host in the batch (the temp table clinetrail_batch): a relation without a host
+ * column names it by its first `*row_id` column, a row of raw_events.
+ */
+function storedRows(source: string, columns: Array<[string, string]>): string {
+  const list = columns
+    .map(([name, type]) => (WIDE_INTEGER.test(type) ? `t.${ident(name)}::VARCHAR as ${ident(name)}` : `t.${ident(name)}`))
+    .join(', ');
+  if (columns.some(([name]) => name === 'host'))
+    return `select ${list}, b.ix as clinetrail_host_ix from ${source} as t join clinetrail_batch as b on b.host = t.host`;
+  const rowColumn = columns.find(([name]) => name.endsWith('row_id'))?.[0] ?? 'row_id';
+  return `select ${list}, b.ix as clinetrail_host_ix from ${source} as t
+    join (select row_id, host from raw_events) as r on r.row_id = t.${ident(rowColumn)}
+    join clinetrail_batch as b on b.host = r.host`;
+}
+
+/** One partitioned copy of `rows` into `target`, next to the partitions already there. */
+async function copyPartitioned(conn: DuckDBConnection, rows: string, target: string): Promise<void> {
+  await conn.run(
+    `copy (${rows}) to ${sqlString(target)} (format parquet, partition_by (clinetrail_host_ix), row_group_size ${ROW_GROUP_ROWS}, overwrite_or_ignore)`,
+  );
+}
+
+/**
+ * Writes every relation of `schema` for the hosts of the batch (the folder of `hosts[i]` is
+ * `clinetrail_host_ix=<i>`) under `staging`; the views of `storedViews` through a file of `tempDir`.
+ */
+export async function writePerHostRelations(
+  conn: DuckDBConnection,
+  schema: ModelSchema,
+  storedViews: ReadonlySet<string>,
+  hosts: string[],
+  dirs: { staging: string; tempDir: string },
+): Promise<void> {
+  await conn.run(`create temp table clinetrail_batch (host VARCHAR, ix INTEGER)`);
+  await conn.run(`insert into clinetrail_batch values ${hosts.map((h, ix) => `(${sqlString(h)}, ${ix})`).join(', ')}`);
+  // one thread also gives back the caches the build's second thread kept
+  await conn.run('set threads = 1');
+  await conn.run(`set partitioned_write_flush_threshold = ${FLUSH_ROWS}`);
+  for (const [table, columns] of Object.entries(schema)) {
+    const target = path.join(dirs.staging, table);
+    if (!storedViews.has(table)) {
+      await copyPartitioned(conn, storedRows(ident(table), columns), target);
+      continue;
+    }
+    const file = path.join(dirs.tempDir, `${table}.parquet`);
+    await conn.run(
+      `copy (select * from ${ident(table)}) to ${sqlString(file)} (format parquet, row_group_size ${ROW_GROUP_ROWS})`,
+    );
+    const rows = storedRows(`read_parquet(${sqlString(file)})`, columns);
+    for (let first = 0; first < hosts.length; first += COPY_GROUP_HOSTS)
+      await copyPartitioned(
+        conn,
+        `select * from (${rows}) where clinetrail_host_ix >= ${first} and clinetrail_host_ix < ${first + COPY_GROUP_HOSTS}`,
+        target,
+      );
+  }
+}

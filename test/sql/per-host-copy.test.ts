@@ -1,0 +1,94 @@
+/**
+ * How a batch's per-host relations are written (warehouse/per-host-copy.ts): each host's folder of the
+ * staging area holds exactly that host's rows, for a table copied at once and for a stored view copied
+ * through a file of its rows, a group of hosts at a time; a relation named by row_id finds its host in
+ * raw_events; a 128-bit integer is stored as text. The batch here has more hosts than one group.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDuckDB } from '../../src/warehouse/duckdb-open.js';
+import { writePerHostRelations } from '../../src/warehouse/per-host-copy.js';
+
+const work = mkdtempSync(path.join(tmpdir(), 'per-host-copy-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** 40 hosts (more than two groups of the copy), host i with i + 1 rows; names that sort otherwise than their order. */
+const HOSTS = Array.from({ length: 40 }, (_, i) => `h-${String((i * 7) % 40).padStart(2, '0')}-${i}`);
+
+describe('the per-host files of a batch', () => {
+  const staging = path.join(work, 'staging');
+  const tempDir = path.join(work, 'spill');
+  let db: Awaited<ReturnType<typeof openDuckDB>>;
+  const conn = () => db.conn;
+
+  beforeAll(async () => {
+    mkdirSync(staging);
+    mkdirSync(tempDir);
+    db = await openDuckDB(':memory:', {});
+    const rows = HOSTS.flatMap((host, i) => Array.from({ length: i + 1 }, (_, n) => `(${n}, '${host}', 'text ${host} ${n}')`));
+    await conn().run(`create table raw_events (row_id INTEGER, host VARCHAR, text VARCHAR)`);
+    await conn().run(`insert into raw_events values ${rows.join(', ')}`);
+    // row ids unique over the fleet: the host's position times 1,000 plus the row's number
+    await conn().run(`update raw_events set row_id = row_id + 1000 * list_position(${sqlList(HOSTS)}, host)`);
+    await conn().run(`create table per_host as select host, count(*)::HUGEINT as wide from raw_events group by host`);
+    await conn().run(`create view timeline as select row_id, host, text from raw_events`);
+    await conn().run(`create table by_row as select row_id, length(text) as n from raw_events`);
+    const schema: Record<string, Array<[string, string]>> = {
+      per_host: [
+        ['host', 'VARCHAR'],
+        ['wide', 'HUGEINT'],
+      ],
+      timeline: [
+        ['row_id', 'INTEGER'],
+        ['host', 'VARCHAR'],
+        ['text', 'VARCHAR'],
+      ],
+      by_row: [
+        ['row_id', 'INTEGER'],
+        ['n', 'BIGINT'],
+      ],
+    };
+    await writePerHostRelations(conn(), schema, new Set(['timeline']), HOSTS, { staging, tempDir });
+  });
+
+  afterAll(() => {
+    db.conn.closeSync();
+    db.instance.closeSync();
+  });
+
+  /** The rows of relation `table` in host i's folder, as text. */
+  const folder = async (table: string, i: number, select: string) => {
+    const dir = path.join(staging, table, `clinetrail_host_ix=${i}`);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.parquet'));
+    const list = sqlList(files.map((f) => path.join(dir, f)));
+    return (await conn().runAndReadAll(`select ${select} from read_parquet(${list}) order by all`)).getRows().map(String);
+  };
+  const expected = async (select: string, i: number) =>
+    (await conn().runAndReadAll(`select ${select} from raw_events where host = '${HOSTS[i]}' order by all`))
+      .getRows()
+      .map(String);
+
+  it('gives each host of a stored view its own rows, through every group of the copy', async () => {
+    for (const i of HOSTS.keys())
+      expect(await folder('timeline', i, 'row_id, host, text'), HOSTS[i]).toEqual(await expected('row_id, host, text', i));
+    expect(readdirSync(path.join(staging, 'timeline')).length).toBe(HOSTS.length);
+  });
+
+  it('gives each host of a table its rows, by host or by row_id, a 128-bit integer as its text', async () => {
+    for (const i of HOSTS.keys()) {
+      expect(await folder('per_host', i, 'host, wide'), HOSTS[i]).toEqual([`${HOSTS[i]},${i + 1}`]);
+      expect(await folder('by_row', i, 'row_id, n'), HOSTS[i]).toEqual(await expected('row_id, length(text)', i));
+    }
+    const types = await conn().runAndReadAll(
+      `select column_type from (describe select * from read_parquet('${path.join(staging, 'per_host', 'clinetrail_host_ix=0')}/*.parquet')) where column_name = 'wide'`,
+    );
+    expect(types.getRows()).toEqual([['VARCHAR']]);
+  });
+});
+
+/** A DuckDB list of string literals. */
+function sqlList(values: string[]): string {
+  return `[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}]`;
+}
