@@ -48,9 +48,9 @@ function perHostRelation(table: string, columns: Array<[string, string]>, files:
 
 /**
  * How the assembly of fleet.duckdb runs the model files: a per-host table (or a view the host build
- * stores, STORED_VIEWS) becomes a view over its hosts' files and the inserts that filled it are skipped, as is every statement on a table only the host
- * build uses (one a model file drops); the rest (views over the partitions, macros, the fleet's own
- * tables, comments) runs as written. With `lists`, the per-host tables' lists of files are put in it at
+ * stores, STORED_VIEWS) becomes a view over its hosts' files and the inserts that filled it are skipped,
+ * as is every statement on a table only the host build uses (one a model file drops); the rest (views
+ * over the partitions, macros, the fleet's own tables, comments) runs as written. With `lists`, the per-host tables' lists of files are put in it at
  * once, so that they are stored (warehouse/file-lists.ts) before the views that name them are made, and a
  * statement that may read rows runs between FILES_STATEMENT and BINDING_FILES_STATEMENT (readsRows).
  */

@@ -5,8 +5,9 @@
  * (those of the model build, warehouse/host-models.ts `batches`) gets a warehouse of its own, in memory,
  * assembled from the model files exactly as fleet.duckdb is (warehouse/build.ts `assembly`) but over that
  * batch's partitions and per-host model files only (its timeline, `int_timeline`, among them: the host
- * build stores it, warehouse/host-models.ts STORED_VIEWS). The connection is then closed in the query sandbox as a query's is (warehouse/query-sandbox.ts), so a
- * hunt runs under the same rules on a batch as on fleet.duckdb.
+ * build stores it, warehouse/host-models.ts STORED_VIEWS). The connection is then closed in the query
+ * sandbox as a query's is (warehouse/query-sandbox.ts), so a hunt runs under the same rules on a batch as
+ * on fleet.duckdb.
  *
  * The rows of a host in its batch's warehouse are its rows in fleet.duckdb: every model rule is local to a
  * host (docs/ARCHITECTURE.md "The models, host by host"). Only the fleet-wide views (`hosts`, `load_runs`:

@@ -27,15 +27,20 @@ function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/** The columns of a per-host relation `t` as stored: a 128-bit integer as its text. */
+function storedColumns(columns: Array<[string, string]>): string {
+  return columns
+    .map(([name, type]) => (WIDE_INTEGER.test(type) ? `t.${ident(name)}::VARCHAR as ${ident(name)}` : `t.${ident(name)}`))
+    .join(', ');
+}
+
 /**
  * The rows of a per-host relation read from `source` (the relation, or a file of its rows), as stored,
  * with the index of their host in the batch (the temp table clinetrail_batch): a relation without a host
  * column names it by its first `*row_id` column, a row of raw_events.
  */
 function storedRows(source: string, columns: Array<[string, string]>): string {
-  const list = columns
-    .map(([name, type]) => (WIDE_INTEGER.test(type) ? `t.${ident(name)}::VARCHAR as ${ident(name)}` : `t.${ident(name)}`))
-    .join(', ');
+  const list = storedColumns(columns);
   if (columns.some(([name]) => name === 'host'))
     return `select ${list}, b.ix as clinetrail_host_ix from ${source} as t join clinetrail_batch as b on b.host = t.host`;
   const rowColumn = columns.find(([name]) => name.endsWith('row_id'))?.[0] ?? 'row_id';
@@ -74,9 +79,8 @@ export async function writePerHostRelations(
       continue;
     }
     const file = path.join(dirs.tempDir, `${table}.parquet`);
-    await conn.run(
-      `copy (select * from ${ident(table)}) to ${sqlString(file)} (format parquet, row_group_size ${ROW_GROUP_ROWS})`,
-    );
+    const evaluated = `select ${storedColumns(columns)} from ${ident(table)} as t`;
+    await conn.run(`copy (${evaluated}) to ${sqlString(file)} (format parquet, row_group_size ${ROW_GROUP_ROWS})`);
     const rows = storedRows(`read_parquet(${sqlString(file)})`, columns);
     for (let first = 0; first < hosts.length; first += COPY_GROUP_HOSTS)
       await copyPartitioned(

@@ -14,6 +14,9 @@ import { writePerHostRelations } from '../../src/warehouse/per-host-copy.js';
 const work = mkdtempSync(path.join(tmpdir(), 'per-host-copy-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+/** 10^20 as a 128-bit integer. */
+const WIDE = '100000000000000000000::HUGEINT';
+
 /** 40 hosts (more than two groups of the copy), host i with i + 1 rows; names that sort otherwise than their order. */
 const HOSTS = Array.from({ length: 40 }, (_, i) => `h-${String((i * 7) % 40).padStart(2, '0')}-${i}`);
 
@@ -33,7 +36,8 @@ describe('the per-host files of a batch', () => {
     // row ids unique over the fleet: the host's position times 1,000 plus the row's number
     await conn().run(`update raw_events set row_id = row_id + 1000 * list_position(${sqlList(HOSTS)}, host)`);
     await conn().run(`create table per_host as select host, count(*)::HUGEINT as wide from raw_events group by host`);
-    await conn().run(`create view timeline as select row_id, host, text from raw_events`);
+    // a 128-bit integer that a DOUBLE would round
+    await conn().run(`create view timeline as select row_id, host, text, row_id * ${WIDE} + 1 as wide from raw_events`);
     await conn().run(`create table by_row as select row_id, length(text) as n from raw_events`);
     const schema: Record<string, Array<[string, string]>> = {
       per_host: [
@@ -44,6 +48,7 @@ describe('the per-host files of a batch', () => {
         ['row_id', 'INTEGER'],
         ['host', 'VARCHAR'],
         ['text', 'VARCHAR'],
+        ['wide', 'HUGEINT'],
       ],
       by_row: [
         ['row_id', 'INTEGER'],
@@ -70,9 +75,11 @@ describe('the per-host files of a batch', () => {
       .getRows()
       .map(String);
 
-  it('gives each host of a stored view its own rows, through every group of the copy', async () => {
+  it('gives each host of a stored view its own rows, through every group of the copy, a 128-bit integer as its text', async () => {
     for (const i of HOSTS.keys())
-      expect(await folder('timeline', i, 'row_id, host, text'), HOSTS[i]).toEqual(await expected('row_id, host, text', i));
+      expect(await folder('timeline', i, 'row_id, host, text, wide'), HOSTS[i]).toEqual(
+        await expected(`row_id, host, text, (row_id * ${WIDE} + 1)::VARCHAR`, i),
+      );
     expect(readdirSync(path.join(staging, 'timeline')).length).toBe(HOSTS.length);
   });
 
