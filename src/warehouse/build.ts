@@ -18,14 +18,10 @@ import { replaceWarehouse } from './warehouse-swap.js';
 import { readQuery } from './query-sandbox.js';
 import { withSandboxedConnection } from './query-connection.js';
 import { BINDING_FILES_STATEMENT, FILES_STATEMENT, setFleetVariables, storeFileLists } from './file-lists.js';
+import { sqlIdent } from './sql-literal.js';
 
 export { setFleetVariables } from './file-lists.js';
 export { runModels, setOutStatement } from './model-run.js';
-
-/** A quoted name. */
-function ident(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
 
 /** The files of the per-host table `table` of the fleet, relative to OUT: those of its hosts' records. */
 function perHostFiles(outDir: string, table: string, records: HostModelsRecord[]): string[] {
@@ -41,18 +37,19 @@ function perHostFiles(outDir: string, table: string, records: HostModelsRecord[]
  */
 function perHostRelation(table: string, columns: Array<[string, string]>, files: string[], lists?: FileLists): string {
   const select = (value: (name: string) => string) =>
-    columns.map(([name, type]) => `cast(${value(name)} as ${type}) as ${ident(name)}`).join(', ');
+    columns.map(([name, type]) => `cast(${value(name)} as ${type}) as ${sqlIdent(name)}`).join(', ');
   if (files.length === 0) return `select ${select(() => 'null')} limit 0`;
-  return `select ${select(ident)} from read_parquet(${outFiles(files, lists, `models.${table}`)}, hive_partitioning = false)`;
+  return `select ${select(sqlIdent)} from read_parquet(${outFiles(files, lists, `models.${table}`)}, hive_partitioning = false)`;
 }
 
 /**
  * How the assembly of fleet.duckdb runs the model files: a per-host table (or a view the host build
  * stores, STORED_VIEWS) becomes a view over its hosts' files and the inserts that filled it are skipped,
  * as is every statement on a table only the host build uses (one a model file drops); the rest (views
- * over the partitions, macros, the fleet's own tables, comments) runs as written. With `lists`, the per-host tables' lists of files are put in it at
- * once, so that they are stored (warehouse/file-lists.ts) before the views that name them are made, and a
- * statement that may read rows runs between FILES_STATEMENT and BINDING_FILES_STATEMENT (readsRows).
+ * over the partitions, macros, the fleet's own tables, comments) runs as written. With `lists`, the
+ * per-host tables' lists of files are put in it at once, so that they are stored (warehouse/file-lists.ts)
+ * before the views that name them are made, and a statement that may read rows runs between
+ * FILES_STATEMENT and BINDING_FILES_STATEMENT (readsRows).
  */
 export function assembly(
   outDir: string,
@@ -69,7 +66,7 @@ export function assembly(
     const columns = schema[s.target];
     if (columns === undefined) return s.sql;
     if (s.kind === 'create-table' || s.kind === 'create-view')
-      return `create or replace view ${ident(s.target)} as ${perHostRelation(s.target, columns, files.get(s.target) ?? [], lists)}`;
+      return `create or replace view ${sqlIdent(s.target)} as ${perHostRelation(s.target, columns, files.get(s.target) ?? [], lists)}`;
     return s.kind === 'insert' || s.kind === 'drop-table' ? null : s.sql;
   };
   // without lists (a batch of a hunt, warehouse/host-batch-query.ts) the views name their files in literals

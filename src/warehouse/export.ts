@@ -17,7 +17,7 @@ import { type DuckDBConnection, type DuckDBType, DuckDBTypeId, StatementType } f
 import { withQueryConnection } from './build.js';
 import { numberParts, PART_COPY_OPTIONS } from './dataset-parts.js';
 import { prepareQuery } from './query-sandbox.js';
-import { sqlString } from './sql-literal.js';
+import { sqlIdent, sqlString } from './sql-literal.js';
 
 export const EXPORT_FORMATS = ['timesketch', 'jsonl', 'csv', 'parquet', 'parquet-dataset'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -67,8 +67,6 @@ interface Column {
   type: DuckDBType;
 }
 
-const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
 /** The selection: the events view, filtered, or the query as given (a trailing `;` dropped). */
 export function selectionSql(where: string | undefined, sql: string | undefined): string {
   if (sql !== undefined) return sql.replace(/[\s;]+$/, '');
@@ -77,8 +75,8 @@ export function selectionSql(where: string | undefined, sql: string | undefined)
 
 /** A column as the JSON and CSV rules print it (see the header). */
 function textRuleColumn(c: Column, json: boolean): string {
-  const q = `q.${ident(c.name)}`;
-  const as = ` as ${ident(c.name)}`;
+  const q = `q.${sqlIdent(c.name)}`;
+  const as = ` as ${sqlIdent(c.name)}`;
   switch (c.type.typeId) {
     case DuckDBTypeId.TIMESTAMP_TZ:
       return `strftime(${q}, '%Y-%m-%dT%H:%M:%S.%fZ')${as}`;
@@ -106,9 +104,9 @@ function textRuleColumn(c: Column, json: boolean): string {
  * and DuckDB would write a DOUBLE, rounded. Every other column as DuckDB writes it.
  */
 function parquetColumn(c: Column): string {
-  const q = `q.${ident(c.name)}`;
+  const q = `q.${sqlIdent(c.name)}`;
   const wide = [DuckDBTypeId.UUID, DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT] as DuckDBTypeId[];
-  return wide.includes(c.type.typeId) ? `${q}::varchar as ${ident(c.name)}` : q;
+  return wide.includes(c.type.typeId) ? `${q}::varchar as ${sqlIdent(c.name)}` : q;
 }
 
 /**
@@ -143,7 +141,7 @@ const FILE_KEY = ['host', 'store', 'source_file'];
 
 /** The time of a Timesketch line: the row's own, else (the selection naming its file) its file's mtime. */
 function timesketchTime(columns: readonly Column[]): { time: string; join: string } {
-  const own = `q.${ident(TIME_COLUMN)}`;
+  const own = `q.${sqlIdent(TIME_COLUMN)}`;
   if (!FILE_KEY.every((k) => columns.some((c) => c.name === k))) return { time: own, join: '' };
   const on = FILE_KEY.map((k) => `f.${k} = q.${k}`).join(' and ');
   return { time: `coalesce(${own}, f.mtime_utc)`, join: ` left join files f on ${own} is null and ${on}` };
@@ -162,7 +160,7 @@ function timesketchColumns(columns: readonly Column[]): string[] {
   const message = `trim(concat_ws(' ', ${label}, ${has('text') ? `left(q.text, ${MESSAGE_CHARS})` : 'null'}))`;
   const t = timesketchTime(columns).time;
   const source = has('timestamp_source') ? 'q.timestamp_source' : `'recorded'`;
-  const desc = `case when q.${ident(TIME_COLUMN)} is null then ${sqlString(TIMESKETCH_DESC.undated)} ${Object.entries(
+  const desc = `case when q.${sqlIdent(TIME_COLUMN)} is null then ${sqlString(TIMESKETCH_DESC.undated)} ${Object.entries(
     TIMESKETCH_DESC,
   )
     .filter(([k]) => k !== 'undated')
@@ -178,7 +176,7 @@ function timesketchColumns(columns: readonly Column[]): string[] {
       .map((c) => {
         const rule = textRuleColumn(c, true);
         return TIMESKETCH_FIELDS.includes(c.name)
-          ? `${rule.replace(/ as "[^"]*"$/, '')} as ${ident(`${c.name}_original`)}`
+          ? `${rule.replace(/ as "[^"]*"$/, '')} as ${sqlIdent(`${c.name}_original`)}`
           : rule;
       }),
   ];
@@ -254,7 +252,7 @@ export async function exportSelection(request: ExportRequest): Promise<ExportCou
     if (request.format !== 'timesketch') return { written, leftOut: 0, atFileTime: 0, parts: [] };
     const { time, join } = timesketchTime(columns);
     const undated = await conn.runAndReadAll(
-      `select count(*) filter (where ${time} is null), count(*) filter (where ${time} is not null) from (\n${selection}\n) q${join} where q.${ident(TIME_COLUMN)} is null`,
+      `select count(*) filter (where ${time} is null), count(*) filter (where ${time} is not null) from (\n${selection}\n) q${join} where q.${sqlIdent(TIME_COLUMN)} is null`,
     );
     const [left, atFileTime] = undated.getRows()[0];
     return { written, leftOut: Number(left), atFileTime: Number(atFileTime), parts: [] };

@@ -40,7 +40,7 @@ import {
   type SourceFiles,
 } from './model-run.js';
 import { writePerHostRelations } from './per-host-copy.js';
-import { sqlString } from './sql-literal.js';
+import { sqlIdent, sqlString } from './sql-literal.js';
 
 /** One host's partitions: the files its models are built from. */
 export interface HostSources {
@@ -129,11 +129,6 @@ export function together(batch: HostSources[]): SourceFiles {
   return files;
 }
 
-/** A quoted name. */
-function ident(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
 /** The tables only the host build uses: those a model file drops once the tables after it are made. */
 export async function buildOnlyTables(vars: Record<string, string>): Promise<Set<string>> {
   const statements = await allModelStatements(vars);
@@ -164,7 +159,7 @@ async function keptTables(vars: Record<string, string>): Promise<string[]> {
 async function perHostSchema(conn: DuckDBConnection, tables: string[]): Promise<ModelSchema> {
   const schema: ModelSchema = {};
   for (const table of tables) {
-    const columns = (await conn.runAndReadAll(`describe ${ident(table)}`))
+    const columns = (await conn.runAndReadAll(`describe ${sqlIdent(table)}`))
       .getRows()
       .map((r) => [String(r[0]), String(r[1])] as [string, string]);
     if (columns.some(([name]) => name === 'host' || name.endsWith('row_id'))) schema[table] = columns;

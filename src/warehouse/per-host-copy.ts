@@ -13,7 +13,7 @@
 import * as path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ModelSchema } from '../core/model-layout.js';
-import { sqlString } from './sql-literal.js';
+import { sqlIdent, sqlString } from './sql-literal.js';
 
 const FLUSH_ROWS = 256;
 const ROW_GROUP_ROWS = 1024;
@@ -22,15 +22,12 @@ const COPY_GROUP_HOSTS = 16;
 /** DuckDB's 128-bit integers, which Parquet cannot hold. */
 const WIDE_INTEGER = /^U?HUGEINT$/;
 
-/** A quoted name. */
-function ident(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
 /** The columns of a per-host relation `t` as stored: a 128-bit integer as its text. */
 function storedColumns(columns: Array<[string, string]>): string {
   return columns
-    .map(([name, type]) => (WIDE_INTEGER.test(type) ? `t.${ident(name)}::VARCHAR as ${ident(name)}` : `t.${ident(name)}`))
+    .map(([name, type]) =>
+      WIDE_INTEGER.test(type) ? `t.${sqlIdent(name)}::VARCHAR as ${sqlIdent(name)}` : `t.${sqlIdent(name)}`,
+    )
     .join(', ');
 }
 
@@ -45,7 +42,7 @@ function storedRows(source: string, columns: Array<[string, string]>): string {
     return `select ${list}, b.ix as clinetrail_host_ix from ${source} as t join clinetrail_batch as b on b.host = t.host`;
   const rowColumn = columns.find(([name]) => name.endsWith('row_id'))?.[0] ?? 'row_id';
   return `select ${list}, b.ix as clinetrail_host_ix from ${source} as t
-    join (select row_id, host from raw_events) as r on r.row_id = t.${ident(rowColumn)}
+    join (select row_id, host from raw_events) as r on r.row_id = t.${sqlIdent(rowColumn)}
     join clinetrail_batch as b on b.host = r.host`;
 }
 
@@ -75,11 +72,11 @@ export async function writePerHostRelations(
   for (const [table, columns] of Object.entries(schema)) {
     const target = path.join(dirs.staging, table);
     if (!storedViews.has(table)) {
-      await copyPartitioned(conn, storedRows(ident(table), columns), target);
+      await copyPartitioned(conn, storedRows(sqlIdent(table), columns), target);
       continue;
     }
     const file = path.join(dirs.tempDir, `${table}.parquet`);
-    const evaluated = `select ${storedColumns(columns)} from ${ident(table)} as t`;
+    const evaluated = `select ${storedColumns(columns)} from ${sqlIdent(table)} as t`;
     await conn.run(`copy (${evaluated}) to ${sqlString(file)} (format parquet, row_group_size ${ROW_GROUP_ROWS})`);
     const rows = storedRows(`read_parquet(${sqlString(file)})`, columns);
     for (let first = 0; first < hosts.length; first += COPY_GROUP_HOSTS)
