@@ -24,7 +24,8 @@
  * refused while either holds SHARED, and granted once a SHARED holder is SIGKILLed; SHARED refused while
  * EXCLUSIVE is held. Two processes started at the same instant, 30 rounds per pair on a loaded 2-core
  * machine: shards 1/4 and 2/4 both ran every time; 1/2 against 1/3, a plain load against shard 2/2, and
- * two plain loads: exactly one ran every time. A shard of another split is refused in ~60 ms (the gate);
+ * two plain loads: exactly one ran every time. The exclusive locks are taken in short tries, not by
+ * SQLite's wait (see exclusiveWithin). A shard of another split is refused in ~60 ms (the gate);
  * anything refused by the OUT lock after its 1 s wait. POSIX locks over NFS work only through the NFS lock manager (lockd / NFSv4 locks):
  * on shared storage without it, nothing keeps two loads apart (docs/SHARDS.md).
  *
@@ -89,7 +90,7 @@ function liveShards(outDir: string): string[] {
   }
   return names.sort().flatMap((n) => {
     const [, k, of] = /^shard-(\d+)-of-(\d+)\.json$/.exec(n) ?? [];
-    const probe = exclusive(path.join(dir, n.replace(/\.json$/, '.sqlite')), 0);
+    const probe = exclusive(path.join(dir, n.replace(/\.json$/, '.sqlite')));
     probe?.close();
     return probe === null ? [`shard ${k}/${of}: ${ownerText(path.join(dir, n))}`] : [];
   });
@@ -97,9 +98,9 @@ function liveShards(outDir: string): string[] {
 
 const busy = (err: unknown) => (err as { code?: string }).code === 'SQLITE_BUSY';
 
-/** A connection holding `file` EXCLUSIVE, or null when another process holds it in any mode. */
-function exclusive(file: string, waitMs: number): Database.Database | null {
-  const db = new Database(file, { timeout: waitMs });
+/** A connection holding `file` EXCLUSIVE, or null at once when another process holds it in any mode. */
+function exclusive(file: string): Database.Database | null {
+  const db = new Database(file, { timeout: 0 });
   try {
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('BEGIN EXCLUSIVE');
@@ -108,6 +109,21 @@ function exclusive(file: string, waitMs: number): Database.Database | null {
     db.close();
     if (busy(err)) return null;
     throw new Error(`cannot take the lock ${file}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * `exclusive`, tried again every few milliseconds for up to `waitMs`. Not SQLite's own wait: in
+ * exclusive locking mode a connection waiting inside SQLite keeps the SHARED lock it took on the way,
+ * so two started together each held what the other waited for until one timed out (shards of one split
+ * refused after 10 s, 1 round in 30). A failed try closes its connection and so lets go of everything.
+ */
+async function exclusiveWithin(file: string, waitMs: number): Promise<Database.Database | null> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const db = exclusive(file);
+    if (db !== null || Date.now() >= until) return db;
+    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
   }
 }
 
@@ -144,13 +160,12 @@ function me(shard?: Shard): LockOwner {
 export async function acquireLock(outDir: string, command = 'load'): Promise<() => Promise<void>> {
   const { lock, owner } = lockFiles(outDir);
   await fs.mkdir(path.dirname(lock), { recursive: true });
-  // Not 0: two loads starting together each take SQLite's SHARED lock on the way to EXCLUSIVE, and with
-  // no wait both were refused (seen once in 20 trials on a loaded machine). With a wait, SQLite refuses
-  // one at once (it sees the deadlock) and the other takes the lock when that one lets go; a load that
-  // finds the lock held is refused after this long.
+  // Not one try: two loads starting together each take SQLite's SHARED lock on the way to EXCLUSIVE, and
+  // with no retry both were refused (seen once in 20 trials on a loaded machine); a load that finds the
+  // lock held is refused after LOCK_WAIT_MS.
   let db: Database.Database | null;
   try {
-    db = exclusive(lock, LOCK_WAIT_MS);
+    db = await exclusiveWithin(lock, LOCK_WAIT_MS);
   } catch (err) {
     throw new Error(`${command}: ${(err as Error).message}`);
   }
@@ -191,7 +206,7 @@ function otherSplitsRunning(dir: string, count: number): number[] {
   for (const name of readdirSync(dir)) {
     const n = Number(/^count-(\d+)\.sqlite$/.exec(name)?.[1] ?? Number.NaN);
     if (!Number.isFinite(n) || n === count) continue;
-    const probe = exclusive(path.join(dir, name), 0);
+    const probe = exclusive(path.join(dir, name));
     if (probe === null) running.push(n);
     else probe.close();
   }
@@ -206,7 +221,7 @@ export async function acquireShardLock(outDir: string, shard: Shard): Promise<()
   const name = `load --shard ${shardText(shard)}`;
   const dir = shardsDir(outDir);
   await fs.mkdir(dir, { recursive: true });
-  const gate = exclusive(path.join(dir, 'gate.sqlite'), GATE_WAIT_MS);
+  const gate = await exclusiveWithin(path.join(dir, 'gate.sqlite'), GATE_WAIT_MS);
   if (gate === null) throw new LockHeldError(`${name}: the shard gate of ${outDir} stayed taken for ${GATE_WAIT_MS / 1000} s`);
   const held: Database.Database[] = [];
   const note = path.join(dir, `shard-${shard.index}-of-${shard.count}.json`);
@@ -227,7 +242,7 @@ export async function acquireShardLock(outDir: string, shard: Shard): Promise<()
     const count = shared(path.join(dir, `count-${shard.count}.sqlite`), LOCK_WAIT_MS);
     if (count === null) refuse(`the lock of the ${shard.count}-way split of ${outDir} is being probed; try again`);
     else held.push(count);
-    const mine = exclusive(path.join(dir, `shard-${shard.index}-of-${shard.count}.sqlite`), 0);
+    const mine = exclusive(path.join(dir, `shard-${shard.index}-of-${shard.count}.sqlite`));
     if (mine === null)
       refuse(`shard ${shardText(shard)} is already being loaded into ${outDir} (${ownerText(note)}); wait for it to end`);
     else held.push(mine);

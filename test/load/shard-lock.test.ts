@@ -6,7 +6,8 @@
  * and shards of two splits never do; a killed holder's locks go with it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -110,6 +111,28 @@ describe('OUT locks between processes', () => {
     expect(await take(out, '1/2').answer).toMatch(/^refused: load --shard 1\/2: another load or models run \(pid \d+ on /);
     await killed(plain);
     expect(await take(out, '1/2').answer).toBe('held');
+  });
+
+  it('lets the gate go while it waits, so a shard taking the gate beside it gets through', async () => {
+    // A peer holds the gate RESERVED, as a shard does on its way to EXCLUSIVE, and only then needs
+    // EXCLUSIVE. Waiting inside SQLite, the shard kept its SHARED lock the whole time, so the two
+    // blocked each other until one gave up: shards of one split started together were refused after
+    // 10 s, 1 round in 20-40. Tried in short rounds, the waiter lets go between tries.
+    const out = newOut();
+    const gateFile = path.join(out, 'state', 'shards', 'gate.sqlite');
+    mkdirSync(path.dirname(gateFile), { recursive: true });
+    const peer = new Database(gateFile, { timeout: 3000 });
+    try {
+      peer.exec('BEGIN IMMEDIATE');
+      const shard = take(out, '1/2');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(shard.child.exitCode, 'the shard is still waiting for the gate').toBeNull();
+      peer.exec('create table t (x)');
+      expect(() => peer.exec('COMMIT'), 'the peer gets EXCLUSIVE while the shard waits').not.toThrow();
+      expect(await shard.answer).toBe('held');
+    } finally {
+      peer.close();
+    }
   });
 
   it('of two splits started at the same instant, lets exactly one run (5 rounds)', async () => {
