@@ -10,6 +10,7 @@
  * thread, flush after FLUSH_ROWS rows, write row groups of ROW_GROUP_ROWS rows, and a stored view, whose
  * rows are evaluated once into one file, is copied from that file COPY_GROUP_HOSTS hosts at a time.
  */
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ModelSchema } from '../core/model-layout.js';
@@ -53,6 +54,34 @@ async function copyPartitioned(conn: DuckDBConnection, rows: string, target: str
   );
 }
 
+/** A filter of relation `t` to the rows of `host`: by its host column, or by its first `*row_id` column. */
+function ofHost(columns: Array<[string, string]>, host: string): string {
+  if (columns.some(([name]) => name === 'host')) return `t.host = ${sqlString(host)}`;
+  const rowColumn = columns.find(([name]) => name.endsWith('row_id'))?.[0] ?? 'row_id';
+  return `t.${sqlIdent(rowColumn)} in (select row_id from raw_events where host = ${sqlString(host)})`;
+}
+
+/**
+ * A batch of one host, which a host too big to share a batch always is: each relation, a stored view
+ * included, is copied straight into the host's folder. A copy to one file holds no rows per host and no
+ * writer per file, so it needs neither partitioning nor the spill file (docs/BENCHMARKS.md, "One host,
+ * one copy"). It still runs on one thread: two took the big host's batch to 618-645 MB, against 524-580
+ * on one. No file for no rows, as a partitioned copy writes none.
+ */
+async function writeOneHost(conn: DuckDBConnection, schema: ModelSchema, host: string, staging: string): Promise<void> {
+  await conn.run('set threads = 1');
+  for (const [table, columns] of Object.entries(schema)) {
+    const dir = path.join(staging, table, 'clinetrail_host_ix=0');
+    await fs.mkdir(dir, { recursive: true });
+    const file = path.join(dir, 'data_0.parquet');
+    const rows = `select ${storedColumns(columns)} from ${sqlIdent(table)} as t where ${ofHost(columns, host)}`;
+    const copied = await conn.runAndReadAll(
+      `copy (${rows}) to ${sqlString(file)} (format parquet, row_group_size ${ROW_GROUP_ROWS})`,
+    );
+    if (Number(copied.getRows()[0]?.[0] ?? 0) === 0) await fs.rm(file);
+  }
+}
+
 /**
  * Writes every relation of `schema` for the hosts of the batch (the folder of `hosts[i]` is
  * `clinetrail_host_ix=<i>`) under `staging`; the views of `storedViews` through a file of `tempDir`.
@@ -64,6 +93,7 @@ export async function writePerHostRelations(
   hosts: string[],
   dirs: { staging: string; tempDir: string },
 ): Promise<void> {
+  if (hosts.length === 1) return writeOneHost(conn, schema, hosts[0], dirs.staging);
   await conn.run(`create temp table clinetrail_batch (host VARCHAR, ix INTEGER)`);
   await conn.run(`insert into clinetrail_batch values ${hosts.map((h, ix) => `(${sqlString(h)}, ${ix})`).join(', ')}`);
   // one thread also gives back the caches the build's second thread kept

@@ -2,7 +2,8 @@
  * How a batch's per-host relations are written (warehouse/per-host-copy.ts): each host's folder of the
  * staging area holds exactly that host's rows, for a table copied at once and for a stored view copied
  * through a file of its rows, a group of hosts at a time; a relation named by row_id finds its host in
- * raw_events; a 128-bit integer is stored as text. The batch here has more hosts than one group.
+ * raw_events; a 128-bit integer is stored as text. The first batch has more hosts than one group; a
+ * batch of one host is copied straight into its folder.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,6 +93,64 @@ describe('the per-host files of a batch', () => {
       `select column_type from (describe select * from read_parquet('${path.join(staging, 'per_host', 'clinetrail_host_ix=0')}/*.parquet')) where column_name = 'wide'`,
     );
     expect(types.getRows()).toEqual([['VARCHAR']]);
+  });
+});
+
+describe('the per-host files of a batch of one host (copied straight, no partitioning, no spill file)', () => {
+  const staging = path.join(work, 'one-staging');
+  const tempDir = path.join(work, 'one-spill');
+  let db: Awaited<ReturnType<typeof openDuckDB>>;
+  const rowsOf = async (table: string, select: string) => {
+    const dir = path.join(staging, table, 'clinetrail_host_ix=0');
+    const list = sqlList(readdirSync(dir).map((f) => path.join(dir, f)));
+    return (await db.conn.runAndReadAll(`select ${select} from read_parquet(${list}) order by all`)).getRows().map(String);
+  };
+
+  beforeAll(async () => {
+    mkdirSync(staging);
+    mkdirSync(tempDir);
+    db = await openDuckDB(':memory:', {});
+    await db.conn.run(`create table raw_events as select n::INTEGER as row_id, 'solo' as host, 'text ' || n as text from range(5) r(n)`);
+    // a row naming no host of the batch, and one of a row_id not in raw_events: neither is the host's
+    await db.conn.run(`create table per_host (host VARCHAR, wide HUGEINT)`);
+    await db.conn.run(`insert into per_host values ('solo', ${WIDE}), (null, 1)`);
+    await db.conn.run(`create view timeline as select row_id, host, text, row_id * ${WIDE} + 1 as wide from raw_events`);
+    await db.conn.run(`create table by_row as select row_id, length(text) as n from raw_events union all select 999, 0`);
+    await db.conn.run(`create table nothing (host VARCHAR)`);
+    const schema: Record<string, Array<[string, string]>> = {
+      per_host: [
+        ['host', 'VARCHAR'],
+        ['wide', 'HUGEINT'],
+      ],
+      timeline: [
+        ['row_id', 'INTEGER'],
+        ['host', 'VARCHAR'],
+        ['text', 'VARCHAR'],
+        ['wide', 'HUGEINT'],
+      ],
+      by_row: [
+        ['row_id', 'INTEGER'],
+        ['n', 'BIGINT'],
+      ],
+      nothing: [['host', 'VARCHAR']],
+    };
+    await writePerHostRelations(db.conn, schema, new Set(['timeline']), ['solo'], { staging, tempDir });
+  });
+
+  afterAll(() => {
+    db.conn.closeSync();
+    db.instance.closeSync();
+  });
+
+  it("holds exactly the host's rows of each relation, 128-bit integers as their text, and no file for no rows", async () => {
+    expect(await rowsOf('per_host', 'host, wide')).toEqual(['solo,100000000000000000000']);
+    const timeline = await db.conn.runAndReadAll(
+      `select row_id, host, text, (row_id * ${WIDE} + 1)::VARCHAR from raw_events order by all`,
+    );
+    expect(await rowsOf('timeline', 'row_id, host, text, wide')).toEqual(timeline.getRows().map(String));
+    expect(await rowsOf('by_row', 'row_id, n')).toEqual(['0,6', '1,6', '2,6', '3,6', '4,6']);
+    expect(readdirSync(path.join(staging, 'nothing', 'clinetrail_host_ix=0'))).toEqual([]);
+    expect(readdirSync(tempDir), 'no spill file').toEqual([]);
   });
 });
 
