@@ -39,7 +39,7 @@ import {
   setOutStatement,
   type SourceFiles,
 } from './model-run.js';
-import { writePerHostRelations } from './per-host-copy.js';
+import { storeViewRows, writePerHostRelations } from './per-host-copy.js';
 import { sqlIdent, sqlString } from './sql-literal.js';
 
 /** One host's partitions: the files its models are built from. */
@@ -190,6 +190,11 @@ async function batchEvents(conn: DuckDBConnection, tempDir: string, source: stri
   return `(select * from read_parquet(${sqlString(file)}, hive_partitioning = false))`;
 }
 
+async function viewExists(conn: DuckDBConnection, view: string): Promise<boolean> {
+  const found = await conn.runAndReadAll(`select 1 from duckdb_views() where view_name = ${sqlString(view)} and not temporary`);
+  return found.getRows().length > 0;
+}
+
 /** Writes the schema of this models version, once (every build of one version gives the same). */
 async function writeSchema(outDir: string, version: string, schema: ModelSchema, gen: string): Promise<void> {
   const file = modelSchemaFile(outDir, version);
@@ -218,13 +223,20 @@ export async function buildHostBatch(outDir: string, batch: HostSources[], versi
     const vars = placeholders(outDir, { ...files, parquetGroups: mergedGroups([groups]) }, false);
     if (files.parquet.length > 0 && batch.reduce((n, h) => n + h.partBytes, 0) <= COPIED_PARTS_BYTES)
       vars.events_source = await batchEvents(conn, tempDir, vars.events_source);
-    await runModels(conn, vars);
+    const stored = new Map<string, string | null>(STORED_VIEWS.map((v) => [v, null]));
+    // a batch of several hosts evaluates each stored view once, as soon as it exists (see storeViewRows);
+    // one host copies it straight (per-host-copy.ts), where a file first cost the big host 50-100 MB
+    const storeViews = async () => {
+      for (const [view, file] of stored)
+        if (file === null && (await viewExists(conn, view))) stored.set(view, await storeViewRows(conn, view, tempDir));
+    };
+    await runModels(conn, vars, undefined, batch.length > 1 ? storeViews : undefined);
     const schema = await perHostSchema(conn, await keptTables(vars));
     await writeSchema(outDir, version, schema, gen);
     if (batch.length === 0) return schema;
     await fs.mkdir(staging, { recursive: true });
     const hosts = batch.map((h) => h.host);
-    await writePerHostRelations(conn, schema, new Set(STORED_VIEWS), hosts, { staging, tempDir });
+    await writePerHostRelations(conn, schema, stored, hosts, { staging, tempDir });
     const groupOf = new Map(Object.entries(groups).flatMap(([hash, parts]) => parts.map((p) => [p, hash] as const)));
     for (const [ix, h] of batch.entries()) {
       const hostGroups: PartGroups = {};

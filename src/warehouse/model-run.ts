@@ -256,9 +256,14 @@ function rewritten(text: string, rewrite: StatementRewrite | undefined): string 
 /**
  * Runs every model file against `conn` in name order, each statement through `rewrite` when given: the
  * statements before a REPEAT_LINE once, those after it until a run changes no row (for each row of its
- * for-each query, if it has one).
+ * for-each query, if it has one). `afterFile` runs after each file, before the next.
  */
-export async function runModels(conn: DuckDBConnection, vars: Record<string, string>, rewrite?: StatementRewrite): Promise<void> {
+export async function runModels(
+  conn: DuckDBConnection,
+  vars: Record<string, string>,
+  rewrite?: StatementRewrite,
+  afterFile?: () => Promise<void>,
+): Promise<void> {
   for (const name of await modelFiles()) {
     try {
       const file = await readModelFile(name);
@@ -272,6 +277,7 @@ export async function runModels(conn: DuckDBConnection, vars: Record<string, str
           }
         }
       }
+      await afterFile?.();
     } catch (err) {
       throw new Error(`warehouse: model ${name} failed: ${(err as Error).message}`);
     }

@@ -82,14 +82,38 @@ async function writeOneHost(conn: DuckDBConnection, schema: ModelSchema, host: s
   }
 }
 
+/** The columns of relation `name` on `conn`, with their types. */
+async function columnsOf(conn: DuckDBConnection, name: string): Promise<Array<[string, string]>> {
+  const rows = (await conn.runAndReadAll(`describe ${sqlIdent(name)}`)).getRows();
+  return rows.map((r) => [String(r[0]), String(r[1])]);
+}
+
+/**
+ * Evaluates view `view` once into a file of `tempDir`, its rows as stored (a 128-bit integer as its
+ * text), and puts in its place a view of the same name, columns and types over that file: what reads it
+ * afterwards, the later models and the per-host copy, reads its rows instead of evaluating its joins
+ * again (docs/BENCHMARKS.md, "One host, one copy"). Returns the file.
+ */
+export async function storeViewRows(conn: DuckDBConnection, view: string, tempDir: string): Promise<string> {
+  const columns = await columnsOf(conn, view);
+  const file = path.join(tempDir, `${view}.parquet`);
+  await conn.run(
+    `copy (select ${storedColumns(columns)} from ${sqlIdent(view)} as t) to ${sqlString(file)} (format parquet, row_group_size ${ROW_GROUP_ROWS})`,
+  );
+  const typed = columns.map(([name, type]) => `cast(${sqlIdent(name)} as ${type}) as ${sqlIdent(name)}`).join(', ');
+  await conn.run(`create or replace view ${sqlIdent(view)} as select ${typed} from read_parquet(${sqlString(file)})`);
+  return file;
+}
+
 /**
  * Writes every relation of `schema` for the hosts of the batch (the folder of `hosts[i]` is
- * `clinetrail_host_ix=<i>`) under `staging`; the views of `storedViews` through a file of `tempDir`.
+ * `clinetrail_host_ix=<i>`) under `staging`. A view of `storedViews` is copied from the file of its rows
+ * that storeViewRows wrote, and written into `tempDir` here when it has none yet.
  */
 export async function writePerHostRelations(
   conn: DuckDBConnection,
   schema: ModelSchema,
-  storedViews: ReadonlySet<string>,
+  storedViews: ReadonlyMap<string, string | null>,
   hosts: string[],
   dirs: { staging: string; tempDir: string },
 ): Promise<void> {
@@ -105,9 +129,7 @@ export async function writePerHostRelations(
       await copyPartitioned(conn, storedRows(sqlIdent(table), columns), target);
       continue;
     }
-    const file = path.join(dirs.tempDir, `${table}.parquet`);
-    const evaluated = `select ${storedColumns(columns)} from ${sqlIdent(table)} as t`;
-    await conn.run(`copy (${evaluated}) to ${sqlString(file)} (format parquet, row_group_size ${ROW_GROUP_ROWS})`);
+    const file = storedViews.get(table) ?? (await storeViewRows(conn, table, dirs.tempDir));
     const rows = storedRows(`read_parquet(${sqlString(file)})`, columns);
     for (let first = 0; first < hosts.length; first += COPY_GROUP_HOSTS)
       await copyPartitioned(

@@ -1,7 +1,7 @@
 /**
  * How a batch's per-host relations are written (warehouse/per-host-copy.ts): each host's folder of the
  * staging area holds exactly that host's rows, for a table copied at once and for a stored view copied
- * through a file of its rows, a group of hosts at a time; a relation named by row_id finds its host in
+ * through a file of its rows (which then stands in for the view), a group of hosts at a time; a relation named by row_id finds its host in
  * raw_events; a 128-bit integer is stored as text. The first batch has more hosts than one group; a
  * batch of one host is copied straight into its folder.
  */
@@ -56,7 +56,8 @@ describe('the per-host files of a batch', () => {
         ['n', 'BIGINT'],
       ],
     };
-    await writePerHostRelations(conn(), schema, new Set(['timeline']), HOSTS, { staging, tempDir });
+    // no file of the view's rows yet: the copy writes it (storeViewRows), as the build's would
+    await writePerHostRelations(conn(), schema, new Map([['timeline', null]]), HOSTS, { staging, tempDir });
   });
 
   afterAll(() => {
@@ -82,6 +83,19 @@ describe('the per-host files of a batch', () => {
         await expected(`row_id, host, text, (row_id * ${WIDE} + 1)::VARCHAR`, i),
       );
     expect(readdirSync(path.join(staging, 'timeline')).length).toBe(HOSTS.length);
+  });
+
+  it('leaves in place of a stored view one over the file of its rows: the same rows, columns and types', async () => {
+    expect(readdirSync(tempDir)).toEqual(['timeline.parquet']);
+    const view = await conn().runAndReadAll(`select sql from duckdb_views() where view_name = 'timeline'`);
+    expect(String(view.getRows()[0][0])).toContain(path.join(tempDir, 'timeline.parquet'));
+    const types = (await conn().runAndReadAll('describe timeline')).getRows().map((r) => `${r[0]} ${r[1]}`);
+    expect(types).toEqual(['row_id INTEGER', 'host VARCHAR', 'text VARCHAR', 'wide HUGEINT']);
+    const read = await conn().runAndReadAll('select * from timeline order by row_id');
+    const evaluated = await conn().runAndReadAll(
+      `select row_id, host, text, row_id * ${WIDE} + 1 from raw_events order by row_id`,
+    );
+    expect(read.getRows().map(String)).toEqual(evaluated.getRows().map(String));
   });
 
   it('gives each host of a table its rows, by host or by row_id, a 128-bit integer as its text', async () => {
@@ -110,7 +124,9 @@ describe('the per-host files of a batch of one host (copied straight, no partiti
     mkdirSync(staging);
     mkdirSync(tempDir);
     db = await openDuckDB(':memory:', {});
-    await db.conn.run(`create table raw_events as select n::INTEGER as row_id, 'solo' as host, 'text ' || n as text from range(5) r(n)`);
+    await db.conn.run(
+      `create table raw_events as select n::INTEGER as row_id, 'solo' as host, 'text ' || n as text from range(5) r(n)`,
+    );
     // a row naming no host of the batch, and one of a row_id not in raw_events: neither is the host's
     await db.conn.run(`create table per_host (host VARCHAR, wide HUGEINT)`);
     await db.conn.run(`insert into per_host values ('solo', ${WIDE}), (null, 1)`);
@@ -134,7 +150,7 @@ describe('the per-host files of a batch of one host (copied straight, no partiti
       ],
       nothing: [['host', 'VARCHAR']],
     };
-    await writePerHostRelations(db.conn, schema, new Set(['timeline']), ['solo'], { staging, tempDir });
+    await writePerHostRelations(db.conn, schema, new Map([['timeline', null]]), ['solo'], { staging, tempDir });
   });
 
   afterAll(() => {
