@@ -39,8 +39,8 @@ import {
   setOutStatement,
   type SourceFiles,
 } from './model-run.js';
-import { storeViewRows, writePerHostRelations } from './per-host-copy.js';
-import { sqlIdent, sqlString } from './sql-literal.js';
+import { columnsOf, storeViewRows, writePerHostRelations } from './per-host-copy.js';
+import { sqlString } from './sql-literal.js';
 
 /** One host's partitions: the files its models are built from. */
 export interface HostSources {
@@ -159,9 +159,7 @@ async function keptTables(vars: Record<string, string>): Promise<string[]> {
 async function perHostSchema(conn: DuckDBConnection, tables: string[]): Promise<ModelSchema> {
   const schema: ModelSchema = {};
   for (const table of tables) {
-    const columns = (await conn.runAndReadAll(`describe ${sqlIdent(table)}`))
-      .getRows()
-      .map((r) => [String(r[0]), String(r[1])] as [string, string]);
+    const columns = await columnsOf(conn, table);
     if (columns.some(([name]) => name === 'host' || name.endsWith('row_id'))) schema[table] = columns;
   }
   return schema;
@@ -190,6 +188,7 @@ async function batchEvents(conn: DuckDBConnection, tempDir: string, source: stri
   return `(select * from read_parquet(${sqlString(file)}, hive_partitioning = false))`;
 }
 
+/** Whether the model files run so far have created view `view`. */
 async function viewExists(conn: DuckDBConnection, view: string): Promise<boolean> {
   const found = await conn.runAndReadAll(`select 1 from duckdb_views() where view_name = ${sqlString(view)} and not temporary`);
   return found.getRows().length > 0;

@@ -83,7 +83,7 @@ async function writeOneHost(conn: DuckDBConnection, schema: ModelSchema, host: s
 }
 
 /** The columns of relation `name` on `conn`, with their types. */
-async function columnsOf(conn: DuckDBConnection, name: string): Promise<Array<[string, string]>> {
+export async function columnsOf(conn: DuckDBConnection, name: string): Promise<Array<[string, string]>> {
   const rows = (await conn.runAndReadAll(`describe ${sqlIdent(name)}`)).getRows();
   return rows.map((r) => [String(r[0]), String(r[1])]);
 }
@@ -101,7 +101,9 @@ export async function storeViewRows(conn: DuckDBConnection, view: string, tempDi
     `copy (select ${storedColumns(columns)} from ${sqlIdent(view)} as t) to ${sqlString(file)} (format parquet, row_group_size ${ROW_GROUP_ROWS})`,
   );
   const typed = columns.map(([name, type]) => `cast(${sqlIdent(name)} as ${type}) as ${sqlIdent(name)}`).join(', ');
-  await conn.run(`create or replace view ${sqlIdent(view)} as select ${typed} from read_parquet(${sqlString(file)})`);
+  await conn.run(
+    `create or replace view ${sqlIdent(view)} as select ${typed} from read_parquet(${sqlString(file)}, hive_partitioning = false)`,
+  );
   return file;
 }
 

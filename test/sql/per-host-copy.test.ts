@@ -21,6 +21,24 @@ const WIDE = '100000000000000000000::HUGEINT';
 /** 40 hosts (more than two groups of the copy), host i with i + 1 rows; names that sort otherwise than their order. */
 const HOSTS = Array.from({ length: 40 }, (_, i) => `h-${String((i * 7) % 40).padStart(2, '0')}-${i}`);
 
+/** The relations both batches write: one by host, the stored view, one by row_id; 128-bit integers in two. */
+const SCHEMA: Record<string, Array<[string, string]>> = {
+  per_host: [
+    ['host', 'VARCHAR'],
+    ['wide', 'HUGEINT'],
+  ],
+  timeline: [
+    ['row_id', 'INTEGER'],
+    ['host', 'VARCHAR'],
+    ['text', 'VARCHAR'],
+    ['wide', 'HUGEINT'],
+  ],
+  by_row: [
+    ['row_id', 'INTEGER'],
+    ['n', 'BIGINT'],
+  ],
+};
+
 describe('the per-host files of a batch', () => {
   const staging = path.join(work, 'staging');
   const tempDir = path.join(work, 'spill');
@@ -40,24 +58,8 @@ describe('the per-host files of a batch', () => {
     // a 128-bit integer that a DOUBLE would round
     await conn().run(`create view timeline as select row_id, host, text, row_id * ${WIDE} + 1 as wide from raw_events`);
     await conn().run(`create table by_row as select row_id, length(text) as n from raw_events`);
-    const schema: Record<string, Array<[string, string]>> = {
-      per_host: [
-        ['host', 'VARCHAR'],
-        ['wide', 'HUGEINT'],
-      ],
-      timeline: [
-        ['row_id', 'INTEGER'],
-        ['host', 'VARCHAR'],
-        ['text', 'VARCHAR'],
-        ['wide', 'HUGEINT'],
-      ],
-      by_row: [
-        ['row_id', 'INTEGER'],
-        ['n', 'BIGINT'],
-      ],
-    };
     // no file of the view's rows yet: the copy writes it (storeViewRows), as the build's would
-    await writePerHostRelations(conn(), schema, new Map([['timeline', null]]), HOSTS, { staging, tempDir });
+    await writePerHostRelations(conn(), SCHEMA, new Map([['timeline', null]]), HOSTS, { staging, tempDir });
   });
 
   afterAll(() => {
@@ -133,23 +135,7 @@ describe('the per-host files of a batch of one host (copied straight, no partiti
     await db.conn.run(`create view timeline as select row_id, host, text, row_id * ${WIDE} + 1 as wide from raw_events`);
     await db.conn.run(`create table by_row as select row_id, length(text) as n from raw_events union all select 999, 0`);
     await db.conn.run(`create table nothing (host VARCHAR)`);
-    const schema: Record<string, Array<[string, string]>> = {
-      per_host: [
-        ['host', 'VARCHAR'],
-        ['wide', 'HUGEINT'],
-      ],
-      timeline: [
-        ['row_id', 'INTEGER'],
-        ['host', 'VARCHAR'],
-        ['text', 'VARCHAR'],
-        ['wide', 'HUGEINT'],
-      ],
-      by_row: [
-        ['row_id', 'INTEGER'],
-        ['n', 'BIGINT'],
-      ],
-      nothing: [['host', 'VARCHAR']],
-    };
+    const schema = { ...SCHEMA, nothing: [['host', 'VARCHAR']] as Array<[string, string]> };
     await writePerHostRelations(db.conn, schema, new Map([['timeline', null]]), ['solo'], { staging, tempDir });
   });
 
