@@ -18,6 +18,7 @@ import { replaceWarehouse } from './warehouse-swap.js';
 import { readQuery } from './query-sandbox.js';
 import { withSandboxedConnection } from './query-connection.js';
 import { BINDING_FILES_STATEMENT, FILES_STATEMENT, setFleetVariables, storeFileLists } from './file-lists.js';
+import { typedColumns } from './per-host-copy.js';
 import { sqlIdent } from './sql-literal.js';
 
 export { setFleetVariables } from './file-lists.js';
@@ -36,10 +37,8 @@ function perHostFiles(outDir: string, table: string, records: HostModelsRecord[]
  * warehouse/host-models.ts), or no row with those columns.
  */
 function perHostRelation(table: string, columns: Array<[string, string]>, files: string[], lists?: FileLists): string {
-  const select = (value: (name: string) => string) =>
-    columns.map(([name, type]) => `cast(${value(name)} as ${type}) as ${sqlIdent(name)}`).join(', ');
-  if (files.length === 0) return `select ${select(() => 'null')} limit 0`;
-  return `select ${select(sqlIdent)} from read_parquet(${outFiles(files, lists, `models.${table}`)}, hive_partitioning = false)`;
+  if (files.length === 0) return `select ${typedColumns(columns, () => 'null')} limit 0`;
+  return `select ${typedColumns(columns)} from read_parquet(${outFiles(files, lists, `models.${table}`)}, hive_partitioning = false)`;
 }
 
 /**

@@ -33,15 +33,29 @@ function storedColumns(columns: Array<[string, string]>): string {
 }
 
 /**
+ * The columns of a per-host relation read back from its stored rows: each cast to its type, the inverse
+ * of storedColumns. `value` gives the expression read for a column (its quoted name by default).
+ */
+export function typedColumns(columns: Array<[string, string]>, value: (name: string) => string = sqlIdent): string {
+  return columns.map(([name, type]) => `cast(${value(name)} as ${type}) as ${sqlIdent(name)}`).join(', ');
+}
+
+/** The `*row_id` column that names the host of a relation without a host column, or null when it has one. */
+function rowIdColumn(columns: Array<[string, string]>): string | null {
+  if (columns.some(([name]) => name === 'host')) return null;
+  return columns.find(([name]) => name.endsWith('row_id'))?.[0] ?? 'row_id';
+}
+
+/**
  * The rows of a per-host relation read from `source` (the relation, or a file of its rows), as stored,
  * with the index of their host in the batch (the temp table clinetrail_batch): a relation without a host
  * column names it by its first `*row_id` column, a row of raw_events.
  */
 function storedRows(source: string, columns: Array<[string, string]>): string {
   const list = storedColumns(columns);
-  if (columns.some(([name]) => name === 'host'))
+  const rowColumn = rowIdColumn(columns);
+  if (rowColumn === null)
     return `select ${list}, b.ix as clinetrail_host_ix from ${source} as t join clinetrail_batch as b on b.host = t.host`;
-  const rowColumn = columns.find(([name]) => name.endsWith('row_id'))?.[0] ?? 'row_id';
   return `select ${list}, b.ix as clinetrail_host_ix from ${source} as t
     join (select row_id, host from raw_events) as r on r.row_id = t.${sqlIdent(rowColumn)}
     join clinetrail_batch as b on b.host = r.host`;
@@ -56,8 +70,8 @@ async function copyPartitioned(conn: DuckDBConnection, rows: string, target: str
 
 /** A filter of relation `t` to the rows of `host`: by its host column, or by its first `*row_id` column. */
 function ofHost(columns: Array<[string, string]>, host: string): string {
-  if (columns.some(([name]) => name === 'host')) return `t.host = ${sqlString(host)}`;
-  const rowColumn = columns.find(([name]) => name.endsWith('row_id'))?.[0] ?? 'row_id';
+  const rowColumn = rowIdColumn(columns);
+  if (rowColumn === null) return `t.host = ${sqlString(host)}`;
   return `t.${sqlIdent(rowColumn)} in (select row_id from raw_events where host = ${sqlString(host)})`;
 }
 
@@ -100,9 +114,8 @@ export async function storeViewRows(conn: DuckDBConnection, view: string, tempDi
   await conn.run(
     `copy (select ${storedColumns(columns)} from ${sqlIdent(view)} as t) to ${sqlString(file)} (format parquet, row_group_size ${ROW_GROUP_ROWS})`,
   );
-  const typed = columns.map(([name, type]) => `cast(${sqlIdent(name)} as ${type}) as ${sqlIdent(name)}`).join(', ');
   await conn.run(
-    `create or replace view ${sqlIdent(view)} as select ${typed} from read_parquet(${sqlString(file)}, hive_partitioning = false)`,
+    `create or replace view ${sqlIdent(view)} as select ${typedColumns(columns)} from read_parquet(${sqlString(file)}, hive_partitioning = false)`,
   );
   return file;
 }
