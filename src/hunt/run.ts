@@ -119,6 +119,19 @@ export interface HuntOptions {
   hostsPerBatch?: number;
 }
 
+/**
+ * Views a batch computes once for its hunts (in this order: `commands` and `file_accesses` read
+ * `tool_calls`), when one of them names it: the pack reads each of them in several hunts, and their rules
+ * (sql/37 shell_read, the path rules of sql/45) cost more than reading their rows again
+ * (docs/BENCHMARKS.md "The hunts' views computed once per batch").
+ */
+const BATCH_STORED_VIEWS = ['tool_calls', 'commands', 'file_accesses'] as const;
+
+/** The views of BATCH_STORED_VIEWS whose name is a word of one of `hunts`' text. */
+function viewsToStore(hunts: readonly Hunt[]): string[] {
+  return BATCH_STORED_VIEWS.filter((view) => hunts.some((h) => new RegExp(`\\b${view}\\b`, 'i').test(h.sql)));
+}
+
 /** Where the hunts' findings meet: a small DuckDB of its own, one table. */
 class Gathered {
   private constructor(
@@ -230,6 +243,7 @@ export async function selectFindings(
     const batches: HostBatch[] | null = perHost.length > 0 ? await hostBatches(outDir, fleet, options.hostsPerBatch) : [];
     // hosts' models on disk that are not those fleet.duckdb reads: the warehouse answers, as it is
     if (batches === null) perHost = [];
+    const stored = viewsToStore(perHost);
     for (const batch of batches ?? []) {
       stopIfAborted(options.signal);
       await withHostBatchConnection(
@@ -237,6 +251,7 @@ export async function selectFindings(
         batch,
         (conn) => runOn(conn, hunts, perHost, gathered, ms, options),
         (conn) => options.onConnection?.(conn),
+        stored,
       );
     }
     await runOn(

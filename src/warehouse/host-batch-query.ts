@@ -23,6 +23,7 @@ import { outRelative, placeholders, runModels, type SourceFiles, setOutStatement
 import { modelsVersion } from './models-version.js';
 import { mergedGroups } from './part-schemas.js';
 import { withSandboxedConnection } from './query-connection.js';
+import { sqlIdent } from './sql-literal.js';
 
 /** One batch of hosts: their partitions' files and their models' commit records. */
 export interface HostBatch {
@@ -94,19 +95,34 @@ async function assembleBatch(conn: DuckDBConnection, outDir: string, batch: Host
 }
 
 /**
+ * Replaces each view of `views` (in order: a later one may read an earlier one) by a view over a table of
+ * its rows, computed once here: the batch's questions then read those rows instead of running the view's
+ * rules again each time they name it.
+ */
+async function storeViews(conn: DuckDBConnection, views: readonly string[]): Promise<void> {
+  for (const view of views) {
+    const rows = sqlIdent(`${view}__rows`);
+    await conn.run(`create table ${rows} as select * from ${sqlIdent(view)}`);
+    await conn.run(`create or replace view ${sqlIdent(view)} as select * from ${rows}`);
+  }
+}
+
+/**
  * Runs `use` on a sandboxed connection to the warehouse of one batch of hosts (see the head of this file,
- * and warehouse/query-connection.ts); `onOpen` hears the connection as soon as it exists, so a caller can
- * interrupt it.
+ * and warehouse/query-connection.ts), with the rows of the views `stored` computed once before it
+ * (storeViews); `onOpen` hears the connection as soon as it exists, so a caller can interrupt it.
  */
 export async function withHostBatchConnection<T>(
   outDir: string,
   batch: HostBatch,
   use: (conn: DuckDBConnection) => Promise<T>,
   onOpen: (conn: DuckDBConnection) => void = () => {},
+  stored: readonly string[] = [],
 ): Promise<T> {
   const prepare = async (conn: DuckDBConnection) => {
     await conn.run(setOutStatement(outDir));
     await assembleBatch(conn, outDir, batch);
+    await storeViews(conn, stored);
   };
   return withSandboxedConnection(outDir, { file: ':memory:', settings: {}, prepare, onOpen }, use);
 }
