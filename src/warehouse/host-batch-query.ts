@@ -2,12 +2,12 @@
  * Queries over a few hosts at a time (issue 26: hunts within DuckDB's memory limit whatever the fleet's
  * size). A question that looks inside one host at a time (a hunt whose header says `scope: host`) need not
  * bind views over every part of the fleet, nor recompute the whole fleet's timeline: each batch of hosts
- * (those of the model build, warehouse/host-models.ts `batches`) gets a warehouse of its own, in memory,
- * assembled from the model files exactly as fleet.duckdb is (warehouse/build.ts `assembly`) but over that
- * batch's partitions and per-host model files only (its timeline, `int_timeline`, among them: the host
- * build stores it, warehouse/host-models.ts STORED_VIEWS). The connection is then closed in the query
- * sandbox as a query's is (warehouse/query-sandbox.ts), so a hunt runs under the same rules on a batch as
- * on fleet.duckdb.
+ * (those of the model build, warehouse/host-models.ts `batches`) gets a warehouse of its own, a database
+ * file in a temporary folder of the batch (removed at its end), assembled from the model files exactly as
+ * fleet.duckdb is (warehouse/build.ts `assembly`) but over that batch's partitions and per-host model
+ * files only (its timeline, `int_timeline`, among them: the host build stores it, warehouse/host-models.ts
+ * STORED_VIEWS). The connection is then closed in the query sandbox as a query's is
+ * (warehouse/query-sandbox.ts), so a hunt runs under the same rules on a batch as on fleet.duckdb.
  *
  * The rows of a host in its batch's warehouse are its rows in fleet.duckdb: every model rule is local to a
  * host (docs/ARCHITECTURE.md "The models, host by host"). Only the fleet-wide views (`hosts`, `load_runs`:
@@ -23,6 +23,7 @@ import { outRelative, placeholders, runModels, type SourceFiles, setOutStatement
 import { modelsVersion } from './models-version.js';
 import { mergedGroups } from './part-schemas.js';
 import { withSandboxedConnection } from './query-connection.js';
+import { createQueryTemp } from './query-temp.js';
 import { sqlIdent } from './sql-literal.js';
 
 /** One batch of hosts: their partitions' files and their models' commit records. */
@@ -82,7 +83,7 @@ export async function hostBatches(
   });
 }
 
-/** Assembles the batch's warehouse on `conn` (an in-memory database). */
+/** Assembles the batch's warehouse on `conn` (a new database of the batch's own). */
 async function assembleBatch(conn: DuckDBConnection, outDir: string, batch: HostBatch): Promise<void> {
   const version = await modelsVersion();
   const schema = readModelSchema(outDir, version);
@@ -97,7 +98,8 @@ async function assembleBatch(conn: DuckDBConnection, outDir: string, batch: Host
 /**
  * Replaces each view of `views` (in order: a later one may read an earlier one) by a view over a table of
  * its rows, computed once here: the batch's questions then read those rows instead of running the view's
- * rules again each time they name it.
+ * rules again each time they name it. The tables live in the batch's database file, compressed and out of
+ * memory once written (docs/BENCHMARKS.md "The hunts' views computed once per batch").
  */
 async function storeViews(conn: DuckDBConnection, views: readonly string[]): Promise<void> {
   for (const view of views) {
@@ -124,5 +126,11 @@ export async function withHostBatchConnection<T>(
     await assembleBatch(conn, outDir, batch);
     await storeViews(conn, stored);
   };
-  return withSandboxedConnection(outDir, { file: ':memory:', settings: {}, prepare, onOpen }, use);
+  const temp = await createQueryTemp(outDir);
+  try {
+    const file = path.join(temp.dir, 'batch.duckdb');
+    return await withSandboxedConnection(outDir, { file, tempDir: temp.dir, settings: {}, prepare, onOpen }, use);
+  } finally {
+    await temp.remove();
+  }
 }
