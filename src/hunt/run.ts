@@ -127,9 +127,14 @@ export interface HuntOptions {
  */
 const BATCH_STORED_VIEWS = ['tool_calls', 'commands', 'file_accesses'] as const;
 
-/** The views of BATCH_STORED_VIEWS whose name is a word of one of `hunts`' text. */
+/**
+ * The views of BATCH_STORED_VIEWS whose name is a word of one of `hunts`' SQL, its comments aside (a
+ * header's words are not what the hunt reads). A name missed costs time only: the view is then run as
+ * written.
+ */
 function viewsToStore(hunts: readonly Hunt[]): string[] {
-  return BATCH_STORED_VIEWS.filter((view) => hunts.some((h) => new RegExp(`\\b${view}\\b`, 'i').test(h.sql)));
+  const code = hunts.map((h) => h.sql.replace(/--[^\n]*/g, ''));
+  return BATCH_STORED_VIEWS.filter((view) => code.some((sql) => new RegExp(`\\b${view}\\b`, 'i').test(sql)));
 }
 
 /** Where the hunts' findings meet: a small DuckDB of its own, one table. */
