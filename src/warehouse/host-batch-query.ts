@@ -99,7 +99,9 @@ async function assembleBatch(conn: DuckDBConnection, outDir: string, batch: Host
  * Replaces each view of `views` (in order: a later one may read an earlier one) by a view over a table of
  * its rows, computed once here: the batch's questions then read those rows instead of running the view's
  * rules again each time they name it. The tables live in the batch's database file, compressed and out of
- * memory once written (docs/BENCHMARKS.md "The hunts' views computed once per batch").
+ * memory once written. Not the model build's Parquet file of a view's rows (per-host-copy.ts
+ * storeViewRows, which the per-host copy needs): here it was slower and peaked higher (docs/BENCHMARKS.md
+ * "The hunts' views computed once per batch").
  */
 async function storeViews(conn: DuckDBConnection, views: readonly string[]): Promise<void> {
   for (const view of views) {
