@@ -2,7 +2,7 @@
  * Queries over a few hosts at a time (issue 26: hunts within DuckDB's memory limit whatever the fleet's
  * size). A question that looks inside one host at a time (a hunt whose header says `scope: host`) need not
  * bind views over every part of the fleet, nor recompute the whole fleet's timeline: each batch of hosts
- * (those of the model build, warehouse/host-models.ts `batches`) gets a warehouse of its own, a database
+ * (warehouse/host-models.ts `batches`, cut at QUERY_BATCH) gets a warehouse of its own, a database
  * file in a temporary folder of the batch (removed at its end), assembled from the model files exactly as
  * fleet.duckdb is (warehouse/build.ts `assembly`) but over that batch's partitions and per-host model
  * files only (its timeline, `int_timeline`, among them: the host build stores it, warehouse/host-models.ts
@@ -18,7 +18,15 @@ import * as path from 'node:path';
 import { type HostModelsRecord, hostModelDir, readHostModelsRecord, readModelSchema } from '../core/model-layout.js';
 import { assembly } from './build.js';
 import { listedFiles } from './file-lists.js';
-import { batches, buildOnlyTables, type HostSources, hostSources, together } from './host-models.js';
+import {
+  type BatchLimits,
+  batches,
+  buildOnlyTables,
+  type HostSources,
+  hostSources,
+  MODEL_BATCH,
+  together,
+} from './host-models.js';
 import { outRelative, placeholders, runModels, type SourceFiles, setOutStatement } from './model-run.js';
 import { modelsVersion } from './models-version.js';
 import { mergedGroups } from './part-schemas.js';
@@ -45,7 +53,14 @@ async function filesOfViews(fleet: DuckDBConnection): Promise<Set<string>> {
 }
 
 /**
- * The fleet's hosts in the batches of the model build (cut again to `maxHosts` hosts), each with its
+ * The batches of a question: the model build's, but of 40 MB of parts where the build now cuts at 28 MB.
+ * A batch's warehouse is a database file, not the build's memory, and every batch costs an assembly, so
+ * smaller batches would only add time (docs/BENCHMARKS.md, "The model batches of the 6.9 GB fleet").
+ */
+const QUERY_BATCH: BatchLimits = { ...MODEL_BATCH, partBytes: 40 * 1024 * 1024 };
+
+/**
+ * The fleet's hosts in batches of QUERY_BATCH (cut again to `maxHosts` hosts), each with its
  * models' commit record; or null when those are not what the warehouse on `fleet` reads (a shard load
  * since its build, a build that failed half way, clinetrail changed since): the caller then asks the
  * warehouse itself. Each record must be of this clinetrail's models version (the model files a batch runs
@@ -72,7 +87,7 @@ export async function hostBatches(
   const read = await filesOfViews(fleet);
   const readOfOut = [...read].filter((f) => f.startsWith('parquet/') || f.startsWith('models/'));
   if (readOfOut.length !== expected.size || readOfOut.some((f) => !expected.has(f))) return null;
-  const cut = batches(sources).flatMap((batch) => {
+  const cut = batches(sources, QUERY_BATCH).flatMap((batch) => {
     const parts: HostSources[][] = [];
     for (let i = 0; i < batch.length; i += maxHosts) parts.push(batch.slice(i, i + maxHosts));
     return parts;

@@ -85,24 +85,30 @@ export function hostModelsCurrent(outDir: string, h: HostSources, version: strin
   return r !== null && r.models_version === version && r.sources_sha256 === h.sha256 && r.event_parts !== undefined ? r : null;
 }
 
-/**
- * Hosts of one batch at most, rows of one batch at most, and bytes of its Parquet parts at most (one host
- * bigger than that is a batch alone). The bytes bound the batches of hosts with long texts: on the
- * generated fleet a batch of 200,000 rows (39 hosts, 66 MB of parts) peaked at 353-475 MB, one of 40 MB at
- * 281-298 MB (docs/BENCHMARKS.md, "The assembly binds on the first files"); a batch of 64 tiny hosts holds 4 MB.
- */
-const BATCH_HOSTS = 64;
-const BATCH_ROWS = 200_000;
-const BATCH_PART_BYTES = 40 * 1024 * 1024;
+/** What a batch of hosts holds at most: hosts, rows, and bytes of their Parquet parts (one host bigger than that is a batch alone). */
+export interface BatchLimits {
+  hosts: number;
+  rows: number;
+  partBytes: number;
+}
 
-/** The hosts in batches, in order: each as many hosts as fit BATCH_HOSTS, BATCH_ROWS and BATCH_PART_BYTES. */
-export function batches(hosts: HostSources[]): HostSources[][] {
+/**
+ * The batches of the model build. The bytes bound the batches of hosts with long texts: on the generated
+ * fleet a batch of 200,000 rows (39 hosts, 66 MB of parts) peaked at 353-475 MB, one of 40 MB at 281-298 MB
+ * (docs/BENCHMARKS.md, "The assembly binds on the first files"). But a load builds on what its partition
+ * workers left: batches of 40 MB took its peak over 450 MB, those of 28 MB did not (docs/BENCHMARKS.md,
+ * "The model batches of the 6.9 GB fleet"). A batch of 64 tiny hosts holds 4 MB.
+ */
+export const MODEL_BATCH: BatchLimits = { hosts: 64, rows: 200_000, partBytes: 28 * 1024 * 1024 };
+
+/** The hosts in batches, in order: each as many hosts as fit `limits`. */
+export function batches(hosts: HostSources[], limits: BatchLimits = MODEL_BATCH): HostSources[][] {
   const out: HostSources[][] = [];
   let current: HostSources[] = [];
   let rows = 0;
   let bytes = 0;
   for (const h of hosts) {
-    const full = current.length >= BATCH_HOSTS || rows + h.rows > BATCH_ROWS || bytes + h.partBytes > BATCH_PART_BYTES;
+    const full = current.length >= limits.hosts || rows + h.rows > limits.rows || bytes + h.partBytes > limits.partBytes;
     if (current.length > 0 && full) {
       out.push(current);
       current = [];

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostModelsRecordsDir, modelsDir } from '../../src/core/model-layout.js';
 import { setOutStatement } from '../../src/warehouse/build.js';
-import { batches, type HostSources } from '../../src/warehouse/host-models.js';
+import { batches, type HostSources, MODEL_BATCH } from '../../src/warehouse/host-models.js';
 import { partitionFiles, placeholders, runModels } from '../../src/warehouse/model-run.js';
 import { replaceWarehouse } from '../../src/warehouse/warehouse-swap.js';
 import { REPO } from '../helpers/source.js';
@@ -142,11 +142,16 @@ describe('the batches of the map over hosts', () => {
   const sizes = (hosts: HostSources[]) => batches(hosts).map((b) => b.length);
   const MB = 1024 * 1024;
 
-  it('cuts at 64 hosts, 200,000 rows or 40 MB of parts, and puts a bigger host in a batch alone', () => {
+  it('cuts at 64 hosts, 200,000 rows or 28 MB of parts, and puts a bigger host in a batch alone', () => {
     expect(sizes(Array.from({ length: 130 }, (_, i) => host(`t${i}`, 68, 60_000)))).toEqual([64, 64, 2]);
     expect(sizes(Array.from({ length: 10 }, (_, i) => host(`r${i}`, 45_000, MB)))).toEqual([4, 4, 2]);
     // hosts of long texts: few rows, many bytes (the generated fleet: ~5,000 rows and 1.7 MB a host)
-    expect(sizes(Array.from({ length: 50 }, (_, i) => host(`g${i}`, 5_000, 1.7 * MB)))).toEqual([23, 23, 4]);
-    expect(sizes([host('a', 10, MB), host('big', 10, 90 * MB), host('b', 10, MB)])).toEqual([1, 1, 1]);
+    expect(sizes(Array.from({ length: 50 }, (_, i) => host(`g${i}`, 5_000, 1.7 * MB)))).toEqual([16, 16, 16, 2]);
+    expect(sizes([host('a', 10, MB), host('big', 10, 30 * MB), host('b', 10, MB)])).toEqual([1, 1, 1]);
+  });
+
+  it('cuts at the limits it is given: 40 MB of parts, as a hunt does', () => {
+    const long = Array.from({ length: 50 }, (_, i) => host(`g${i}`, 5_000, 1.7 * MB));
+    expect(batches(long, { ...MODEL_BATCH, partBytes: 40 * MB }).map((b) => b.length)).toEqual([23, 23, 4]);
   });
 });
