@@ -77,14 +77,19 @@ export function assembly(
 }
 
 /**
- * Whether a statement the assembly runs may read rows: all but views (bound, not run), comments and
- * macros. The assembly binds its views with only the first file of each list (BINDING_FILES_STATEMENT);
- * a statement that reads rows runs with every file (FILES_STATEMENT), so it sees the whole fleet.
+ * Whether a statement the assembly runs may read rows: all but views (bound, not run), comments, macros
+ * and tables of constants (`stores`, `int_duplicate_rules`: no FROM or JOIN names a relation or function,
+ * string literals aside). The assembly binds its views with only the first file of each list
+ * (BINDING_FILES_STATEMENT); a statement that reads rows runs with every file (FILES_STATEMENT), so it
+ * sees the whole fleet. Setting every list costs memory that grows with the fleet (docs/BENCHMARKS.md,
+ * "The assembly's file lists"), so a table of constants does without.
  */
-function readsRows(sql: string): boolean {
+export function readsRows(sql: string): boolean {
   const { kind } = classify(sql);
   if (kind === 'create-view' || kind === 'comment') return false;
-  return !/^create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?macro\s/i.test(sql.replace(/--[^\n]*/g, '').trim());
+  const code = sql.replace(/--[^\n]*/g, '').replace(/'(?:[^']|'')*'/g, "''");
+  if (/^create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?macro\s/i.test(code.trim())) return false;
+  return /\b(?:from|join)\s+(?!\()/i.test(code);
 }
 
 /** What a build found that a load reports. */

@@ -31,7 +31,11 @@ export const FILES_STATEMENT = `set variable clinetrail_files = (select map(list
  */
 export const BINDING_FILES_STATEMENT = `set variable clinetrail_files = (select map(list(name), list(files[1:1])) from ${FILE_LISTS_TABLE})`;
 
-/** Writes `lists` into the table of the warehouse on `conn` (being built) and sets the variable from it. */
+/**
+ * Writes `lists` into the table of the warehouse on `conn` (being built). The variable is not set here:
+ * the assembly binds with BINDING_FILES_STATEMENT first, and each setting of every list cost the
+ * 5,000-host fleet's load some 60 MB (docs/BENCHMARKS.md, "The assembly's file lists").
+ */
 export async function storeFileLists(conn: DuckDBConnection, lists: FileLists): Promise<void> {
   const { LIST, listValue, VARCHAR } = await import('@duckdb/node-api');
   await conn.run('create schema if not exists clinetrail');
@@ -41,7 +45,6 @@ export async function storeFileLists(conn: DuckDBConnection, lists: FileLists): 
     insert.bind([name, listValue(files)], [VARCHAR, LIST(VARCHAR)]);
     await insert.run();
   }
-  await conn.run(FILES_STATEMENT);
 }
 
 /** Whether the warehouse on `conn` has the table of file lists (one built before it had none). */

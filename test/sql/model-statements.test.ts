@@ -71,9 +71,34 @@ describe('model statements', () => {
     expect(rewrite(classify('create or replace table sessions as select host from raw_events'))).toMatch(
       /^create or replace view "sessions" as /,
     );
-    // the fleet's own tables of sql/ are among those run with every file
-    const wrapped = (await allModelStatements(vars)).filter((s) => rewrite(s)?.startsWith(FILES_STATEMENT));
-    expect(wrapped.map((s) => s.target)).toEqual(expect.arrayContaining(['stores', 'int_duplicate_rules']));
+    // a table of constants reads no file, whatever its strings say; a FROM or JOIN of a relation or a
+    // function does
+    const constants = "create or replace table c as select * from (select * from (values (1, 'read from raw_events')))";
+    expect(rewrite(classify(constants))).toBe(constants);
+    const joined = 'create or replace table j as select * from (values (1)) as v(n) join raw_events on true';
+    expect(rewrite(classify(joined))).toBe(withEveryFile(joined));
+    const fn = "create or replace table f as select * from read_parquet('/out/x.parquet')";
+    expect(rewrite(classify(fn))).toBe(withEveryFile(fn));
+    // the rows the model files compute in the assembly: only the two tables of constants go without every
+    // file; a new one here must read no relation, or the assembly would compute it from first files only
+    const built = assembly('/out', schema, [], await buildOnlyTables(vars), new Map());
+    // (a table created by its columns alone, as int_duplicate_pairs is here, computes no rows)
+    const rows = (await allModelStatements(vars)).filter((s) => {
+      const sql = built(s)
+        ?.replace(/--[^\n]*/g, '')
+        .trim();
+      if (
+        sql === undefined ||
+        /^create or replace view /.test(sql) ||
+        /^create\s+(?:or\s+replace\s+)?table\s+\S+\s*\(/i.test(sql)
+      )
+        return false;
+      return s.kind === 'create-table' || s.kind === 'insert';
+    });
+    expect(rows.filter((s) => !built(s)?.startsWith(FILES_STATEMENT)).map((s) => s.target)).toEqual([
+      'stores',
+      'int_duplicate_rules',
+    ]);
     // without lists (a hunt's batch of hosts in memory: warehouse/host-batch-query.ts) the views name
     // their files in literals, and there is no table of lists to set the variable from
     const literal = assembly('/out', schema, [], new Set(['hub_search_rows']));
