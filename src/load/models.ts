@@ -162,22 +162,17 @@ export async function runModelsCommand(outArg: string, options: { noHunts?: bool
     throw new UsageError(`models: --out ${outArg} holds no load (no state/runs); run clinetrail load --out ${outArg} first`);
   const release = await acquireLock(out, 'models');
   try {
-    const { queryWarehouse } = await import('../warehouse/build.js');
+    const { fleetCounts } = await import('../warehouse/fleet-counts.js');
     const split = await checkSplit(out);
     await recordShardsNotRun(out, split, await clinetrailVersion());
     const { duplicates, hostsBuilt } = await refreshModels(out, () => {}, { force: true, hunts: options.noHunts !== true });
     await markSplitComplete(out, split);
-    const [row] = (
-      await queryWarehouse(
-        out,
-        'select (select count(*) from raw_events), (select count(*) from events), (select count(distinct host) from raw_events)',
-      )
-    ).rows;
+    const counts = await fleetCounts(out);
     return {
       duplicates_dropped: duplicates,
-      raw_rows: Number(row?.[0] ?? 0),
-      event_rows: Number(row?.[1] ?? 0),
-      hosts: Number(row?.[2] ?? 0),
+      raw_rows: counts.rawRows,
+      event_rows: counts.eventRows,
+      hosts: counts.hosts,
       shards_not_loaded: split.gaps,
       hosts_built: hostsBuilt,
     };
