@@ -84,12 +84,13 @@ export function assembly(
  * sees the whole fleet. Setting every list costs memory that grows with the fleet (docs/BENCHMARKS.md,
  * "The assembly's file lists"), so a table of constants does without.
  */
-export function readsRows(sql: string): boolean {
+function readsRows(sql: string): boolean {
   const { kind } = classify(sql);
   if (kind === 'create-view' || kind === 'comment') return false;
   const code = sql.replace(/--[^\n]*/g, '').replace(/'(?:[^']|'')*'/g, "''");
   if (/^create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?macro\s/i.test(code.trim())) return false;
-  return /\b(?:from|join)\s+(?!\()/i.test(code);
+  // a relation or function after FROM or JOIN, with or without a space between: `from"t"`, `from read_csv(`
+  return /\b(?:from|join)\s*(?![\s(])/i.test(code);
 }
 
 /** What a build found that a load reports. */

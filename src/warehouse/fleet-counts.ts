@@ -1,7 +1,7 @@
 /**
  * What `clinetrail models` says of the warehouse it built (load/models.ts): the rows the partitions hold,
  * the hosts with any, and the rows of `events`. Counted over the whole fleet through a question's
- * connection, they cost a 5,000-host fleet's `models` 213 s and 829 MB, a hundred times its assembly
+ * connection, they cost a 5,000-host fleet's `models` 213 s and 829 MB, where its assembly takes seconds
  * (docs/BENCHMARKS.md, "The assembly's file lists"): each scan of `raw_events` opens every part, and a
  * question's sandbox lists every partition's folders. So the partitions' rows and hosts come from their
  * manifests, which record the rows of the parts `raw_events` reads, and `events` is counted on a plain
