@@ -15,6 +15,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuckDB } from '../warehouse/duckdb-open.js';
 import { type HostBatch, hostBatches, withHostBatchConnection } from '../warehouse/host-batch-query.js';
+import { codeOf } from '../warehouse/model-statements.js';
 import { prepareQuery, readQuery } from '../warehouse/query-sandbox.js';
 import type { Hunt, Severity } from './pack.js';
 
@@ -133,7 +134,7 @@ const BATCH_STORED_VIEWS = ['tool_calls', 'commands', 'file_accesses'] as const;
  * written.
  */
 function viewsToStore(hunts: readonly Hunt[]): string[] {
-  const code = hunts.map((h) => h.sql.replace(/--[^\n]*/g, ''));
+  const code = hunts.map((h) => codeOf(h.sql));
   return BATCH_STORED_VIEWS.filter((view) => code.some((sql) => new RegExp(`\\b${view}\\b`, 'i').test(sql)));
 }
 

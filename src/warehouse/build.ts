@@ -10,7 +10,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { noWarehouseError, warehouseFile } from '../core/layout.js';
 import { hostModelDir, type HostModelsRecord, type ModelSchema } from '../core/model-layout.js';
 import { buildHostModels, buildOnlyTables, hostModelsCurrent, hostSources } from './host-models.js';
-import { classify, type ModelStatement } from './model-statements.js';
+import { classify, codeOf, type ModelStatement } from './model-statements.js';
 import { type FileLists, outFiles, outRelative, partitionFiles, placeholders, runModels, setOutStatement } from './model-run.js';
 import { modelsVersion } from './models-version.js';
 import { mergedGroups } from './part-schemas.js';
@@ -87,7 +87,7 @@ export function assembly(
 function readsRows(sql: string): boolean {
   const { kind } = classify(sql);
   if (kind === 'create-view' || kind === 'comment') return false;
-  const code = sql.replace(/--[^\n]*/g, '').replace(/'(?:[^']|'')*'/g, "''");
+  const code = codeOf(sql);
   if (/^create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?macro\s/i.test(code.trim())) return false;
   // a relation or function after FROM or JOIN, with or without a space between: `from"t"`, `from read_csv(`
   return /\b(?:from|join)\s*(?![\s(])/i.test(code);

@@ -83,6 +83,16 @@ export function statementSpans(text: string): StatementSpan[] {
   return spans.filter((s) => stripComments(s.sql).trim() !== '');
 }
 
+/**
+ * The text with its comments blanked and each string literal emptied (`''`), quoted names kept: what a
+ * pattern over its code may match without being fooled by a `--` in a string or a word in a comment.
+ */
+export function codeOf(sql: string): string {
+  return sqlSegments(sql)
+    .map((s) => (s.kind === 'comment' ? ' ' : s.kind === 'string' ? "''" : sql.slice(s.start, s.end)))
+    .join('');
+}
+
 /** The text without its `--` line comments (enough for the first words of a model statement). */
 function stripComments(sql: string): string {
   return sql.replace(/--[^\n]*/g, '');

@@ -79,6 +79,8 @@ describe('model statements', () => {
     expect(rewrite(classify(joined))).toBe(withEveryFile(joined));
     const fn = "create or replace table f as select * from read_parquet('/out/x.parquet')";
     expect(rewrite(classify(fn))).toBe(withEveryFile(fn));
+    const dashes = "create or replace table d as select '--' as s, * from raw_events";
+    expect(rewrite(classify(dashes))).toBe(withEveryFile(dashes));
     const unspaced = 'create or replace table u as select * from"raw_events"';
     expect(rewrite(classify(unspaced))).toBe(withEveryFile(unspaced));
     // the rows the model files compute in the assembly: only the two tables of constants go without every
