@@ -2,7 +2,8 @@
  * The sandbox of `clinetrail query`: a query reads the warehouse and nothing else, and writes nothing.
  * Two layers, because neither holds alone:
  * - DuckDB's own file sandbox on the query connection: `allowed_directories` lists the folders the
- *   views read (each partition folder, OUT/state/runs, OUT/models) and the folders given with `--allow-read`;
+ *   views read (OUT/parquet/events, OUT/records, OUT/state/runs, OUT/models) and the folders given with
+ *   `--allow-read`;
  *   `enable_external_access = false` closes every other path, extension installs and loads;
  *   `lock_configuration = true` stops any statement from opening it again. DuckDB also lets the
  *   database file and the query's own temporary folder through.
@@ -17,7 +18,7 @@
 import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResultReader } from '@duckdb/node-api';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { partitionDirs, partsDirOf } from '../core/layout.js';
+import { eventsDir, recordsDir } from '../core/layout.js';
 import { modelsDir } from '../core/model-layout.js';
 import { MEMORY_ENV, queryMemoryLimit } from './duckdb-open.js';
 
@@ -38,16 +39,17 @@ async function aliases(dir: string): Promise<string[]> {
 }
 
 /**
- * The folders a query may read: both folders of every partition (`parquet/events/<host>/<store>` and
- * `records/<host>/<store>`, whatever the names of the files in them), `state/runs` and `models` (the
- * hosts' models, core/model-layout.ts) of OUT, under OUT as given and as resolved through links,
- * plus the `allowRead` folders. Each ends with a separator, so `/x/iocs` does not open `/x/iocs-old`.
+ * The folders a query may read: the Parquet dataset (`parquet/events`) and the partitions' records
+ * (`records`), `state/runs` and `models` (the hosts' models, core/model-layout.ts) of OUT, under OUT as
+ * given and as resolved through links, plus the `allowRead` folders. Each ends with a separator, so
+ * `/x/iocs` does not open `/x/iocs-old`. The two partition roots, not each partition's folders: nothing
+ * else lives in them, and DuckDB holds every entry of the list in each connection: a list of every
+ * partition grew each question's memory with the fleet (docs/BENCHMARKS.md, "A question's floor").
  */
 export async function allowedDirectories(outDir: string, allowRead: readonly string[]): Promise<string[]> {
   const roots = await aliases(outDir);
-  const partitions = (await partitionDirs(roots[0])).flatMap((dir) => [dir, partsDirOf(dir)]);
-  const inside = [...partitions, path.join(roots[0], 'state', 'runs'), modelsDir(roots[0])].map((dir) =>
-    path.relative(roots[0], dir),
+  const inside = [eventsDir(roots[0]), recordsDir(roots[0]), path.join(roots[0], 'state', 'runs'), modelsDir(roots[0])].map(
+    (dir) => path.relative(roots[0], dir),
   );
   const dirs = roots.flatMap((root) => inside.map((rel) => path.join(root, rel)));
   for (const dir of allowRead) dirs.push(...(await aliases(dir)));

@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryWarehouse } from '../../src/warehouse/build.js';
+import { allowedDirectories } from '../../src/warehouse/query-sandbox.js';
 import { docPages, sqlExamples } from '../helpers/doc-examples.js';
 import { queryInProcess, type QueryOutcome } from '../helpers/query-in-process.js';
 import { REPO } from '../helpers/source.js';
@@ -32,6 +33,8 @@ const CANARY = `canary-${randomBytes(6).toString('hex')}`;
 const partDir = path.join(out, 'parquet', 'events', 'lnx-u01', 'sdk-sessions');
 const part = (): string => path.join(partDir, fs.readdirSync(partDir).find((n) => n.endsWith('.parquet'))!);
 let before: Record<string, string> = {};
+/** Folders of OUT that are not the warehouse's: a file planted in each stays closed to a query. */
+const OUT_CLOSED = ['state', path.join('parquet', '.tmp'), 'tmp'];
 
 beforeAll(async () => {
   assertBuilt();
@@ -45,6 +48,10 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(iocs, 'iocs.csv'), 'indicator,note\nsk-demo-indicator,test ioc\nnpm,package manager\n');
   fs.mkdirSync(sibling);
   fs.writeFileSync(path.join(sibling, 'other.csv'), `secret\n${CANARY}\n`);
+  for (const dir of OUT_CLOSED) {
+    fs.mkdirSync(path.join(out, dir), { recursive: true });
+    fs.writeFileSync(path.join(out, dir, 'planted.csv'), `secret\n${CANARY}\n`);
+  }
   before = snapshotTree(out);
 });
 
@@ -156,6 +163,22 @@ describe('a query reads only the warehouse, and the folders given with --allow-r
     expectRefused(await ask(`select * from read_csv(${lit(path.join(sibling, 'other.csv'))})`, [iocs]), OUTSIDE);
     expectRefused(await ask(`explain (analyze) copy (select 1) to ${lit(path.join(iocs, 'x.csv'))}`, [iocs]), READ_ONLY);
     expect(fs.readdirSync(iocs)).toEqual(listing);
+  });
+
+  it("OUT's folders beyond the warehouse's stay closed; the dataset opens as a whole, its list of folders fixed", async () => {
+    for (const dir of OUT_CLOSED)
+      expectRefused(await ask(`select * from read_csv(${lit(path.join(out, dir, 'planted.csv'))})`), OUTSIDE);
+    const parts = lit(path.join(out, 'parquet', 'events', '*', '*', '*.parquet'));
+    const whole = await ask(`select (select count(*) from read_parquet(${parts})) = (select count(*) from raw_events) as same`);
+    expect([whole.code, whole.stderr, whole.stdout]).toEqual([0, '', 'same\ntrue\n']);
+    // the two roots of the partitions, state/runs and models: four folders whatever the number of hosts
+    const allowed = await allowedDirectories(out, []);
+    expect(allowed.map((d) => path.relative(out, d))).toEqual([
+      path.join('parquet', 'events'),
+      'records',
+      path.join('state', 'runs'),
+      'models',
+    ]);
   });
 
   it('--allow-read of a folder that does not exist is a usage error (exit 2)', async () => {
