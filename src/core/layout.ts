@@ -25,6 +25,11 @@ export function eventsDir(outDir: string): string {
   return path.join(outDir, 'parquet', 'events');
 }
 
+/** Folder of the run records (load/run-records.ts), one JSON file per run: `OUT/state/runs`. */
+export function runsDir(outDir: string): string {
+  return path.join(outDir, 'state', 'runs');
+}
+
 /** Folder of the partitions' commit records and side files: `OUT/records`. */
 export function recordsDir(outDir: string): string {
   return path.join(outDir, 'records');

@@ -10,6 +10,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { runsDir } from '../core/layout.js';
 import { decodeComponent } from '../discover/collection.js';
 import { type ArchiveMember, readSmallMember } from '../evidence/archive.js';
 
@@ -88,7 +89,7 @@ export function imageKey(imagePath: string, folder: string | null | undefined): 
 export async function previousHostNames(out: string, keys: ReadonlySet<string>): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   if (keys.size === 0) return found;
-  const dir = path.join(out, 'state', 'runs');
+  const dir = runsDir(out);
   const names = (await fs.readdir(dir).catch(() => [] as string[]))
     .filter((n) => n.endsWith('.json'))
     .sort()

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { testStop } from '../core/test-stops.js';
-import { oldLayoutError } from '../core/layout.js';
+import { oldLayoutError, runsDir } from '../core/layout.js';
 import { modelsVersion } from '../warehouse/models-version.js';
 import { acquireLock } from './lock.js';
 import type { LoadEvent } from './progress.js';
@@ -158,7 +158,7 @@ export async function runModelsCommand(outArg: string, options: { noHunts?: bool
   const old = oldLayoutError(out);
   if (old !== null) throw new UsageError(`models: ${old}`);
   // a folder no load wrote is a wrong --out: models would build an empty warehouse in it
-  if (!existsSync(path.join(out, 'state', 'runs')))
+  if (!existsSync(runsDir(out)))
     throw new UsageError(`models: --out ${outArg} holds no load (no state/runs); run clinetrail load --out ${outArg} first`);
   const release = await acquireLock(out, 'models');
   try {

@@ -5,11 +5,8 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { runsDir } from '../core/layout.js';
 import type { RunRecord, UnfinishedRunRecord } from '../core/records.js';
-
-function runsDir(outDir: string): string {
-  return path.join(outDir, 'state', 'runs');
-}
 
 /** Writes one run record as its own file, by rename (replacing the record of the same run). Returns the file. */
 export async function recordRun(outDir: string, record: RunRecord | UnfinishedRunRecord): Promise<string> {

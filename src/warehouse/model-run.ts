@@ -9,7 +9,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { fileDirOf, partitionDirs } from '../core/layout.js';
+import { fileDirOf, partitionDirs, runsDir } from '../core/layout.js';
 import { readManifest } from '../core/manifest.js';
 import { COLUMNS, columnList, FILE_SHAPE, RUN_SHAPE, SECRET_SHAPE } from '../core/records.js';
 import { testStop } from '../core/test-stops.js';
@@ -129,7 +129,6 @@ function eventsSource(parquet: string[], groups: string[][] | undefined, lists?:
  * (`outFiles`), as fleet.duckdb names them.
  */
 export function placeholders(outDir: string, files: SourceFiles, runs: boolean, lists?: FileLists): Record<string, string> {
-  const runsDir = path.join(outDir, 'state', 'runs');
   return {
     events_source: files.parquet.length ? eventsSource(files.parquet, files.parquetGroups, lists) : emptyRelation(EVENT_COLUMNS),
     files_source: files.inventory.length
@@ -141,7 +140,7 @@ export function placeholders(outDir: string, files: SourceFiles, runs: boolean, 
     ...specPlaceholders(),
     ...recordCommentPlaceholders(),
     runs_source:
-      runs && existsSync(runsDir)
+      runs && existsSync(runsDir(outDir))
         ? `read_json(out_file(${sqlString('state/runs/*.json')}), format = 'newline_delimited', columns = ${jsonColumns(RUN_COLUMNS)})`
         : emptyRelation(RUN_COLUMNS),
   };

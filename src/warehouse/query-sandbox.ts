@@ -18,7 +18,7 @@
 import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResultReader } from '@duckdb/node-api';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { eventsDir, recordsDir } from '../core/layout.js';
+import { eventsDir, recordsDir, runsDir } from '../core/layout.js';
 import { modelsDir } from '../core/model-layout.js';
 import { MEMORY_ENV, queryMemoryLimit } from './duckdb-open.js';
 
@@ -48,8 +48,8 @@ async function aliases(dir: string): Promise<string[]> {
  */
 export async function allowedDirectories(outDir: string, allowRead: readonly string[]): Promise<string[]> {
   const roots = await aliases(outDir);
-  const inside = [eventsDir(roots[0]), recordsDir(roots[0]), path.join(roots[0], 'state', 'runs'), modelsDir(roots[0])].map(
-    (dir) => path.relative(roots[0], dir),
+  const inside = [eventsDir(roots[0]), recordsDir(roots[0]), runsDir(roots[0]), modelsDir(roots[0])].map((dir) =>
+    path.relative(roots[0], dir),
   );
   const dirs = roots.flatMap((root) => inside.map((rel) => path.join(root, rel)));
   for (const dir of allowRead) dirs.push(...(await aliases(dir)));
