@@ -89,8 +89,9 @@ function readsRows(sql: string): boolean {
   if (kind === 'create-view' || kind === 'comment') return false;
   const code = codeOf(sql);
   if (/^create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?macro\s/i.test(code.trim())) return false;
-  // a relation or function after FROM or JOIN, with or without a space between: `from"t"`, `from read_csv(`
-  return /\b(?:from|join)\s*(?![\s(])/i.test(code);
+  // a relation or function after the word FROM or JOIN, with or without a space between: `from"t"`,
+  // `from read_csv(`; not a subquery's `(`, nor a function named from_...
+  return /\b(?:from|join)\b\s*(?![\s(])/i.test(code);
 }
 
 /** What a build found that a load reports. */

@@ -80,7 +80,7 @@ export function statementSpans(text: string): StatementSpan[] {
     }
   }
   spans.push({ sql: text.slice(start), start });
-  return spans.filter((s) => stripComments(s.sql).trim() !== '');
+  return spans.filter((s) => codeOf(s.sql).trim() !== '');
 }
 
 /**
@@ -91,11 +91,6 @@ export function codeOf(sql: string): string {
   return sqlSegments(sql)
     .map((s) => (s.kind === 'comment' ? ' ' : s.kind === 'string' ? "''" : sql.slice(s.start, s.end)))
     .join('');
-}
-
-/** The text without its `--` line comments (enough for the first words of a model statement). */
-function stripComments(sql: string): string {
-  return sql.replace(/--[^\n]*/g, '');
 }
 
 const NAME = `"?([A-Za-z_][A-Za-z0-9_]*)"?`;
@@ -113,7 +108,7 @@ const PATTERNS: ReadonlyArray<readonly [StatementKind, RegExp]> = [
 
 /** The kind and target of one statement. */
 export function classify(sql: string): ModelStatement {
-  const head = stripComments(sql).trim();
+  const head = codeOf(sql).trim();
   for (const [kind, re] of PATTERNS) {
     const m = re.exec(head);
     if (m) return { sql, kind, target: m[1].toLowerCase() };

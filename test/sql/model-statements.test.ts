@@ -83,6 +83,10 @@ describe('model statements', () => {
     expect(rewrite(classify(dashes))).toBe(withEveryFile(dashes));
     const unspaced = 'create or replace table u as select * from"raw_events"';
     expect(rewrite(classify(unspaced))).toBe(withEveryFile(unspaced));
+    const fromJson = `create or replace table fj as select from_json('{"a": 1}', '{"a": "INTEGER"}') as j`;
+    expect(rewrite(classify(fromJson))).toBe(fromJson);
+    const blockComment = '/* the hosts */ create or replace table b as select 1 as n';
+    expect(classify(blockComment).kind).toBe('create-table');
     // the rows the model files compute in the assembly: only the two tables of constants go without every
     // file; a new one here must read no relation, or the assembly would compute it from first files only
     const built = assembly('/out', schema, [], await buildOnlyTables(vars), new Map());
