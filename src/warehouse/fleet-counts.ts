@@ -1,9 +1,8 @@
 /**
  * What `clinetrail models` says of the warehouse it built (load/models.ts): the rows the partitions hold,
- * the hosts with any, and the rows of `events`. Counted over the whole fleet through a question's
- * connection, they cost a 5,000-host fleet's `models` 213 s and 829 MB, where its assembly takes seconds
- * (docs/BENCHMARKS.md, "The assembly's file lists"): each scan of `raw_events` opens every part, and a
- * question's sandbox lists every partition's folders. So the partitions' rows and hosts come from their
+ * the hosts with any, and the rows of `events`. Counted over `raw_events`, each count opens every part
+ * of the fleet, which made `models` on a large fleet take many times its assembly (docs/BENCHMARKS.md,
+ * "The model batches of the 6.9 GB fleet"). So the partitions' rows and hosts come from their
  * manifests, which record the rows of the parts `raw_events` reads, and `events` is counted on a plain
  * read-only connection (no question's text runs on it).
  */
