@@ -52,7 +52,8 @@ export async function timed(argv: string[], cwd: string): Promise<Measured> {
     peak_rss_mb: parseMaxRss(r.stderr),
     exit_code: r.code,
     stdout: r.stdout,
-    stderr: r.stderr.split('\n\tCommand being timed')[0].slice(-2000),
+    // whole: a load's JSON progress is read from it (bench/phases.ts); callers cut it for their messages
+    stderr: r.stderr.split('\n\tCommand being timed')[0],
   };
 }
 

@@ -3,7 +3,8 @@
  * [--scale-hosts 500,2000,5000] [--scale-generated 600]`: generates (or reuses)
  * the synthetic fleet under D (default /tmp/clinetrail-bench, never inside the repository), then measures,
  * in interleaved rounds, each as its own process under `/usr/bin/time -v`:
- *   full     clinetrail load of the fleet into a fresh OUT
+ *   full     clinetrail load of the fleet into a fresh OUT, its phases (discovery, partitions, host models,
+ *            hunt pack) read from its JSON progress (bench/phases.ts) and set beside DuckDB's wall
  *   rerun    the same load again into the same OUT (nothing changed)
  *   make_rerun  `make load FLEET=... OUT=...` on that unchanged OUT: the README's nightly command, with its
  *            build step (tsc only when a source changed) and its table of rows per host and store (load --rows-table)
@@ -39,6 +40,7 @@ import { duplicateRule, type DuplicatesResult } from './duplicates.js';
 import { checkDir, existingFleet, generateFleet, type FleetManifest, type GenerateOptions, type Transcript } from './generate.js';
 import { fmt, median, run, table, timed, type Measured } from './measure.js';
 import { coreFleet, huntPack, huntsText } from './hunts.js';
+import { type LoadPhases, loadPhases } from './phases.js';
 import { hostOverhead, memoryScaling, type HostsResult, type MemoryResult, type ScalingContext } from './scaling.js';
 import { scaleGroup, scaleText } from './scale.js';
 
@@ -56,6 +58,8 @@ type MeasureName = (typeof MEASURES)[number];
 interface Sample extends Omit<Measured, 'stdout' | 'stderr'> {
   round: number;
   measure: MeasureName;
+  /** The full load's phases, from its JSON progress (bench/phases.ts); absent for the other measures. */
+  phases?: LoadPhases;
   rows: number | null;
   detail: string;
 }
@@ -78,10 +82,11 @@ function check(m: Measured, what: string): Measured {
 
 /** The clinetrail measures of one round, which share OUT: full, then rerun, then changed (restored after). */
 async function loadGroup(round: number, m: FleetManifest, out: string, change: Transcript): Promise<Sample[]> {
-  const load = () => [NODE, CLI, 'load', '--fleet', m.fleet, '--out', out, '--quiet'];
+  const load = (progress = ['--quiet']) => [NODE, CLI, 'load', '--fleet', m.fleet, '--out', out, ...progress];
   const summary = (x: Measured) => x.stdout.trim().split('\n').pop() ?? '';
   fs.rmSync(out, { recursive: true, force: true });
-  const full = check(await timed(load(), REPO), 'full load');
+  // JSON progress on stderr in place of --quiet: a line per partition, a cost below this machine's spread
+  const full = check(await timed(load(['--log-format', 'json']), REPO), 'full load');
   const counted = await run([NODE, CLI, 'query', '--out', out, '--format', 'json', 'select count(*) as n from raw_events'], REPO);
   const rows = Number((JSON.parse(counted.trim().split('\n')[0]) as { n: string | number }).n);
   const rerun = check(await timed(load(), REPO), 'unchanged re-run');
@@ -118,7 +123,7 @@ async function loadGroup(round: number, m: FleetManifest, out: string, change: T
     detail: summary(x),
   });
   return [
-    sample('full', full, rows),
+    { ...sample('full', full, rows), phases: loadPhases(full.stderr) },
     sample('rerun', rerun, null),
     sample('make_rerun', makeRerun, null),
     sample('changed', changed, null),
@@ -265,6 +270,7 @@ async function core(dir: string, small: boolean, rounds: number, seed: number): 
     { wall_s: number | null; input_mb_s: number | null; rows: number | null; rows_s: number | null; peak_rss_mb: number | null }
   >;
   const ratioMedians = Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, median(v)]));
+  const phases = phaseMedians(of('full'), of('duckdb'));
   const labels: Record<MeasureName, string> = {
     full: 'clinetrail full load',
     rerun: 'clinetrail re-run, unchanged',
@@ -294,6 +300,13 @@ async function core(dir: string, small: boolean, rounds: number, seed: number): 
       ['ratio (median of per-round ratios)', 'value', 'per round'],
       Object.entries(ratios).map(([k, v]) => [k.replace(/_/g, ' '), ratioMedians[k], v.map((x) => x.toFixed(2)).join(', ')]),
     ),
+    '',
+    'The full load by phase (its --log-format json progress; medians over rounds). DuckDB converts the files and does nothing else:',
+    '',
+    table(
+      ['phase of the full load', 'wall s', 'share of the load', 'wall / DuckDB wall'],
+      phases.map((p) => [p.phase, p.wall_s, p.share, p.over_duckdb]),
+    ),
   ].join('\n');
   const summary = {
     fleet: { ...m, transcripts: undefined, transcript_files: m.transcripts.length },
@@ -302,10 +315,37 @@ async function core(dir: string, small: boolean, rounds: number, seed: number): 
     medians,
     ratios,
     ratio_medians: ratioMedians,
+    phases,
     samples,
   };
   const details = `load summaries: ${of('full')[0]?.detail} | rerun: ${of('rerun')[0]?.detail} | changed: ${of('changed')[0]?.detail}\nduckdb: ${of('duckdb')[0]?.detail}`;
-  return { text: `${text}\n\n${details}`, summary, line: { medians, ratio_medians: ratioMedians } };
+  return { text: `${text}\n\n${details}`, summary, line: { medians, ratio_medians: ratioMedians, phases } };
+}
+
+/** Per phase of the full load: median seconds, median share of the load's wall, median of phase / DuckDB per round. */
+function phaseMedians(
+  full: Sample[],
+  duckdb: Sample[],
+): Array<{ phase: string; wall_s: number | null; share: number | null; over_duckdb: number | null }> {
+  const names: Array<[keyof LoadPhases, string]> = [
+    ['discovery_s', 'discovery'],
+    ['partitions_s', 'partitions'],
+    ['host_models_s', 'host models'],
+    ['hunts_s', 'hunt pack'],
+  ];
+  return names.map(([key, phase]) => {
+    const per = full.map((s) => ({
+      s: s.phases?.[key] ?? NaN,
+      wall: s.wall_s,
+      duckdb: duckdb.find((d) => d.round === s.round)?.wall_s ?? NaN,
+    }));
+    return {
+      phase,
+      wall_s: median(per.map((x) => x.s)),
+      share: median(per.map((x) => x.s / x.wall)),
+      over_duckdb: median(per.map((x) => x.s / x.duckdb)),
+    };
+  });
 }
 
 const yesNo = (met: boolean | null) => (met === null ? '-' : met ? 'yes' : 'no');
